@@ -1,0 +1,48 @@
+# Clanker: one command builds, one runs, one tests. See README.md.
+SHELL      := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+TOOLS      := $(CURDIR)/.tools/bin
+# Wails on Linux links WebKitGTK 4.1; every Go command uses the same tags so vet, tests and
+# builds see the same files.
+TAGS       ?= webkit2_41
+GOTEST     ?= go test -tags $(TAGS)
+# Packages whose tests run under the race detector (everything).
+PKGS       ?= ./...
+
+.PHONY: all deps check fmt vet staticcheck test test-unit sim generate clean
+
+all: test
+
+## deps: install system packages and pinned Go tools (idempotent; fast when present)
+deps:
+	@bash build/install-deps.sh
+
+## fmt: rewrite Go files with gofmt
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+## check: formatting, vet and staticcheck
+check: deps
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	go vet -tags $(TAGS) $(PKGS)
+	$(TOOLS)/staticcheck -tags $(TAGS) $(PKGS)
+
+## test: everything CI runs (installs what it needs first)
+test: deps check
+	$(GOTEST) -race -timeout 20m $(PKGS)
+
+## test-unit: quick loop without browser tests
+test-unit:
+	$(GOTEST) -race -short $(PKGS)
+
+## sim: serve the Google Messages simulator for a person to browse
+sim:
+	go run ./tests/sim/cmd/clanker-sim $(ARGS)
+
+## generate: rebuild generated files (the bundled bridge script)
+generate:
+	go generate ./inject/...
+
+clean:
+	rm -rf artifacts bin dist

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs what building and testing Clanker needs on a Debian/Ubuntu machine, idempotently:
+# Debian packages (only the missing ones, with sudo when not root) and pinned Go tools into
+# .tools/bin. Safe to run on every `make test`: when everything is present it takes well under
+# a second and touches the network not at all.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tools="$root/.tools/bin"
+
+# Debian packages, and why each is here.
+packages=(
+  gcc pkg-config                      # cgo (Wails, native input)
+  libgtk-3-dev libwebkit2gtk-4.1-dev  # Wails v2 on Linux (build tag webkit2_41)
+  chromium                            # bridge and simulator tests (headless)
+  xvfb xauth                          # full-app tests under xvfb-run
+  dbus dbus-x11                       # private session bus for tray and notification tests
+  xdotool imagemagick                 # full-app tests: find windows, take screenshots
+  fonts-dejavu-core                   # readable screenshots
+  nsis p7zip-full                     # Windows installer cross-build and its content check
+  ca-certificates git make
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+if ((${#missing[@]})); then
+  if [ -n "$sudo" ] && ! command -v sudo >/dev/null; then
+    echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Go itself: Debian's golang-go is older than go.mod asks for, but any Go >= 1.21 fetches the
+# right toolchain from the module proxy by itself (GOTOOLCHAIN=auto).
+if ! command -v go >/dev/null; then
+  if [ -x /usr/local/go/bin/go ]; then
+    echo "install-deps: Go is at /usr/local/go/bin; add it to PATH" >&2
+  else
+    $sudo apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+  fi
+fi
+
+# Pinned Go tools, installed into the repository's .tools/bin (git-ignored).
+install_tool() { # name module@version
+  local name=$1 mod=$2 stamp="$tools/.$1.version"
+  if [ -x "$tools/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$mod" ]; then return; fi
+  echo "install-deps: go install $mod"
+  GOBIN="$tools" GOFLAGS=-mod=mod go install "$mod"
+  echo "$mod" > "$stamp"
+}
+mkdir -p "$tools"
+install_tool staticcheck honnef.co/go/tools/cmd/staticcheck@v0.8.2
+if [ "${1:-}" = "--dist" ]; then
+  install_tool wails github.com/wailsapp/wails/v2/cmd/wails@v2.13.0
+  install_tool nfpm github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.44.0
+fi

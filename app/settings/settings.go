@@ -1,0 +1,363 @@
+// Package settings holds Clanker's user settings: their defaults, their ranges
+// and the rules that decide whether a configuration is usable. It does no I/O
+// so the store, the settings window and the engine can all share one
+// definition of what a valid configuration is.
+//
+// The API key is deliberately not a field of Settings: it lives in the OS
+// keychain (or, failing that, a separate database row), so that a Settings
+// value can be logged, diffed, exported or sent to the settings window without
+// ever carrying the secret.
+package settings
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// InactiveMode says what Clanker does with new messages in conversations that
+// are not in the foreground (the extension's "sidebar mode").
+type InactiveMode string
+
+// The three inactive-conversation modes, with the extension's storage values.
+const (
+	InactiveIgnore  InactiveMode = "ignore"
+	InactiveProcess InactiveMode = "process"
+	InactiveIdle    InactiveMode = "idle"
+)
+
+// BudgetKind says how the monthly budget is measured.
+type BudgetKind string
+
+// Budget kinds. BudgetNone means no budget is enforced.
+const (
+	BudgetNone   BudgetKind = "none"
+	BudgetTokens BudgetKind = "tokens"
+	BudgetCost   BudgetKind = "cost"
+)
+
+// Ranges and defaults carried over from the extension's options page.
+const (
+	MinHistorySize     = 10
+	MaxHistorySize     = 500
+	DefaultHistorySize = 20
+
+	MinNewsSearches     = 1
+	MaxNewsSearches     = 100
+	DefaultNewsSearches = 10
+
+	MinHour               = 0
+	MaxHour               = 23
+	DefaultQuietStartHour = 21
+	DefaultQuietStopHour  = 9
+
+	// MaxModelLength and MaxUserNameLength bound free-text fields so a pasted
+	// document cannot end up in every prompt.
+	MaxModelLength    = 200
+	MaxUserNameLength = 100
+)
+
+// Price is what a model costs, in the user's currency per million tokens.
+type Price struct {
+	PromptPerMillion     float64 `json:"promptPerMillion"`
+	CompletionPerMillion float64 `json:"completionPerMillion"`
+}
+
+// Budget is an optional monthly spending limit. When it is exceeded the app
+// deactivates every conversation and tells the user why.
+type Budget struct {
+	Kind BudgetKind `json:"kind"`
+	// MonthlyTokens is the limit on prompt plus completion tokens when Kind is
+	// BudgetTokens.
+	MonthlyTokens int64 `json:"monthlyTokens"`
+	// MonthlyCost is the limit in the user's currency when Kind is BudgetCost.
+	MonthlyCost float64 `json:"monthlyCost"`
+	// Prices maps a model name to its price; a cost budget needs a price for
+	// every model that is used, so an unknown model is reported rather than
+	// counted as free.
+	Prices map[string]Price `json:"prices,omitempty"`
+}
+
+// Notifications holds the desktop notification preferences.
+type Notifications struct {
+	// Errors shows a desktop notification for LLM errors.
+	Errors bool `json:"errors"`
+	// IncomingWhileHidden notifies about new messages while the window is hidden.
+	IncomingWhileHidden bool `json:"incomingWhileHidden"`
+	// HideContent keeps message text out of notifications (sender only).
+	HideContent bool `json:"hideContent"`
+}
+
+// Settings is every user setting except the API key.
+type Settings struct {
+	Endpoint              string        `json:"endpoint"`
+	Model                 string        `json:"model"`
+	UserName              string        `json:"userName"`
+	HistorySize           int           `json:"historySize"`
+	InactiveMode          InactiveMode  `json:"inactiveMode"`
+	WebSearch             bool          `json:"webSearch"`
+	RelaxedResponsiveness bool          `json:"relaxedResponsiveness"`
+	NewsSearch            bool          `json:"newsSearch"`
+	NewsMaxSearches       int           `json:"newsMaxSearches"`
+	QuietStartHour        int           `json:"quietStartHour"`
+	QuietStopHour         int           `json:"quietStopHour"`
+	Budget                Budget        `json:"budget"`
+	Notifications         Notifications `json:"notifications"`
+	StartHidden           bool          `json:"startHidden"`
+	Autostart             bool          `json:"autostart"`
+}
+
+// Defaults returns the settings a fresh install starts with. They match the
+// extension's defaults; the connection fields start empty so the app is
+// Uninitialized until the user fills them in.
+func Defaults() Settings {
+	return Settings{
+		HistorySize:           DefaultHistorySize,
+		InactiveMode:          InactiveIgnore,
+		RelaxedResponsiveness: true,
+		NewsMaxSearches:       DefaultNewsSearches,
+		QuietStartHour:        DefaultQuietStartHour,
+		QuietStopHour:         DefaultQuietStopHour,
+		Budget:                Budget{Kind: BudgetNone},
+		Notifications:         Notifications{Errors: true},
+	}
+}
+
+// Field names used in FieldError and Missing. They are the JSON names, so the
+// settings window can attach a message to the right control.
+const (
+	FieldEndpoint        = "endpoint"
+	FieldAPIKey          = "apiKey"
+	FieldModel           = "model"
+	FieldUserName        = "userName"
+	FieldHistorySize     = "historySize"
+	FieldInactiveMode    = "inactiveMode"
+	FieldNewsMaxSearches = "newsMaxSearches"
+	FieldQuietStartHour  = "quietStartHour"
+	FieldQuietStopHour   = "quietStopHour"
+	FieldBudget          = "budget"
+)
+
+// FieldError is one problem with one setting, phrased for the user.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Errors is the list of problems Validate found. It is an error so callers can
+// return it directly, and a list so the settings window can show every problem
+// at once instead of one per save attempt.
+type Errors []FieldError
+
+func (es Errors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return "invalid settings: " + strings.Join(parts, "; ")
+}
+
+// For returns the message for field, or "" when that field is fine.
+func (es Errors) For(field string) string {
+	for _, e := range es {
+		if e.Field == field {
+			return e.Message
+		}
+	}
+	return ""
+}
+
+// Normalize trims text fields and normalises the endpoint's trailing slash. It
+// does not clamp numbers: an out-of-range number is reported by Validate so
+// the user learns that their input was not taken as typed.
+func (s *Settings) Normalize() {
+	s.Endpoint = strings.TrimSpace(s.Endpoint)
+	if n, err := NormalizeEndpoint(s.Endpoint); err == nil {
+		s.Endpoint = n
+	}
+	s.Model = strings.TrimSpace(s.Model)
+	s.UserName = strings.TrimSpace(s.UserName)
+	if s.InactiveMode == "" {
+		s.InactiveMode = InactiveIgnore
+	}
+	if s.Budget.Kind == "" {
+		s.Budget.Kind = BudgetNone
+	}
+}
+
+// Validate checks every setting and returns Errors (nil when all is well).
+// Empty connection fields are not errors here: a user may save a partial
+// configuration, which Missing then reports as Uninitialized. An endpoint that
+// is present must be valid.
+func (s Settings) Validate() error {
+	var es Errors
+	add := func(field, format string, args ...any) {
+		es = append(es, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	if strings.TrimSpace(s.Endpoint) != "" {
+		if _, err := NormalizeEndpoint(s.Endpoint); err != nil {
+			add(FieldEndpoint, "%s", err.Error())
+		}
+	}
+	if len(s.Model) > MaxModelLength {
+		add(FieldModel, "The model name is too long (at most %d characters).", MaxModelLength)
+	}
+	if strings.ContainsAny(s.Model, "\r\n\t") {
+		add(FieldModel, "The model name cannot contain line breaks or tabs.")
+	}
+	if len(s.UserName) > MaxUserNameLength {
+		add(FieldUserName, "Your name is too long (at most %d characters).", MaxUserNameLength)
+	}
+	if strings.ContainsAny(s.UserName, "\r\n\t") {
+		add(FieldUserName, "Your name cannot contain line breaks or tabs.")
+	}
+	if s.HistorySize < MinHistorySize || s.HistorySize > MaxHistorySize {
+		add(FieldHistorySize, "Message history size must be between %d and %d (you entered %d).",
+			MinHistorySize, MaxHistorySize, s.HistorySize)
+	}
+	switch s.InactiveMode {
+	case InactiveIgnore, InactiveProcess, InactiveIdle:
+	default:
+		add(FieldInactiveMode, "Inactive conversation response must be ignore, process or idle (got %q).", s.InactiveMode)
+	}
+	if s.NewsMaxSearches < MinNewsSearches || s.NewsMaxSearches > MaxNewsSearches {
+		add(FieldNewsMaxSearches, "Maximum news site searches must be between %d and %d (you entered %d).",
+			MinNewsSearches, MaxNewsSearches, s.NewsMaxSearches)
+	}
+	if s.QuietStartHour < MinHour || s.QuietStartHour > MaxHour {
+		add(FieldQuietStartHour, "Quiet hours start must be an hour from %d to %d (you entered %d).", MinHour, MaxHour, s.QuietStartHour)
+	}
+	if s.QuietStopHour < MinHour || s.QuietStopHour > MaxHour {
+		add(FieldQuietStopHour, "Quiet hours stop must be an hour from %d to %d (you entered %d).", MinHour, MaxHour, s.QuietStopHour)
+	}
+	if err := s.Budget.validate(); err != "" {
+		add(FieldBudget, "%s", err)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
+
+func (b Budget) validate() string {
+	switch b.Kind {
+	case BudgetNone, "":
+		return ""
+	case BudgetTokens:
+		if b.MonthlyTokens <= 0 {
+			return "A token budget needs a monthly limit above zero."
+		}
+	case BudgetCost:
+		if !(b.MonthlyCost > 0) {
+			return "A cost budget needs a monthly limit above zero."
+		}
+		names := make([]string, 0, len(b.Prices))
+		for name := range b.Prices {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			p := b.Prices[name]
+			if strings.TrimSpace(name) == "" {
+				return "Every model price needs a model name."
+			}
+			if p.PromptPerMillion < 0 || p.CompletionPerMillion < 0 || p.PromptPerMillion != p.PromptPerMillion || p.CompletionPerMillion != p.CompletionPerMillion {
+				return fmt.Sprintf("The price for model %q must be zero or more.", name)
+			}
+		}
+	default:
+		return fmt.Sprintf("Budget type must be none, tokens or cost (got %q).", b.Kind)
+	}
+	return ""
+}
+
+// Clamp forces numbers into range and unknown choices to their defaults. It is
+// for values read back from storage (written by an older or newer version, or
+// edited by hand), where refusing to start would be worse than a fallback;
+// values typed by the user go through Validate instead.
+func (s *Settings) Clamp() {
+	d := Defaults()
+	s.HistorySize = clampInt(s.HistorySize, MinHistorySize, MaxHistorySize)
+	s.NewsMaxSearches = clampInt(s.NewsMaxSearches, MinNewsSearches, MaxNewsSearches)
+	if s.QuietStartHour < MinHour || s.QuietStartHour > MaxHour {
+		s.QuietStartHour = d.QuietStartHour
+	}
+	if s.QuietStopHour < MinHour || s.QuietStopHour > MaxHour {
+		s.QuietStopHour = d.QuietStopHour
+	}
+	switch s.InactiveMode {
+	case InactiveIgnore, InactiveProcess, InactiveIdle:
+	default:
+		s.InactiveMode = d.InactiveMode
+	}
+	if s.Budget.validate() != "" {
+		s.Budget.Kind = BudgetNone
+	}
+}
+
+func clampInt(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// Missing lists the connection fields that still need a value, in the order the
+// settings window shows them. A non-empty result means the app is
+// Uninitialized: no conversation can be made Available or Active. The key is
+// passed as a flag because Settings never holds it.
+func (s Settings) Missing(hasAPIKey bool) []string {
+	var m []string
+	if strings.TrimSpace(s.Endpoint) == "" {
+		m = append(m, FieldEndpoint)
+	}
+	if !hasAPIKey {
+		m = append(m, FieldAPIKey)
+	}
+	if strings.TrimSpace(s.Model) == "" {
+		m = append(m, FieldModel)
+	}
+	if strings.TrimSpace(s.UserName) == "" {
+		m = append(m, FieldUserName)
+	}
+	return m
+}
+
+// ErrUninitialized is returned by callers that refuse to work with an
+// incomplete configuration.
+var ErrUninitialized error = Problem("Clanker is not configured: open Settings and fill in the endpoint, API key, model and your name")
+
+// QuietAt reports whether hour (0-23, local time) falls within quiet hours.
+// The range wraps midnight (21 to 9 means 21:00-08:59); equal start and stop
+// means there is no quiet time, as in the extension.
+func (s Settings) QuietAt(hour int) bool {
+	start, stop := s.QuietStartHour, s.QuietStopHour
+	if start == stop {
+		return false
+	}
+	if start < stop {
+		return hour >= start && hour < stop
+	}
+	return hour >= start || hour < stop
+}
+
+// ModelFor returns the model to use for a conversation: its override when one
+// is set, else the global model.
+func (s Settings) ModelFor(override string) string {
+	if o := strings.TrimSpace(override); o != "" {
+		return o
+	}
+	return s.Model
+}
+
+// Problem is an error whose text is a complete sentence for the user. It is a
+// separate type so the messages can be proper sentences (capital letter, full
+// stop) while ordinary Go errors keep the usual lower-case style.
+type Problem string
+
+func (p Problem) Error() string { return string(p) }

@@ -1,0 +1,190 @@
+package settings
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDefaultsMatchTheExtension(t *testing.T) {
+	d := Defaults()
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"history size", d.HistorySize, 20},
+		{"inactive mode", d.InactiveMode, InactiveIgnore},
+		{"relaxed responsiveness", d.RelaxedResponsiveness, true},
+		{"web search", d.WebSearch, false},
+		{"news search", d.NewsSearch, false},
+		{"max news searches", d.NewsMaxSearches, 10},
+		{"quiet start", d.QuietStartHour, 21},
+		{"quiet stop", d.QuietStopHour, 9},
+		{"budget kind", d.Budget.Kind, BudgetNone},
+		{"error notifications", d.Notifications.Errors, true},
+		{"start hidden", d.StartHidden, false},
+		{"autostart", d.Autostart, false},
+		{"endpoint", d.Endpoint, ""},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("default %s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if err := d.Validate(); err != nil {
+		t.Errorf("defaults should validate, got %v", err)
+	}
+}
+
+func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
+	cases := []struct {
+		field string
+		edit  func(*Settings)
+	}{
+		{FieldHistorySize, func(s *Settings) { s.HistorySize = 9 }},
+		{FieldHistorySize, func(s *Settings) { s.HistorySize = 501 }},
+		{FieldNewsMaxSearches, func(s *Settings) { s.NewsMaxSearches = 0 }},
+		{FieldNewsMaxSearches, func(s *Settings) { s.NewsMaxSearches = 101 }},
+		{FieldQuietStartHour, func(s *Settings) { s.QuietStartHour = -1 }},
+		{FieldQuietStopHour, func(s *Settings) { s.QuietStopHour = 24 }},
+		{FieldInactiveMode, func(s *Settings) { s.InactiveMode = "sometimes" }},
+		{FieldEndpoint, func(s *Settings) { s.Endpoint = "ftp://x" }},
+		{FieldModel, func(s *Settings) { s.Model = "gpt\n4" }},
+		{FieldUserName, func(s *Settings) { s.UserName = strings.Repeat("a", MaxUserNameLength+1) }},
+		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens} }},
+		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: -1}}} }},
+		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: "euros"} }},
+	}
+	for _, c := range cases {
+		s := Defaults()
+		c.edit(&s)
+		err := s.Validate()
+		var es Errors
+		if !errors.As(err, &es) {
+			t.Errorf("%s: expected Errors, got %v", c.field, err)
+			continue
+		}
+		if len(es) != 1 || es[0].Field != c.field {
+			t.Errorf("expected exactly one error on %s, got %v", c.field, es)
+			continue
+		}
+		msg := es.For(c.field)
+		if !strings.HasSuffix(msg, ".") || msg[0] < 'A' || msg[0] > 'Z' {
+			t.Errorf("message for %s should be a sentence, got %q", c.field, msg)
+		}
+	}
+}
+
+func TestValidateAcceptsRangeBoundsIncludingHourZero(t *testing.T) {
+	s := Defaults()
+	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 10, 1, 0, 23
+	if err := s.Validate(); err != nil {
+		t.Errorf("lower bounds rejected: %v", err)
+	}
+	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 500, 100, 23, 0
+	if err := s.Validate(); err != nil {
+		t.Errorf("upper bounds rejected: %v", err)
+	}
+}
+
+func TestClampRepairsStoredValuesWithoutLosingValidOnes(t *testing.T) {
+	s := Defaults()
+	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 3, 1000, 0, 99
+	s.InactiveMode = "bogus"
+	s.Clamp()
+	if s.HistorySize != 10 || s.NewsMaxSearches != 100 || s.QuietStartHour != 0 || s.QuietStopHour != 9 || s.InactiveMode != InactiveIgnore {
+		t.Errorf("clamp gave history=%d news=%d quiet=%d..%d mode=%q; want 10, 100, 0..9, ignore",
+			s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour, s.InactiveMode)
+	}
+}
+
+func TestMissingNamesEachAbsentConnectionField(t *testing.T) {
+	s := Defaults()
+	if got, want := s.Missing(false), []string{FieldEndpoint, FieldAPIKey, FieldModel, FieldUserName}; !reflect.DeepEqual(got, want) {
+		t.Errorf("fresh settings missing = %v, want %v", got, want)
+	}
+	s.Endpoint, s.Model, s.UserName = "https://api.x.ai/v1", "grok", "  "
+	if got, want := s.Missing(true), []string{FieldUserName}; !reflect.DeepEqual(got, want) {
+		t.Errorf("blank user name: missing = %v, want %v", got, want)
+	}
+	s.UserName = "Ann"
+	if got := s.Missing(true); len(got) != 0 {
+		t.Errorf("complete settings should miss nothing, got %v", got)
+	}
+}
+
+func TestQuietHoursWrapMidnightAndEqualMeansNone(t *testing.T) {
+	s := Defaults() // 21..9
+	for h, want := range map[int]bool{20: false, 21: true, 23: true, 0: true, 8: true, 9: false, 12: false} {
+		if got := s.QuietAt(h); got != want {
+			t.Errorf("21..9: QuietAt(%d) = %v, want %v", h, got, want)
+		}
+	}
+	s.QuietStartHour, s.QuietStopHour = 0, 6
+	if !s.QuietAt(0) || s.QuietAt(6) {
+		t.Errorf("0..6: expected 0 quiet and 6 not quiet")
+	}
+	s.QuietStartHour, s.QuietStopHour = 5, 5
+	for h := 0; h < 24; h++ {
+		if s.QuietAt(h) {
+			t.Errorf("equal start and stop should never be quiet, hour %d was", h)
+		}
+	}
+}
+
+func TestModelOverrideWinsOverGlobalModel(t *testing.T) {
+	s := Defaults()
+	s.Model = "grok-4"
+	if got := s.ModelFor(""); got != "grok-4" {
+		t.Errorf("no override: got %q, want grok-4", got)
+	}
+	if got := s.ModelFor(" gpt-5 "); got != "gpt-5" {
+		t.Errorf("override: got %q, want gpt-5", got)
+	}
+}
+
+func TestBudgetCheckByTokensAndByCost(t *testing.T) {
+	used := map[string]Tokens{"a": {Prompt: 600_000, Completion: 100_000}, "b": {Prompt: 200_000, Completion: 100_000}}
+	tok := Budget{Kind: BudgetTokens, MonthlyTokens: 1_000_000}
+	if st := tok.Check(used); !st.Exceeded || st.Used != 1_000_000 {
+		t.Errorf("token budget of 1M with 1M used: got %+v, want exceeded", st)
+	}
+	tok.MonthlyTokens = 1_000_001
+	if st := tok.Check(used); st.Exceeded {
+		t.Errorf("token budget above usage should not be exceeded: %+v", st)
+	}
+	cost := Budget{Kind: BudgetCost, MonthlyCost: 10, Prices: map[string]Price{
+		"a": {PromptPerMillion: 5, CompletionPerMillion: 20}, // 3 + 2 = 5
+		"b": {PromptPerMillion: 10, CompletionPerMillion: 10}, // 2 + 1 = 3
+	}}
+	if st := cost.Check(used); st.Exceeded || st.Used < 7.999 || st.Used > 8.001 {
+		t.Errorf("cost 8 of 10: got %+v", st)
+	}
+	delete(cost.Prices, "b")
+	st := cost.Check(used)
+	if !st.Exceeded || !reflect.DeepEqual(st.UnpricedModels, []string{"b"}) {
+		t.Errorf("unpriced model b should make the cost budget exceeded, got %+v", st)
+	}
+	if !strings.Contains(st.Message(BudgetCost), `"b"`) {
+		t.Errorf("banner should name the unpriced model, got %q", st.Message(BudgetCost))
+	}
+	if st := (Budget{Kind: BudgetNone}).Check(used); st.Enforced || st.Exceeded {
+		t.Errorf("no budget should never be exceeded: %+v", st)
+	}
+}
+
+func TestMaskKeyNeverRevealsMoreThanPrefixAndLastFour(t *testing.T) {
+	cases := map[string]string{
+		"":                           "",
+		"short":                      "••••",
+		"sk-abcdefghijklmnop1234":    "sk-…1234",
+		"xai-ABCDEFGHIJKLMNOPQRwxyz": "xai-…wxyz",
+		"abcdefghijklmnopqrs":        "abc…pqrs",
+	}
+	for key, want := range cases {
+		if got := MaskKey(key); got != want {
+			t.Errorf("MaskKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

@@ -9,7 +9,7 @@ GOTEST     ?= go test -tags $(TAGS)
 # Packages whose tests run under the race detector (everything).
 PKGS       ?= ./...
 
-.PHONY: all deps check fmt vet staticcheck test test-unit sim generate clean
+.PHONY: all deps check fmt test test-unit bench sim generate clean
 
 all: test
 
@@ -35,6 +35,11 @@ test: deps check
 ## test-unit: quick loop without browser tests
 test-unit:
 	$(GOTEST) -race -short $(PKGS)
+
+## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command)
+COUNT ?= 5
+bench: deps
+	go run ./tests/benchreport -count $(COUNT) -tags $(TAGS) -o BENCHMARKS.md
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:

@@ -1,0 +1,246 @@
+// Command benchreport runs Clanker's Go benchmarks several times and writes BENCHMARKS.md:
+// every figure with the command that produced it, the machine it ran on, the median of the
+// runs, and ratios where a baseline ran in the same process.
+//
+// Performance is reported, never asserted: a slow machine makes the numbers bigger, not the
+// build red. `make bench` runs this.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// baselines pairs a benchmark with the baseline it is compared against in the same run.
+// The ratio printed is subject/baseline for ns/op (below 1 means the subject is faster).
+var baselines = map[string]string{
+	"BenchmarkOptimize12MP": "BenchmarkOptimize12MPXDraw",
+}
+
+func main() {
+	count := flag.Int("count", 5, "runs of each benchmark (the report shows the median)")
+	out := flag.String("o", "BENCHMARKS.md", "file to write")
+	pkgs := flag.String("pkgs", "./...", "packages to benchmark")
+	tags := flag.String("tags", "webkit2_41", "build tags")
+	benchtime := flag.String("benchtime", "", "passed to -benchtime when set")
+	from := flag.String("from", "", "read `go test -bench` output from this file instead of running it")
+	flag.Parse()
+
+	args := []string{"test", "-tags", *tags, "-run", "^$", "-bench", ".", "-benchmem", "-count", strconv.Itoa(*count)}
+	if *benchtime != "" {
+		args = append(args, "-benchtime", *benchtime)
+	}
+	args = append(args, strings.Fields(*pkgs)...)
+	command := "go " + strings.Join(args, " ")
+
+	var raw []byte
+	var err error
+	if *from != "" {
+		raw, err = os.ReadFile(*from)
+	} else {
+		fmt.Fprintln(os.Stderr, "benchreport:", command)
+		cmd := exec.Command("go", args...)
+		var buf bytes.Buffer
+		cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
+		cmd.Stderr = os.Stderr
+		err = cmd.Run()
+		raw = buf.Bytes()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport: benchmarks failed:", err)
+		os.Exit(1)
+	}
+	results := Parse(bytes.NewReader(raw))
+	if len(results) == 0 {
+		fmt.Fprintln(os.Stderr, "benchreport: no benchmark results in the output")
+		os.Exit(1)
+	}
+	report := Render(results, Machine(), "make bench  (runs: "+command+")", time.Now().UTC())
+	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "benchreport: wrote %s (%d benchmarks)\n", *out, len(results))
+}
+
+// Result is every run of one benchmark: for each unit (ns/op, B/op, custom metrics) the
+// values of each run, in run order.
+type Result struct {
+	Pkg   string
+	Name  string // without the -GOMAXPROCS suffix
+	Order int    // first appearance, so the report keeps the source order
+	Units []string
+	Runs  map[string][]float64
+}
+
+// Parse reads `go test -bench` output. Lines it does not understand are ignored, so test
+// logs between benchmark lines do no harm.
+func Parse(r io.Reader) []*Result {
+	byKey := map[string]*Result{}
+	var ordered []*Result
+	pkg := ""
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "pkg: ") {
+			pkg = strings.TrimSpace(strings.TrimPrefix(line, "pkg: "))
+			continue
+		}
+		if !strings.HasPrefix(line, "Benchmark") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || len(f)%2 != 0 {
+			continue
+		}
+		if _, err := strconv.ParseInt(f[1], 10, 64); err != nil {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndex(name, "-"); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		key := pkg + "\x00" + name
+		res := byKey[key]
+		if res == nil {
+			res = &Result{Pkg: pkg, Name: name, Order: len(ordered), Runs: map[string][]float64{}}
+			byKey[key] = res
+			ordered = append(ordered, res)
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			unit := f[i+1]
+			if _, seen := res.Runs[unit]; !seen {
+				res.Units = append(res.Units, unit)
+			}
+			res.Runs[unit] = append(res.Runs[unit], v)
+		}
+	}
+	return ordered
+}
+
+// Median of the values; the middle two averaged for an even count.
+func Median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Machine describes where the numbers came from.
+func Machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				if i := strings.Index(l, ":"); i >= 0 {
+					cpu = strings.TrimSpace(l[i+1:])
+				}
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		f := strings.Fields(string(b))
+		if len(f) >= 2 {
+			if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
+				mem = fmt.Sprintf(", %.0f GiB RAM", kb/1024/1024)
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores%s, %s %s/%s", cpu, runtime.NumCPU(), mem, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// Render formats the report.
+func Render(results []*Result, machine, command string, when time.Time) string {
+	var b strings.Builder
+	b.WriteString("# Clanker benchmarks\n\n")
+	b.WriteString("Generated by `tests/benchreport`; do not edit by hand. Each figure is the median of all runs.\n\n")
+	fmt.Fprintf(&b, "- Command: `%s`\n", command)
+	fmt.Fprintf(&b, "- Machine: %s\n", machine)
+	fmt.Fprintf(&b, "- Date: %s\n", when.Format("2006-01-02 15:04 MST"))
+
+	byName := map[string]*Result{}
+	pkgs := []string{}
+	seenPkg := map[string]bool{}
+	for _, r := range results {
+		byName[r.Name] = r
+		if !seenPkg[r.Pkg] {
+			seenPkg[r.Pkg] = true
+			pkgs = append(pkgs, r.Pkg)
+		}
+	}
+	for _, pkg := range pkgs {
+		fmt.Fprintf(&b, "\n## %s\n\n", shortPkg(pkg))
+		b.WriteString("| benchmark | runs | median | other metrics (median) |\n|---|---|---|---|\n")
+		for _, r := range results {
+			if r.Pkg != pkg {
+				continue
+			}
+			main := "ns/op"
+			if _, ok := r.Runs[main]; !ok && len(r.Units) > 0 {
+				main = r.Units[0]
+			}
+			var others []string
+			for _, u := range r.Units {
+				if u != main {
+					others = append(others, formatValue(Median(r.Runs[u]), u))
+				}
+			}
+			if base, ok := baselines[r.Name]; ok {
+				if br := byName[base]; br != nil && Median(br.Runs["ns/op"]) > 0 {
+					others = append(others, fmt.Sprintf("%.2fx the time of %s", Median(r.Runs["ns/op"])/Median(br.Runs["ns/op"]), strings.TrimPrefix(base, "Benchmark")))
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", strings.TrimPrefix(r.Name, "Benchmark"), len(r.Runs[main]), formatValue(Median(r.Runs[main]), main), strings.Join(others, ", "))
+		}
+	}
+	return b.String()
+}
+
+func shortPkg(p string) string {
+	const mod = "github.com/clanker-desktop/clanker/"
+	return strings.TrimPrefix(p, mod)
+}
+
+// formatValue prints durations in a readable unit and everything else as is.
+func formatValue(v float64, unit string) string {
+	if unit == "ns/op" {
+		d := time.Duration(v)
+		switch {
+		case v >= 1e9:
+			return fmt.Sprintf("%.2f s/op", d.Seconds())
+		case v >= 1e6:
+			return fmt.Sprintf("%.2f ms/op", v/1e6)
+		case v >= 1e3:
+			return fmt.Sprintf("%.2f µs/op", v/1e3)
+		}
+		return fmt.Sprintf("%.0f ns/op", v)
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), unit)
+	}
+	return fmt.Sprintf("%.3g %s", v, unit)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const sample = `goos: linux
+goarch: amd64
+pkg: github.com/clanker-desktop/clanker/app/images
+cpu: Some CPU
+BenchmarkOptimize12MP-2        	       3	 400000000 ns/op	 5000 B/op	      10 allocs/op
+BenchmarkOptimize12MP-2        	       3	 200000000 ns/op	 7000 B/op	      10 allocs/op
+BenchmarkOptimize12MP-2        	       3	 300000000 ns/op	 6000 B/op	      10 allocs/op
+BenchmarkOptimize12MPXDraw-2   	       2	 600000000 ns/op	 9000 B/op	      12 allocs/op
+some log line that is not a result
+PASS
+pkg: github.com/clanker-desktop/clanker/app/llm
+BenchmarkPrompt50-2   	  1000	      1500 ns/op	      0.875 stable-prefix-share	 12000 prompt-bytes
+ok  	github.com/clanker-desktop/clanker/app/llm	1.0s
+`
+
+func TestParseGroupsRunsByBenchmarkAndUnit(t *testing.T) {
+	res := Parse(strings.NewReader(sample))
+	if len(res) != 3 {
+		t.Fatalf("got %d results, want 3", len(res))
+	}
+	opt := res[0]
+	if opt.Name != "BenchmarkOptimize12MP" || opt.Pkg != "github.com/clanker-desktop/clanker/app/images" {
+		t.Fatalf("first result = %s in %s", opt.Name, opt.Pkg)
+	}
+	if got := opt.Runs["ns/op"]; len(got) != 3 {
+		t.Fatalf("ns/op runs = %v, want 3 values", got)
+	}
+	if m := Median(opt.Runs["ns/op"]); m != 300000000 {
+		t.Fatalf("median ns/op = %v, want 3e8", m)
+	}
+	if got := res[2].Runs["stable-prefix-share"]; len(got) != 1 || got[0] != 0.875 {
+		t.Fatalf("custom metric = %v, want [0.875]", got)
+	}
+}
+
+func TestMedianOfEvenCountAveragesTheMiddlePair(t *testing.T) {
+	if m := Median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Fatalf("median = %v, want 2.5", m)
+	}
+}
+
+func TestRenderShowsCommandMachineMediansAndBaselineRatio(t *testing.T) {
+	out := Render(Parse(strings.NewReader(sample)), "Test CPU, 2 cores", "make bench", time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC))
+	for _, want := range []string{
+		"Command: `make bench`",
+		"Machine: Test CPU, 2 cores",
+		"| Optimize12MP | 3 | 300.00 ms/op |",
+		"0.50x the time of Optimize12MPXDraw",
+		"## app/llm",
+		"0.875 stable-prefix-share",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config wires an Engine to the outside world.
+type Config struct {
+	Page  Page
+	Store Store
+	LLM   LLM
+	// Rand drives every random delay; tests pass a seeded source so delays are reproducible.
+	// Nil means a randomly seeded generator.
+	Rand *rand.Rand
+	// Logger receives structured logs; nil means slog.Default(). Message bodies are never
+	// logged above debug level.
+	Logger *slog.Logger
+	// Location is used for quiet hours; nil means time.Local.
+	Location *time.Location
+	// Settings are the initial settings; the zero value means DefaultSettings().
+	Settings *Settings
+}
+
+// Fixed timing rules from the reference (section 2), kept together so the tests and the code
+// cannot drift apart.
+const (
+	readingFloor       = 800 * time.Millisecond
+	readingCap         = 15 * time.Second
+	flatDelayMin       = 1500 * time.Millisecond
+	flatDelayMax       = 2000 * time.Millisecond
+	typingCap          = 8 * time.Second
+	typingMinPerChar   = 500 * time.Microsecond
+	idleThreshold      = 10 * time.Minute
+	navigationTimeout  = 10 * time.Second
+	processingTimeout  = 60 * time.Second
+	processingSettle   = time.Second
+	newsInterval       = 5 * time.Minute
+	newsMinIdle        = 2 * time.Hour
+	newsMinGap         = time.Hour
+	housekeepingPeriod = 10 * time.Minute
+	orphanAge          = 30 * 24 * time.Hour
+	seenWriteInterval  = time.Hour
+	awayMatchWindow    = 20
+)
+
+// Engine is Clanker's decision core. Create it with New, start Run on one goroutine, and feed it
+// with Send from anywhere.
+type Engine struct {
+	page  Page
+	store Store
+	llm   LLM
+	rng   *rand.Rand
+	log   *slog.Logger
+	loc   *time.Location
+
+	inbox   inbox
+	running atomic.Bool
+	ctx     context.Context
+
+	// Everything below is owned by the Run goroutine.
+	settings  Settings
+	pageState PageState
+	hidden    bool
+
+	fg        *foreground
+	switching bool
+	draft     bool
+	focused   bool
+
+	gen      uint64
+	pending  *pendingReply
+	inflight *inflight
+	deferred *deferredReply
+
+	sendQ []*sendJob
+	cur   *sendJob
+
+	cmdSeq   uint64
+	awaiting map[uint64]func(CommandResult)
+
+	errStreak    int
+	lastActivity time.Time
+
+	sb        sidebarState
+	lastTouch map[ConversationID]time.Time
+	periodic  []*timer
+}
+
+// New builds an engine. It does not start it; call Run.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Page == nil || cfg.Store == nil || cfg.LLM == nil {
+		return nil, errors.New("engine needs a Page, a Store and an LLM")
+	}
+	e := &Engine{
+		page:      cfg.Page,
+		store:     cfg.Store,
+		llm:       cfg.LLM,
+		rng:       cfg.Rand,
+		log:       cfg.Logger,
+		loc:       cfg.Location,
+		settings:  DefaultSettings(),
+		pageState: PageLoading,
+		awaiting:  map[uint64]func(CommandResult){},
+		lastTouch: map[ConversationID]time.Time{},
+		sb:        sidebarState{snippets: map[ConversationID]string{}},
+	}
+	if e.rng == nil {
+		e.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	if e.loc == nil {
+		e.loc = time.Local
+	}
+	if cfg.Settings != nil {
+		if err := cfg.Settings.Validate(); err != nil {
+			return nil, fmt.Errorf("initial settings: %w", err)
+		}
+		e.settings = *cfg.Settings
+	}
+	e.inbox.notify = make(chan struct{}, 1)
+	return e, nil
+}
+
+// Send validates an event and queues it for the engine goroutine. It never blocks. An invalid
+// event is rejected with an error that says what is wrong, and the engine state is untouched.
+func (e *Engine) Send(ev Event) error {
+	if ev == nil {
+		return errors.New("nil event")
+	}
+	if err := ev.validate(); err != nil {
+		return fmt.Errorf("rejected %T: %w", ev, err)
+	}
+	e.inbox.push(ev)
+	return nil
+}
+
+// Run owns all engine state until ctx is cancelled. It must be called exactly once.
+func (e *Engine) Run(ctx context.Context) error {
+	if !e.running.CompareAndSwap(false, true) {
+		return errors.New("engine is already running")
+	}
+	e.ctx = ctx
+	e.lastActivity = time.Now()
+	if !e.settings.Configured() {
+		e.showConfigBanner()
+	}
+	e.periodic = append(e.periodic, e.every(newsInterval, e.checkNews), e.every(housekeepingPeriod, e.housekeeping))
+	defer e.shutdown()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-e.inbox.notify:
+			for _, ev := range e.inbox.drain() {
+				e.handle(ev)
+			}
+		}
+	}
+}
+
+func (e *Engine) shutdown() {
+	for _, t := range e.periodic {
+		t.stop()
+	}
+	if e.pending != nil {
+		e.pending.tm.stop()
+	}
+	if e.cur != nil {
+		e.cur.tm.stop()
+	}
+	e.sb.stopTimers()
+}
+
+// inbox is an unbounded queue so that Send never blocks, even when the Page calls back into the
+// engine from inside Do.
+type inbox struct {
+	mu     sync.Mutex
+	q      []Event
+	notify chan struct{}
+}
+
+func (b *inbox) push(ev Event) {
+	b.mu.Lock()
+	b.q = append(b.q, ev)
+	b.mu.Unlock()
+	select {
+	case b.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (b *inbox) drain() []Event {
+	b.mu.Lock()
+	q := b.q
+	b.q = nil
+	b.mu.Unlock()
+	return q
+}
+
+// timer is a cancellable engine timer: when it fires it enqueues itself, and the engine runs fn
+// on its own goroutine unless the timer was stopped in the meantime.
+type timer struct {
+	t    *time.Timer
+	fn   func()
+	dead bool
+}
+
+type timerFired struct{ t *timer }
+
+func (timerFired) validate() error { return nil }
+
+func (e *Engine) after(d time.Duration, fn func()) *timer {
+	tm := &timer{fn: fn}
+	tm.t = time.AfterFunc(d, func() { e.inbox.push(timerFired{tm}) })
+	return tm
+}
+
+// every runs fn periodically on the engine goroutine.
+func (e *Engine) every(d time.Duration, fn func()) *timer {
+	holder := &timer{}
+	var arm func()
+	arm = func() {
+		holder.t = time.AfterFunc(d, func() {
+			e.inbox.push(timerFired{&timer{fn: func() {
+				if !holder.dead {
+					fn()
+					arm()
+				}
+			}}})
+		})
+	}
+	arm()
+	return holder
+}
+
+func (t *timer) stop() {
+	if t == nil {
+		return
+	}
+	t.dead = true
+	if t.t != nil {
+		t.t.Stop()
+	}
+}
+
+// handle dispatches one event, then lets every waiting pipeline make progress.
+func (e *Engine) handle(ev Event) {
+	switch ev := ev.(type) {
+	case timerFired:
+		if ev.t.dead {
+			return
+		}
+		ev.t.dead = true
+		ev.t.fn()
+	case llmDone:
+		e.onLLMDone(ev)
+	case snapshotReq:
+		ev.reply <- e.snapshot()
+		return
+	case PageStateChanged:
+		e.onPageState(ev)
+	case ConversationChanging:
+		e.onChanging(ev)
+	case ConversationOpened:
+		e.onOpened(ev)
+	case MessageAdded:
+		e.onMessage(ev)
+	case MessageIDChanged:
+		e.onIDChanged(ev)
+	case HistoryLoaded:
+		e.onHistory(ev)
+	case ComposeState:
+		e.onCompose(ev)
+	case SidebarUpdate:
+		e.onSidebar(ev)
+	case CommandResult:
+		if cb, ok := e.awaiting[ev.ID]; ok {
+			delete(e.awaiting, ev.ID)
+			cb(ev)
+		}
+	case SettingsChanged:
+		e.onSettings(ev.Settings)
+	case SetMode:
+		e.onSetMode(ev)
+	case DeactivateAll:
+		e.onDeactivateAll()
+	case WindowVisibility:
+		e.hidden = ev.Hidden
+	default:
+		e.log.Warn("engine: unknown event", "type", fmt.Sprintf("%T", ev))
+	}
+	e.pump()
+}
+
+// pump advances every pipeline that waits for a condition (draft cleared, request finished,
+// send finished). Doing it after every event replaces the upstream's polling loops.
+func (e *Engine) pump() {
+	e.pumpPending()
+	e.pumpSend()
+	e.sbProgress()
+}
+
+// do sends a command and, if cb is non-nil, arranges for cb to run with its result.
+func (e *Engine) do(cmd Command, cb func(CommandResult)) {
+	e.cmdSeq++
+	cmd.ID = e.cmdSeq
+	if cb != nil {
+		e.awaiting[cmd.ID] = cb
+	}
+	e.page.Do(cmd)
+}
+
+func (e *Engine) toast(level, text string) {
+	e.do(Command{Kind: CmdToast, Level: level, Text: text}, nil)
+}
+
+func (e *Engine) banner(key, text string) {
+	e.do(Command{Kind: CmdBanner, Key: key, Text: text}, nil)
+}
+
+// activity records foreground activity for the idle rule.
+func (e *Engine) activity() { e.lastActivity = time.Now() }
+
+func (e *Engine) uniform(lo, hi float64) float64 { return lo + e.rng.Float64()*(hi-lo) }
+
+func (e *Engine) uniformDur(lo, hi time.Duration) time.Duration {
+	return lo + time.Duration(e.rng.Float64()*float64(hi-lo))
+}

@@ -1,0 +1,426 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// simConv is one conversation of the fake page's little world.
+type simConv struct {
+	name  string
+	msgs  []Message
+	draft bool
+}
+
+type sentText struct {
+	conv ConversationID
+	text string
+	at   time.Time
+}
+
+// fakePage plays the Google Messages page and the shell: it keeps a tiny world of
+// conversations, refuses text commands for a conversation that is not on screen, refuses to
+// overwrite a draft, echoes sent texts back as own messages and follows navigation commands.
+type fakePage struct {
+	mu      sync.Mutex
+	eng     *Engine
+	cmds    []Command
+	current ConversationID
+	convs   map[ConversationID]*simConv
+	box     map[ConversationID]string
+	sent    []sentText
+	images  map[string][]byte
+	seq     int
+	noNav   bool // ignore navigate commands (navigation "fails")
+}
+
+func newFakePage() *fakePage {
+	return &fakePage{convs: map[ConversationID]*simConv{}, box: map[ConversationID]string{}, images: map[string][]byte{}}
+}
+
+func (p *fakePage) conv(id ConversationID) *simConv {
+	c := p.convs[id]
+	if c == nil {
+		c = &simConv{name: "Group " + string(id)}
+		p.convs[id] = c
+	}
+	return c
+}
+
+func (p *fakePage) result(id uint64, err string, data []byte) {
+	if e := p.eng.Send(CommandResult{ID: id, Err: err, Data: data}); e != nil {
+		panic(e)
+	}
+}
+
+func (p *fakePage) Do(cmd Command) {
+	p.mu.Lock()
+	p.cmds = append(p.cmds, cmd)
+	var after []Event
+	errText := ""
+	var data []byte
+	textCmd := cmd.Kind == CmdInsertText || cmd.Kind == CmdTypeText || cmd.Kind == CmdPressEnter
+	switch {
+	case textCmd && cmd.Conversation != p.current:
+		errText = ResultWrongConversation
+	case cmd.Kind == CmdInsertText:
+		if p.conv(cmd.Conversation).draft {
+			errText = ResultUserTyping
+		} else {
+			p.box[cmd.Conversation] = cmd.Text
+		}
+	case cmd.Kind == CmdTypeText:
+		p.box[cmd.Conversation] += cmd.Text
+	case cmd.Kind == CmdRemoveText:
+		p.box[cmd.Conversation] = strings.TrimSuffix(p.box[cmd.Conversation], cmd.Text)
+	case cmd.Kind == CmdPressEnter:
+		text := p.box[cmd.Conversation]
+		p.box[cmd.Conversation] = ""
+		p.sent = append(p.sent, sentText{conv: cmd.Conversation, text: text, at: time.Now()})
+		p.seq++
+		m := Message{ID: fmt.Sprintf("sent-%d", p.seq), Sender: "You", Direction: Outgoing, Text: text}
+		p.conv(cmd.Conversation).msgs = append(p.conv(cmd.Conversation).msgs, m)
+		after = append(after, MessageAdded{Conversation: cmd.Conversation, Message: m})
+	case cmd.Kind == CmdNavigate:
+		if !p.noNav {
+			after = append(after, p.switchTo(cmd.Conversation)...)
+		}
+	case cmd.Kind == CmdFetchImage:
+		data = p.images[cmd.Src]
+		if data == nil {
+			errText = "not found"
+		}
+	}
+	p.mu.Unlock()
+	p.result(cmd.ID, errText, data)
+	for _, ev := range after {
+		if err := p.eng.Send(ev); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// switchTo changes the conversation on screen; call with mu held.
+func (p *fakePage) switchTo(id ConversationID) []Event {
+	p.current = id
+	c := p.conv(id)
+	return []Event{
+		ConversationChanging{To: id},
+		ConversationOpened{ID: id, Participants: []Participant{{Name: c.name}}, Messages: append([]Message(nil), c.msgs...)},
+	}
+}
+
+func (p *fakePage) commands(kind CommandKind) []Command {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []Command
+	for _, c := range p.cmds {
+		if c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (p *fakePage) sentTexts() []sentText {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]sentText(nil), p.sent...)
+}
+
+// fakeLLM answers with respond after latency; every request is recorded with its time.
+type fakeLLM struct {
+	mu      sync.Mutex
+	reqs    []LLMRequest
+	times   []time.Time
+	latency time.Duration
+	respond func(req LLMRequest) (Reply, error)
+}
+
+func (l *fakeLLM) Complete(ctx context.Context, req LLMRequest) (Reply, error) {
+	l.mu.Lock()
+	l.reqs = append(l.reqs, req)
+	l.times = append(l.times, time.Now())
+	lat, respond := l.latency, l.respond
+	l.mu.Unlock()
+	if lat > 0 {
+		select {
+		case <-time.After(lat):
+		case <-ctx.Done():
+			return Reply{}, ctx.Err()
+		}
+	}
+	if respond == nil {
+		return Reply{Text: "ok"}, nil
+	}
+	return respond(req)
+}
+
+func (l *fakeLLM) requests() []LLMRequest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]LLMRequest(nil), l.reqs...)
+}
+
+func (l *fakeLLM) set(lat time.Duration, respond func(LLMRequest) (Reply, error)) {
+	l.mu.Lock()
+	l.latency, l.respond = lat, respond
+	l.mu.Unlock()
+}
+
+// fakeStore keeps records in memory and can be told to fail.
+type fakeStore struct {
+	mu       sync.Mutex
+	recs     map[ConversationID]ConversationRecord
+	updates  map[ConversationID][]ContextUpdate
+	seen     map[ConversationID]time.Time
+	failSave bool
+	forgets  int
+}
+
+func newFakeStore() *fakeStore {
+	return &fakeStore{recs: map[ConversationID]ConversationRecord{}, updates: map[ConversationID][]ContextUpdate{}, seen: map[ConversationID]time.Time{}}
+}
+
+func (s *fakeStore) LoadConversation(id ConversationID) (ConversationRecord, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	return r, ok, nil
+}
+
+func (s *fakeStore) SaveConversation(r ConversationRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failSave {
+		return fmt.Errorf("disk full")
+	}
+	s.recs[r.ID] = r
+	return nil
+}
+
+func (s *fakeStore) ApplyContext(id ConversationID, u ContextUpdate) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.updates[id] = append(s.updates[id], u)
+	return nil
+}
+
+func (s *fakeStore) DeactivateAll() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, r := range s.recs {
+		if r.Mode.normalized() != ModeDeactivated {
+			r.Mode = ModeDeactivated
+			s.recs[id] = r
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (s *fakeStore) MarkSeen(ids []ConversationID, t time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		s.seen[id] = t
+	}
+	return nil
+}
+
+func (s *fakeStore) ForgetUnseen(before time.Time) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forgets++
+	n := 0
+	for id, t := range s.seen {
+		if t.Before(before) {
+			delete(s.recs, id)
+			delete(s.seen, id)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (s *fakeStore) mode(id ConversationID) Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recs[id].Mode.normalized()
+}
+
+func (s *fakeStore) setMode(id ConversationID, m Mode) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.recs[id]
+	r.ID, r.Mode = id, m
+	s.recs[id] = r
+}
+
+// harness runs an engine with fakes inside a synctest bubble.
+type harness struct {
+	t     *testing.T
+	e     *Engine
+	page  *fakePage
+	store *fakeStore
+	llm   *fakeLLM
+	start time.Time
+}
+
+func testSettings() Settings {
+	s := DefaultSettings()
+	s.Missing = nil
+	s.UserName = "Dana"
+	return s
+}
+
+// newHarness must be called inside synctest.Test.
+func newHarness(t *testing.T, mutate ...func(*Settings)) *harness {
+	t.Helper()
+	s := testSettings()
+	for _, m := range mutate {
+		m(&s)
+	}
+	h := &harness{t: t, page: newFakePage(), store: newFakeStore(), llm: &fakeLLM{}, start: time.Now()}
+	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.e = e
+	h.page.eng = e
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = e.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	h.send(PageStateChanged{State: PageReady})
+	return h
+}
+
+func (h *harness) send(ev Event) {
+	h.t.Helper()
+	if err := h.e.Send(ev); err != nil {
+		h.t.Fatalf("Send(%T): %v", ev, err)
+	}
+	synctest.Wait()
+}
+
+func (h *harness) wait(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+// open puts conversation id on screen with the given messages and participants.
+func (h *harness) open(id ConversationID, msgs ...Message) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	c := h.page.conv(id)
+	c.msgs = append([]Message(nil), msgs...)
+	evs := h.page.switchTo(id)
+	h.page.mu.Unlock()
+	for _, ev := range evs {
+		h.send(ev)
+	}
+}
+
+// receive adds a message to conversation id: the engine sees it directly if the conversation is
+// on screen; otherwise only the sidebar snippet changes.
+func (h *harness) receive(id ConversationID, m Message) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	c := h.page.conv(id)
+	c.msgs = append(c.msgs, m)
+	onScreen := h.page.current == id
+	h.page.mu.Unlock()
+	if onScreen {
+		h.send(MessageAdded{Conversation: id, Message: m})
+		return
+	}
+	h.send(h.sidebar())
+}
+
+// sidebar builds a SidebarUpdate from the fake world.
+func (h *harness) sidebar() SidebarUpdate {
+	h.page.mu.Lock()
+	defer h.page.mu.Unlock()
+	var rows []SidebarRow
+	for id, c := range h.page.convs {
+		snip := ""
+		if n := len(c.msgs); n > 0 {
+			m := c.msgs[n-1]
+			if m.Direction == Outgoing {
+				snip = "You: " + m.Text
+			} else {
+				snip = m.Sender + ": " + m.Text
+			}
+		}
+		rows = append(rows, SidebarRow{ID: id, Name: c.name, Snippet: snip})
+	}
+	return SidebarUpdate{Rows: rows}
+}
+
+func (h *harness) setDraft(id ConversationID, draft bool) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	h.page.conv(id).draft = draft
+	h.page.mu.Unlock()
+	h.send(ComposeState{Conversation: id, HasDraft: draft, Focused: draft})
+}
+
+func (h *harness) snap() Snapshot {
+	h.t.Helper()
+	s, err := h.e.Snapshot(context.Background())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return s
+}
+
+func (h *harness) wantRequests(n int, why string) []LLMRequest {
+	h.t.Helper()
+	r := h.llm.requests()
+	if len(r) != n {
+		h.t.Fatalf("%s: want %d LLM requests, got %d (after %v)", why, n, len(r), time.Since(h.start))
+	}
+	return r
+}
+
+func (h *harness) wantSent(why string, texts ...string) {
+	h.t.Helper()
+	got := h.page.sentTexts()
+	var gt []string
+	for _, s := range got {
+		gt = append(gt, string(s.conv)+"|"+s.text)
+	}
+	if len(got) != len(texts) {
+		h.t.Fatalf("%s: want sent %q, got %q", why, texts, gt)
+	}
+	for i := range texts {
+		if gt[i] != texts[i] {
+			h.t.Fatalf("%s: want sent %q, got %q", why, texts, gt)
+		}
+	}
+}
+
+var msgSeq int
+
+func in(sender, text string) Message {
+	msgSeq++
+	return Message{ID: fmt.Sprintf("m%d", msgSeq), Sender: sender, Direction: Incoming, Text: text}
+}
+
+func out(text string) Message {
+	msgSeq++
+	return Message{ID: fmt.Sprintf("o%d", msgSeq), Sender: "You", Direction: Outgoing, Text: text}
+}
+
+func run(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	synctest.Test(t, f)
+}

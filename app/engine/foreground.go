@@ -1,0 +1,516 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// foreground is the conversation on screen, as far as the engine has seen it.
+type foreground struct {
+	id         ConversationID
+	rec        ConversationRecord
+	automated  bool
+	header     []string
+	msgs       []Message
+	seen       map[string]bool
+	viaSidebar bool
+	// quiet is true when our own reply is the latest word (other Clankers aside): a further
+	// Clanker message then would be the ping-pong the invariants forbid, so it triggers nothing
+	// until a human writes. It is also set the moment our Enter succeeds, before the page echoes
+	// the message back.
+	quiet bool
+}
+
+func (f *foreground) newest() (Message, bool) {
+	if len(f.msgs) == 0 {
+		return Message{}, false
+	}
+	return f.msgs[len(f.msgs)-1], true
+}
+
+func (f *foreground) newestRef() MessageRef {
+	m, ok := f.newest()
+	if !ok {
+		return MessageRef{}
+	}
+	return m.ref()
+}
+
+// mode is the conversation's effective mode.
+func (e *Engine) mode() Mode {
+	if !e.settings.Configured() {
+		return ModeUninitialized
+	}
+	if e.fg == nil || e.fg.automated {
+		return ModeDeactivated
+	}
+	return e.fg.rec.Mode.normalized()
+}
+
+// eligible decides whether one new message should make Clanker consider replying. quiet is true
+// when our own reply is the latest word in the conversation (ignoring other Clankers).
+func (e *Engine) eligible(mode Mode, m Message, quiet bool) bool {
+	if !mode.participating() || m.IsOwnClanker() {
+		return false
+	}
+	if m.IsOtherClanker() && quiet {
+		return false
+	}
+	if mode == ModeAvailable {
+		return mentionsClanker(m.Text)
+	}
+	return true
+}
+
+// nextQuiet updates the ping-pong state after message m.
+func nextQuiet(quiet bool, m Message) bool {
+	switch {
+	case m.IsOwnClanker():
+		return true
+	case m.isHuman():
+		return false
+	}
+	return quiet
+}
+
+func (e *Engine) onPageState(ev PageStateChanged) {
+	e.pageState = ev.State
+	if ev.State == PageReady || ev.State == PageLoading {
+		return
+	}
+	e.log.Info("engine: page not usable, standing down", "state", ev.State)
+	e.leaveForeground()
+	e.fg = nil
+	e.sbAbort("page " + string(ev.State))
+}
+
+// leaveForeground cancels everything that belongs to the conversation on screen: the pending
+// timer, queued and half-typed replies (their partial text is removed). An in-flight request is
+// left alone; when it answers it becomes the deferred reply of its conversation.
+func (e *Engine) leaveForeground() {
+	e.cancelPending()
+	if e.fg == nil {
+		return
+	}
+	id := e.fg.id
+	if e.cur != nil && e.cur.conv == id {
+		if e.cur.reply && e.cur.text != "" && e.deferred == nil && e.cur.inserted == "" {
+			e.deferred = &deferredReply{conv: id, text: e.cur.text, base: e.cur.base}
+		}
+		e.abortCurrent("conversation switched")
+	}
+	kept := e.sendQ[:0]
+	for _, j := range e.sendQ {
+		if j.conv == id {
+			if j.reply && e.deferred == nil {
+				e.deferred = &deferredReply{conv: id, text: j.text, base: j.base}
+			}
+			continue
+		}
+		kept = append(kept, j)
+	}
+	e.sendQ = kept
+	e.draft = false
+}
+
+func (e *Engine) onChanging(ev ConversationChanging) {
+	if e.fg != nil && ev.To == e.fg.id && !e.switching {
+		return // same conversation: a false alarm
+	}
+	e.sbOnChanging(ev.To)
+	e.leaveForeground()
+	e.switching = true
+	e.activity()
+}
+
+func (e *Engine) onOpened(ev ConversationOpened) {
+	now := time.Now()
+	if e.fg != nil && e.fg.id == ev.ID && !e.switching {
+		// A refresh of the conversation on screen: anything unseen is simply new.
+		for _, m := range ev.Messages {
+			if !e.fg.seen[m.ID] {
+				e.onMessage(MessageAdded{Conversation: ev.ID, Message: m})
+			}
+		}
+		return
+	}
+	if e.fg != nil && e.fg.id != ev.ID && !e.switching {
+		e.leaveForeground()
+	}
+	viaSidebar := e.sbOnOpened(ev.ID)
+	e.switching = false
+	e.draft = false
+	e.activity()
+
+	rec, ok, err := e.store.LoadConversation(ev.ID)
+	if err != nil {
+		e.log.Error("engine: load conversation", "conversation", ev.ID, "err", err)
+		e.toast("error", "Could not load this conversation's Clanker settings; it stays deactivated until that works.")
+		rec, ok = ConversationRecord{}, false
+	}
+	if !ok {
+		rec = ConversationRecord{ID: ev.ID, Mode: ModeDeactivated}
+	}
+	rec.ID = ev.ID
+	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, viaSidebar: viaSidebar}
+	for _, p := range ev.Participants {
+		fg.header = append(fg.header, strings.TrimSpace(p.Name))
+		if IsAutomatedName(p.Name) {
+			fg.automated = true
+		}
+	}
+	for _, m := range ev.Messages {
+		if fg.seen[m.ID] {
+			continue
+		}
+		fg.seen[m.ID] = true
+		fg.msgs = append(fg.msgs, m)
+		fg.quiet = nextQuiet(fg.quiet, m)
+		if m.Direction == Incoming && IsAutomatedName(m.Sender) {
+			fg.automated = true
+		}
+	}
+	e.fg = fg
+	e.do(Command{Kind: CmdSetAutomated, Conversation: ev.ID, Text: boolText(fg.automated)}, nil)
+	e.status()
+	if fg.automated {
+		e.log.Info("engine: automated conversation, never processed", "conversation", ev.ID)
+		return
+	}
+
+	var trigger *Message
+	deliveredDeferred := false
+	if d := e.deferred; d != nil && d.conv == ev.ID {
+		e.deferred = nil
+		newest, has := fg.newest()
+		if has && d.base.matches(newest) && e.mode().participating() {
+			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
+			deliveredDeferred = true
+		} else {
+			e.log.Info("engine: deferred reply discarded, the conversation moved on", "conversation", ev.ID)
+		}
+	}
+	if !deliveredDeferred && e.mode().participating() {
+		trigger = e.awayTrigger(fg, rec.LastProcessed)
+	}
+
+	// Store-first: remember where we are before acting on it.
+	if !fg.rec.LastProcessed.IsZero() || len(fg.msgs) > 0 {
+		fg.rec.LastProcessed = fg.newestRef()
+	}
+	if fg.rec.LastMessageAt.IsZero() {
+		fg.rec.LastMessageAt = now // age unknown: assume recent rather than long idle
+	}
+	fg.rec.LastSeen = now
+	e.lastTouch[ev.ID] = now
+	e.save(fg.rec)
+	if trigger != nil {
+		e.scheduleResponse(*trigger)
+	}
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// awayTrigger finds the message that arrived while the user was elsewhere and deserves an
+// answer: after the stored last-processed message (id, else sender+text among the last 20), the
+// last eligible one, unless our own reply already follows it. A conversation opened by
+// inactive-conversation processing without a usable pointer considers its newest message, since
+// the sidebar already showed it is new.
+func (e *Engine) awayTrigger(fg *foreground, last MessageRef) *Message {
+	start := -1
+	if !last.IsZero() {
+		for i := len(fg.msgs) - 1; i >= 0; i-- {
+			if last.ID != "" && fg.msgs[i].ID == last.ID {
+				start = i
+				break
+			}
+		}
+		if start < 0 {
+			lo := max(0, len(fg.msgs)-awayMatchWindow)
+			for i := len(fg.msgs) - 1; i >= lo; i-- {
+				if last.Text != "" && fg.msgs[i].Sender == last.Sender && fg.msgs[i].Text == last.Text {
+					start = i
+					break
+				}
+			}
+		}
+	}
+	if start < 0 {
+		if !fg.viaSidebar || len(fg.msgs) == 0 {
+			return nil
+		}
+		start = len(fg.msgs) - 2
+	}
+	return e.lastEligibleAfter(start)
+}
+
+// lastEligibleAfter returns the newest message after index start that deserves a reply, or nil
+// when there is none or our own reply already follows it.
+func (e *Engine) lastEligibleAfter(start int) *Message {
+	fg := e.fg
+	mode := e.mode()
+	quiet := false
+	trig := -1
+	for i, m := range fg.msgs {
+		if i > start && e.eligible(mode, m, quiet) {
+			trig = i
+		}
+		quiet = nextQuiet(quiet, m)
+	}
+	if trig < 0 {
+		return nil
+	}
+	for _, m := range fg.msgs[trig+1:] {
+		if m.IsOwnClanker() {
+			return nil
+		}
+	}
+	m := fg.msgs[trig]
+	return &m
+}
+
+func (e *Engine) save(rec ConversationRecord) bool {
+	if err := e.store.SaveConversation(rec); err != nil {
+		e.log.Error("engine: save conversation", "conversation", rec.ID, "err", err)
+		return false
+	}
+	return true
+}
+
+func (e *Engine) onMessage(ev MessageAdded) {
+	fg := e.fg
+	if fg == nil || ev.Conversation != fg.id || e.switching {
+		e.log.Debug("engine: message for a conversation not on screen ignored", "conversation", ev.Conversation)
+		return
+	}
+	m := ev.Message
+	if fg.seen[m.ID] {
+		return
+	}
+	quiet := fg.quiet
+	fg.quiet = nextQuiet(fg.quiet, m)
+	fg.seen[m.ID] = true
+	fg.msgs = append(fg.msgs, m)
+	if len(fg.msgs) > maxMessages {
+		fg.msgs = fg.msgs[len(fg.msgs)-maxMessages:]
+	}
+	e.activity()
+	if m.Direction == Incoming && IsAutomatedName(m.Sender) {
+		fg.automated = true
+		e.cancelPending()
+		e.do(Command{Kind: CmdSetAutomated, Conversation: fg.id, Text: "true"}, nil)
+		return
+	}
+	if fg.automated {
+		return
+	}
+	fg.rec.LastProcessed = m.ref()
+	fg.rec.LastMessageAt = time.Now()
+	e.save(fg.rec)
+	if e.eligible(e.mode(), m, quiet) {
+		e.scheduleResponse(m)
+	}
+}
+
+func (e *Engine) onIDChanged(ev MessageIDChanged) {
+	fg := e.fg
+	if fg == nil || fg.id != ev.Conversation {
+		return
+	}
+	for i := range fg.msgs {
+		if fg.msgs[i].ID == ev.OldID {
+			fg.msgs[i].ID = ev.NewID
+		}
+	}
+	if fg.seen[ev.OldID] {
+		delete(fg.seen, ev.OldID)
+		fg.seen[ev.NewID] = true
+	}
+	fix := func(r *MessageRef) {
+		if r.ID == ev.OldID {
+			r.ID = ev.NewID
+		}
+	}
+	if fg.rec.LastProcessed.ID == ev.OldID {
+		fix(&fg.rec.LastProcessed)
+		e.save(fg.rec)
+	}
+	if e.inflight != nil {
+		fix(&e.inflight.base)
+	}
+	for _, j := range e.sendQ {
+		fix(&j.base)
+	}
+	if e.cur != nil {
+		fix(&e.cur.base)
+	}
+	if e.deferred != nil {
+		fix(&e.deferred.base)
+	}
+}
+
+// onHistory inserts older messages above the visible ones. They are context only: they never
+// trigger and never move the last-processed pointer (upstream bug 3 treated them as new).
+func (e *Engine) onHistory(ev HistoryLoaded) {
+	fg := e.fg
+	if fg == nil || fg.id != ev.Conversation {
+		return
+	}
+	var older []Message
+	for _, m := range ev.Messages {
+		if !fg.seen[m.ID] {
+			fg.seen[m.ID] = true
+			older = append(older, m)
+		}
+	}
+	fg.msgs = append(older, fg.msgs...)
+	if len(fg.msgs) > maxMessages {
+		fg.msgs = fg.msgs[:maxMessages]
+	}
+}
+
+func (e *Engine) onCompose(ev ComposeState) {
+	if e.fg == nil || ev.Conversation != e.fg.id {
+		return
+	}
+	if e.cur != nil && e.cur.inserted != "" && ev.HasDraft {
+		// While Clanker types, the box holds Clanker's own text, not a user draft.
+		return
+	}
+	if e.draft != ev.HasDraft || e.focused != ev.Focused {
+		e.activity()
+	}
+	e.draft, e.focused = ev.HasDraft, ev.Focused
+}
+
+func (e *Engine) status() {
+	e.do(Command{Kind: CmdStatus, Text: string(e.mode())}, nil)
+}
+
+func (e *Engine) showConfigBanner() {
+	e.banner(BannerConfig, "Clanker is not configured: missing "+strings.Join(e.settings.Missing, ", ")+". Open Settings to finish setting it up.")
+}
+
+func (e *Engine) onSettings(s Settings) {
+	was := e.settings.Configured()
+	oldPolicy := e.settings.Inactive
+	e.settings = s
+	switch {
+	case !s.Configured():
+		e.showConfigBanner()
+		e.cancelPending()
+		e.dropReplies("")
+	case !was:
+		e.banner(BannerConfig, "")
+	}
+	if s.Inactive != oldPolicy && s.Inactive == InactiveIgnore {
+		e.sb.queue = nil
+	}
+	e.status()
+}
+
+func (e *Engine) onSetMode(ev SetMode) {
+	conv := ev.Conversation
+	if conv == "" && e.fg != nil {
+		conv = e.fg.id
+	}
+	if conv == "" {
+		e.toast("error", "Open a conversation first, then choose Clanker's mode for it.")
+		return
+	}
+	if !e.settings.Configured() {
+		e.toast("error", "Clanker is not configured yet: missing "+strings.Join(e.settings.Missing, ", ")+". Open Settings first.")
+		return
+	}
+	if e.fg == nil || conv != e.fg.id {
+		// Not on screen: store the choice; there is nowhere to announce it.
+		rec, ok, err := e.store.LoadConversation(conv)
+		if err != nil {
+			e.toast("error", "Could not change the mode: "+err.Error())
+			return
+		}
+		if !ok {
+			rec = ConversationRecord{ID: conv}
+		}
+		rec.Mode = ev.Mode
+		if !e.save(rec) {
+			e.toast("error", "Could not save the mode; nothing was changed.")
+		}
+		return
+	}
+	if e.fg.automated {
+		e.toast("info", "Clanker never takes part in automated conversations.")
+		return
+	}
+	old := e.fg.rec.Mode.normalized()
+	if old == ev.Mode {
+		return
+	}
+	rec := e.fg.rec
+	rec.Mode = ev.Mode
+	if !e.save(rec) {
+		e.toast("error", "Could not save the mode; nothing was changed.")
+		return
+	}
+	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "source", ev.Source)
+	e.fg.rec = rec
+	e.cancelPending()
+	e.dropReplies(conv)
+	e.status()
+	switch ev.Mode {
+	case ModeAvailable:
+		e.enqueue(&sendJob{conv: conv, text: AvailableText})
+	case ModeDeactivated:
+		e.enqueue(&sendJob{conv: conv, text: DeactivatedText, farewell: true})
+	case ModeActive:
+		if e.inflight != nil {
+			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText})
+			return
+		}
+		e.gen++
+		e.startRequest(RequestActivation, e.gen)
+	}
+}
+
+// deactivate switches a conversation off without announcing it (auth and quota failures).
+func (e *Engine) deactivate(conv ConversationID) {
+	if e.fg != nil && e.fg.id == conv {
+		e.fg.rec.Mode = ModeDeactivated
+		e.save(e.fg.rec)
+		e.cancelPending()
+		e.dropReplies(conv)
+		e.status()
+		return
+	}
+	rec, ok, err := e.store.LoadConversation(conv)
+	if err != nil || !ok {
+		rec = ConversationRecord{ID: conv}
+	}
+	rec.Mode = ModeDeactivated
+	e.save(rec)
+}
+
+func (e *Engine) onDeactivateAll() {
+	if e.fg != nil && e.fg.rec.Mode.normalized().participating() && e.settings.Configured() {
+		e.onSetMode(SetMode{Conversation: e.fg.id, Mode: ModeDeactivated, Source: "deactivate-all"})
+	}
+	n, err := e.store.DeactivateAll()
+	if err != nil {
+		e.toast("error", "Could not deactivate every conversation: "+err.Error())
+		return
+	}
+	if e.fg != nil {
+		e.fg.rec.Mode = ModeDeactivated
+	}
+	if e.deferred != nil {
+		e.deferred = nil
+	}
+	e.sb.queue = nil
+	e.toast("success", "Clanker is deactivated in all conversations ("+strconv.Itoa(n)+" changed).")
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"time"
+)
+
+// checkNews runs every 5 minutes. A news check for the foreground conversation needs: the
+// setting and web search on, a participating mode, no quiet hour, at least 2 h since the
+// conversation's last message and 1 h since its last check (both from stored data, per
+// conversation; upstream bug 8 counted from app start, per tab), and nothing else going on.
+func (e *Engine) checkNews() {
+	s := e.settings
+	if !s.News || !s.WebSearch || !s.Configured() || e.fg == nil || e.pageState != PageReady {
+		return
+	}
+	if !e.mode().participating() || !e.foregroundAvailable() || e.sb.run != nil {
+		return
+	}
+	now := time.Now()
+	if inQuietHours(now.In(e.loc).Hour(), s.QuietStart, s.QuietStop) {
+		return
+	}
+	rec := e.fg.rec
+	if now.Sub(rec.LastMessageAt) < newsMinIdle || now.Sub(rec.LastNewsCheck) < newsMinGap {
+		return
+	}
+	rec.LastNewsCheck = now
+	if !e.save(rec) {
+		return // without the stored timestamp the next tick would check again at once
+	}
+	e.fg.rec = rec
+	e.gen++
+	e.startRequest(RequestNews, e.gen)
+}
+
+// housekeeping forgets conversations unseen for 30 days. It never runs before the sidebar has
+// loaded, so an empty or broken page cannot make everything look orphaned, and it never drops a
+// mode just because a row scrolled out of view: only the stored last-seen time counts.
+func (e *Engine) housekeeping() {
+	if !e.sb.loaded {
+		return
+	}
+	n, err := e.store.ForgetUnseen(time.Now().Add(-orphanAge))
+	if err != nil {
+		e.log.Error("engine: forget orphaned conversations", "err", err)
+		return
+	}
+	if n > 0 {
+		e.log.Info("engine: forgot conversations not seen for 30 days", "count", n)
+	}
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// CommandKind names one thing the engine asks the page (or the shell, for native input) to do.
+type CommandKind string
+
+// Page commands. Text commands carry the conversation they are meant for; the bridge must refuse
+// (with an error result) a text command whose conversation is not the one on screen, which is
+// what keeps a reply from landing in the wrong conversation during a switch.
+const (
+	CmdInsertText   CommandKind = "insert_text"   // replace an empty box with Text; refuse "user_typing" if it holds a draft
+	CmdTypeText     CommandKind = "type_text"     // append Text (one typing step) to what Clanker inserted
+	CmdRemoveText   CommandKind = "remove_text"   // remove what Clanker inserted (Text), leaving user text alone
+	CmdPressEnter   CommandKind = "press_enter"   // trusted native Enter, delivered by the shell
+	CmdNavigate     CommandKind = "navigate"      // open Conversation
+	CmdFetchImage   CommandKind = "fetch_image"   // fetch Src; the result carries the bytes
+	CmdBanner       CommandKind = "banner"        // show a persistent warning keyed by Key (Text empty: remove it)
+	CmdToast        CommandKind = "toast"         // short notification; Level is info, error or success
+	CmdOverlay      CommandKind = "overlay"       // show (Text non-empty) or hide the processing overlay
+	CmdStatus       CommandKind = "status"        // update the mode pill; Text is the mode
+	CmdSetAutomated CommandKind = "set_automated" // tell menus the foreground is an automated conversation
+)
+
+// Banner keys. Each banner is removed only by its own key, so one condition clearing can never
+// hide another's warning (upstream removed whichever banner was showing).
+const (
+	BannerConfig       = "config"
+	BannerDeactivated  = "deactivated"
+	BannerModeRejected = "mode"
+)
+
+// Command is one instruction for the page. ID is unique per engine and echoed by CommandResult.
+type Command struct {
+	ID           uint64
+	Kind         CommandKind
+	Conversation ConversationID
+	Text         string
+	Src          string
+	Key          string
+	Level        string
+}
+
+// Result codes a page may return besides success.
+const (
+	ResultUserTyping        = "user_typing"        // the box held a draft; nothing was changed
+	ResultWrongConversation = "wrong_conversation" // the page shows another conversation; nothing was changed
+)
+
+// Page carries commands to the page. Do must not block: it hands the command on and returns;
+// the outcome arrives later as a CommandResult event with the same ID.
+type Page interface {
+	Do(cmd Command)
+}
+
+// Store persists per-conversation engine state. Methods are called from the engine goroutine and
+// must return promptly. A missing conversation is not an error: Load returns ok=false.
+type Store interface {
+	LoadConversation(id ConversationID) (rec ConversationRecord, ok bool, err error)
+	SaveConversation(rec ConversationRecord) error
+	// ApplyContext applies the model's context updates to the conversation they were computed
+	// for, never to whatever conversation is on screen when they arrive.
+	ApplyContext(id ConversationID, upd ContextUpdate) error
+	// DeactivateAll sets every stored conversation to Deactivated and reports how many changed.
+	DeactivateAll() (int, error)
+	// MarkSeen records that the conversations were visible in the sidebar or foreground at t.
+	MarkSeen(ids []ConversationID, t time.Time) error
+	// ForgetUnseen deletes all data of conversations last seen before t and reports how many.
+	ForgetUnseen(before time.Time) (int, error)
+}
+
+// RequestKind says why the model is asked.
+type RequestKind string
+
+// Request kinds.
+const (
+	RequestReply      RequestKind = "reply"
+	RequestActivation RequestKind = "activation"
+	RequestNews       RequestKind = "news"
+)
+
+// ImageData is an image the model asked to see, as fetched by the page (not yet optimised; the
+// LLM side owns optimisation).
+type ImageData struct {
+	Src  string
+	Data []byte
+}
+
+// LLMRequest is everything the LLM client needs from the engine. Stored summary,
+// customization and profiles are loaded by the LLM side from the store by Conversation.
+type LLMRequest struct {
+	Kind         RequestKind
+	Conversation ConversationID
+	Generation   uint64
+	UserName     string
+	Participants []string // "You" already replaced by the user's name
+	// History holds the most recent HistorySize messages, oldest first. Only sender labels that
+	// name the local user are rewritten to the user's name; message text is left exactly as the
+	// person wrote it.
+	History         []Message
+	OlderCount      int
+	WebSearch       bool
+	NewsMaxSearches int
+	Image           *ImageData
+}
+
+// ContextUpdate is the model's change to the stored context. A nil pointer / false Set flag
+// means "leave unchanged".
+type ContextUpdate struct {
+	Summary          *string
+	CustomizationSet bool
+	Customization    *string // nil with CustomizationSet clears it
+	ProfilesSet      bool
+	Profiles         map[string]string // nil or empty with ProfilesSet clears them
+}
+
+// Empty reports whether the update changes nothing.
+func (u ContextUpdate) Empty() bool {
+	return (u.Summary == nil || *u.Summary == "") && !u.CustomizationSet && !u.ProfilesSet
+}
+
+// Reply is a parsed, validated model answer. Text is the message without the prefix; empty
+// means the model chose to stay silent. RequestImage asks to see an image first.
+type Reply struct {
+	Text         string
+	RequestImage string
+	Update       ContextUpdate
+}
+
+// LLM answers one request. Complete is called on a goroutine of its own and may take as long as
+// it needs; ctx is cancelled when the engine stops. Errors should be *LLMError so the engine can
+// tell an invalid key (deactivate) from a passing server error (toast once).
+type LLM interface {
+	Complete(ctx context.Context, req LLMRequest) (Reply, error)
+}
+
+// ErrorClass is the category of an LLM failure, deciding how the engine reacts.
+type ErrorClass string
+
+// Error classes.
+const (
+	ErrAuth      ErrorClass = "auth"       // deactivate, banner
+	ErrQuota     ErrorClass = "quota"      // deactivate, banner
+	ErrRateLimit ErrorClass = "rate_limit" // log only
+	ErrServer    ErrorClass = "server"     // toast on the first failure in a row
+	ErrNetwork   ErrorClass = "network"    // toast on the first failure in a row
+	ErrModel     ErrorClass = "model"      // toast every time
+	ErrUnknown   ErrorClass = "unknown"    // toast every time
+)
+
+// LLMError is a classified LLM failure. UserText is a sentence that tells the user what to do.
+type LLMError struct {
+	Class    ErrorClass
+	Status   int
+	UserText string
+	Err      error
+}
+
+func (e *LLMError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("llm %s (HTTP %d): %v", e.Class, e.Status, e.Err)
+	}
+	return fmt.Sprintf("llm %s (HTTP %d): %s", e.Class, e.Status, e.UserText)
+}
+
+func (e *LLMError) Unwrap() error { return e.Err }

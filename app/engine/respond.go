@@ -1,0 +1,372 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// pendingReply is the debounce timer between a trigger and the LLM request.
+type pendingReply struct {
+	conv    ConversationID
+	gen     uint64
+	fireAt  time.Time
+	tm      *timer
+	trigger MessageRef
+	due     bool // the delay has passed; waiting for the draft to clear or a request to finish
+}
+
+// inflight is the one LLM request that may be running.
+type inflight struct {
+	gen      uint64
+	req      LLMRequest
+	base     MessageRef // newest message when the request was made
+	process  bool       // inactive-conversation "process" mode: no typing
+	followUp bool       // the image follow-up; a second image request is ignored
+}
+
+// deferredReply is an answer computed for a conversation the user left before it arrived. It is
+// delivered when the user returns, only if nothing newer was said there.
+type deferredReply struct {
+	conv ConversationID
+	text string
+	base MessageRef
+}
+
+type llmDone struct {
+	gen   uint64
+	reply Reply
+	err   error
+}
+
+func (llmDone) validate() error { return nil }
+
+// readingDelay is how long a person would take to read m: text at 18-23 characters per second
+// plus 0.5-1.0 s per image.
+func (e *Engine) readingDelay(m Message) time.Duration {
+	var d time.Duration
+	if n := utf8.RuneCountInString(m.Text); n > 0 {
+		cps := e.uniform(18, 23)
+		d += time.Duration(float64(n) / cps * float64(time.Second))
+	}
+	for range m.Images {
+		d += e.uniformDur(500*time.Millisecond, time.Second)
+	}
+	return d
+}
+
+// cancelPending drops the debounce timer and supersedes any running request.
+func (e *Engine) cancelPending() {
+	if e.pending != nil {
+		e.pending.tm.stop()
+		e.pending = nil
+	}
+	e.gen++
+}
+
+// scheduleResponse arms (or, with relaxed responsiveness, extends) the reply timer for trigger m
+// in the foreground conversation.
+func (e *Engine) scheduleResponse(m Message) {
+	now := time.Now()
+	conv := e.fg.id
+	if e.processMode(conv) {
+		e.cancelPending()
+		e.armPending(conv, m, now)
+		return
+	}
+	if p := e.pending; e.settings.Relaxed && p != nil && p.conv == conv && !p.due {
+		fireAt := p.fireAt.Add(e.readingDelay(m))
+		if limit := now.Add(readingCap); fireAt.After(limit) {
+			fireAt = limit
+		}
+		p.tm.stop()
+		p.fireAt = fireAt
+		p.tm = e.after(fireAt.Sub(now), func() { e.pendingDue(p) })
+		return
+	}
+	e.cancelPending()
+	var d time.Duration
+	if e.settings.Relaxed {
+		d = max(readingFloor, e.readingDelay(m))
+	} else {
+		d = e.uniformDur(flatDelayMin, flatDelayMax)
+	}
+	e.armPending(conv, m, now.Add(d))
+}
+
+func (e *Engine) armPending(conv ConversationID, m Message, fireAt time.Time) {
+	p := &pendingReply{conv: conv, gen: e.gen, fireAt: fireAt, trigger: m.ref()}
+	p.tm = e.after(time.Until(fireAt), func() { e.pendingDue(p) })
+	e.pending = p
+	e.log.Debug("engine: reply scheduled", "conversation", conv, "in", time.Until(fireAt))
+}
+
+func (e *Engine) pendingDue(p *pendingReply) {
+	if e.pending != p {
+		return
+	}
+	p.due = true
+}
+
+// pumpPending starts the request of a due timer once nothing stands in its way: the user's draft
+// wins, and only one request may be in flight.
+func (e *Engine) pumpPending() {
+	p := e.pending
+	if p == nil || !p.due {
+		return
+	}
+	if e.fg == nil || e.switching || e.fg.id != p.conv || !e.mode().participating() || p.gen != e.gen {
+		e.pending = nil
+		return
+	}
+	if e.draft || e.inflight != nil {
+		return
+	}
+	e.pending = nil
+	e.startRequest(RequestReply, p.gen)
+}
+
+// history returns the most recent messages for the model with "You" replaced by the user's name
+// only where it names the local user: the sender label of the user's own messages. Other
+// people's text is never rewritten (upstream bug 5 rewrote "You" everywhere).
+func (e *Engine) history() ([]Message, int) {
+	msgs := e.fg.msgs
+	n := e.settings.HistorySize
+	if n <= 0 {
+		n = 20
+	}
+	older := 0
+	if len(msgs) > n {
+		older = len(msgs) - n
+		msgs = msgs[older:]
+	}
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
+		m.OwnClanker = m.IsOwnClanker()
+		m.OtherClanker = m.IsOtherClanker()
+		if e.settings.UserName != "" && (m.Direction == Outgoing || m.Sender == "You") {
+			m.Sender = e.settings.UserName
+		}
+		out[i] = m
+	}
+	return out, older
+}
+
+func (e *Engine) participants() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(name string) {
+		if name == "" {
+			return
+		}
+		if name == "You" && e.settings.UserName != "" {
+			name = e.settings.UserName
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	for _, h := range e.fg.header {
+		add(h)
+	}
+	for _, m := range e.fg.msgs {
+		if m.Direction == Outgoing {
+			add("You")
+		} else {
+			add(m.Sender)
+		}
+	}
+	return out
+}
+
+// startRequest asks the model on its own goroutine for the foreground conversation.
+func (e *Engine) startRequest(kind RequestKind, gen uint64) {
+	hist, older := e.history()
+	req := LLMRequest{
+		Kind:            kind,
+		Conversation:    e.fg.id,
+		Generation:      gen,
+		UserName:        e.settings.UserName,
+		Participants:    e.participants(),
+		History:         hist,
+		OlderCount:      older,
+		WebSearch:       e.settings.WebSearch,
+		NewsMaxSearches: e.settings.NewsMaxSearches,
+	}
+	e.launch(&inflight{gen: gen, req: req, base: e.fg.newestRef(), process: e.processMode(e.fg.id)})
+}
+
+func (e *Engine) launch(in *inflight) {
+	e.inflight = in
+	e.activity()
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	req := in.req
+	e.log.Info("engine: asking the model", "conversation", req.Conversation, "kind", req.Kind, "generation", req.Generation)
+	go func() {
+		r, err := e.llm.Complete(ctx, req)
+		e.inbox.push(llmDone{gen: req.Generation, reply: r, err: err})
+	}()
+}
+
+// cleanReply strips whitespace and any prefix the model added itself, so the prefix appears
+// exactly once.
+func cleanReply(s string) string {
+	s = strings.TrimSpace(s)
+	p := strings.TrimSpace(Prefix)
+	for len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+		s = strings.TrimSpace(s[len(p):])
+	}
+	return s
+}
+
+func (e *Engine) onLLMDone(d llmDone) {
+	in := e.inflight
+	if in == nil || in.gen != d.gen {
+		e.log.Warn("engine: answer for an unknown request ignored", "generation", d.gen)
+		return
+	}
+	e.inflight = nil
+	e.activity()
+	conv := in.req.Conversation
+	if d.err != nil {
+		if e.ctx != nil && e.ctx.Err() != nil {
+			return
+		}
+		e.onLLMError(in, d.err)
+		return
+	}
+	e.errStreak = 0
+	upd := d.reply.Update
+	if in.req.Kind == RequestNews {
+		upd.CustomizationSet, upd.Customization = false, nil
+	}
+	if !upd.Empty() {
+		if err := e.store.ApplyContext(conv, upd); err != nil {
+			e.log.Error("engine: save model context", "conversation", conv, "err", err)
+		}
+	}
+	current := in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv
+	text := cleanReply(d.reply.Text)
+
+	switch in.req.Kind {
+	case RequestActivation:
+		if !current || e.mode() != ModeActive {
+			return // superseded announcements are dropped
+		}
+		if text == "" || strings.HasPrefix(text, "{") || d.reply.RequestImage != "" {
+			text = strings.TrimPrefix(ActiveFallbackText, Prefix)
+		}
+		e.enqueue(&sendJob{conv: conv, text: Prefix + text})
+		return
+	case RequestNews:
+		if current && text != "" && e.mode().participating() {
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed, base: in.base})
+		}
+		return
+	}
+
+	if !current {
+		if text != "" && (e.fg == nil || e.fg.id != conv || e.switching) {
+			e.deferred = &deferredReply{conv: conv, text: Prefix + text, base: in.base}
+			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
+		}
+		return
+	}
+	if d.reply.RequestImage != "" && !in.followUp {
+		e.fetchImage(in, d.reply.RequestImage)
+		return
+	}
+	if text == "" || !e.mode().participating() {
+		return
+	}
+	e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed && !in.process, base: in.base})
+}
+
+// fetchImage asks the page for an image the model wants to see and re-asks the model with it.
+// Only images that are actually in this conversation may be fetched.
+func (e *Engine) fetchImage(in *inflight, src string) {
+	found := false
+	for _, m := range e.fg.msgs {
+		for _, img := range m.Images {
+			if img.Src == src {
+				found = true
+			}
+		}
+	}
+	if !found {
+		e.log.Warn("engine: model asked for an image not in the conversation", "conversation", in.req.Conversation)
+		e.toast("error", "The model asked for an image that is not in this conversation; nothing was sent.")
+		return
+	}
+	e.inflight = in // still busy: fetching belongs to this request
+	e.do(Command{Kind: CmdFetchImage, Conversation: in.req.Conversation, Src: src}, func(r CommandResult) {
+		if e.inflight != in {
+			return
+		}
+		if r.Err != "" || len(r.Data) == 0 || in.gen != e.gen {
+			e.inflight = nil
+			if r.Err != "" || len(r.Data) == 0 {
+				e.toast("error", "Could not fetch the image the model asked for.")
+			}
+			return
+		}
+		next := *in
+		next.followUp = true
+		next.req.Image = &ImageData{Src: src, Data: r.Data}
+		e.launch(&next)
+	})
+}
+
+// onLLMError reacts by class: invalid key or exhausted quota switch the conversation off
+// without a word; passing server and network trouble is shown once per streak.
+func (e *Engine) onLLMError(in *inflight, err error) {
+	var le *LLMError
+	if !errors.As(err, &le) {
+		le = &LLMError{Class: ErrUnknown, UserText: "The AI service failed: " + err.Error(), Err: err}
+	}
+	e.errStreak++
+	conv := in.req.Conversation
+	e.log.Warn("engine: model request failed", "conversation", conv, "class", le.Class, "status", le.Status)
+	switch le.Class {
+	case ErrAuth, ErrQuota:
+		e.errStreak = 0
+		e.deactivate(conv)
+		e.banner(BannerDeactivated, strings.TrimSpace(le.UserText+" Clanker has been deactivated."))
+		return
+	case ErrRateLimit:
+	case ErrServer, ErrNetwork:
+		if e.errStreak == 1 {
+			e.toast("error", le.UserText)
+		}
+	default:
+		e.toast("error", le.UserText)
+	}
+	if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && e.fg.id == conv && e.mode() == ModeActive {
+		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText})
+	}
+}
+
+// reevaluate looks again at the foreground after a held reply went stale: the newest eligible
+// message after base gets a fresh response.
+func (e *Engine) reevaluate(base MessageRef) {
+	fg := e.fg
+	if fg == nil || e.pending != nil || e.inflight != nil {
+		return
+	}
+	start := -1
+	for i := len(fg.msgs) - 1; i >= 0; i-- {
+		if base.matches(fg.msgs[i]) {
+			start = i
+			break
+		}
+	}
+	if trig := e.lastEligibleAfter(start); trig != nil {
+		e.scheduleResponse(*trig)
+	}
+}

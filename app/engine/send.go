@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"time"
+)
+
+// sendJob is one text on its way into the conversation. Jobs run strictly one at a time.
+type sendJob struct {
+	conv     ConversationID
+	text     string // full text, prefix included
+	reply    bool   // a model reply: subject to the held-reply rule
+	farewell bool   // the deactivation announcement, the only text allowed in a Deactivated conversation
+	typed    bool
+	base     MessageRef // newest message when the reply was computed
+	held     bool       // had to wait for the user's draft
+
+	runes    []rune
+	pos      int // runes inserted so far
+	delays   []time.Duration
+	inserted string
+	tm       *timer
+}
+
+func (e *Engine) enqueue(j *sendJob) {
+	e.sendQ = append(e.sendQ, j)
+}
+
+// dropReplies removes queued and running model replies for conv ("" = all conversations).
+func (e *Engine) dropReplies(conv ConversationID) {
+	kept := e.sendQ[:0]
+	for _, j := range e.sendQ {
+		if j.reply && (conv == "" || j.conv == conv) {
+			continue
+		}
+		kept = append(kept, j)
+	}
+	e.sendQ = kept
+	if e.cur != nil && e.cur.reply && (conv == "" || e.cur.conv == conv) {
+		e.abortCurrent("cancelled")
+	}
+	if conv == "" || (e.deferred != nil && e.deferred.conv == conv) {
+		e.deferred = nil
+	}
+}
+
+// abortCurrent stops the running job and removes whatever part of it was already in the box.
+func (e *Engine) abortCurrent(reason string) {
+	j := e.cur
+	if j == nil {
+		return
+	}
+	j.tm.stop()
+	e.cur = nil
+	if j.inserted != "" {
+		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv, Text: j.inserted}, nil)
+	}
+	e.log.Info("engine: send aborted", "conversation", j.conv, "reason", reason)
+}
+
+// allowed reports whether job j may be sent into the foreground right now.
+func (e *Engine) allowed(j *sendJob) bool {
+	if e.fg == nil || e.switching || e.fg.id != j.conv || e.fg.automated || e.pageState != PageReady {
+		return false
+	}
+	if j.farewell {
+		return e.settings.Configured()
+	}
+	return e.mode().participating()
+}
+
+// pumpSend starts the next job when none is running. A draft in the box holds every job; a held
+// reply is sent once the box is empty only if no newer message arrived, otherwise the
+// conversation is evaluated again.
+func (e *Engine) pumpSend() {
+	for e.cur == nil && len(e.sendQ) > 0 {
+		if e.pageState != PageReady || e.switching {
+			return
+		}
+		j := e.sendQ[0]
+		if !e.allowed(j) {
+			e.sendQ = e.sendQ[1:]
+			e.log.Info("engine: queued text dropped, its conversation is not on screen or not participating", "conversation", j.conv)
+			continue
+		}
+		if e.draft {
+			j.held = true
+			return
+		}
+		e.sendQ = e.sendQ[1:]
+		if j.held && j.reply && !j.base.IsZero() {
+			if newest, _ := e.fg.newest(); !j.base.matches(newest) {
+				e.log.Info("engine: held reply is stale, re-evaluating", "conversation", j.conv)
+				e.reevaluate(j.base)
+				continue
+			}
+		}
+		e.start(j)
+	}
+}
+
+// typingPlan decides how the reply is typed: the prefix at once, the rest one character at a
+// time at 350-450 characters per second plus 1-150 ms of jitter each, the whole typing time
+// truly capped at 8 s (the jitter is scaled down when needed; upstream bug 7 let it run to
+// ~78 ms per character). Typing is skipped when the per-character delay would be under 0.5 ms.
+func (e *Engine) typingPlan(rest int) []time.Duration {
+	if rest <= 0 {
+		return nil
+	}
+	cps := e.uniform(350, 450)
+	base := min(time.Duration(float64(rest)/cps*float64(time.Second)), typingCap)
+	per := base / time.Duration(rest)
+	if per < typingMinPerChar {
+		return nil
+	}
+	jit := make([]float64, rest)
+	var sum float64
+	for i := range jit {
+		jit[i] = e.uniform(float64(time.Millisecond), float64(150*time.Millisecond))
+		sum += jit[i]
+	}
+	budget := float64(typingCap - per*time.Duration(rest))
+	scale := 1.0
+	if sum > budget {
+		scale = budget / sum
+	}
+	out := make([]time.Duration, rest)
+	for i := range out {
+		out[i] = per + time.Duration(jit[i]*scale)
+	}
+	return out
+}
+
+func (e *Engine) start(j *sendJob) {
+	e.cur = j
+	j.runes = []rune(j.text)
+	j.pos, j.inserted = 0, ""
+	first := j.text
+	j.delays = nil
+	if j.typed {
+		prefix := len([]rune(Prefix))
+		if len(j.runes) > prefix {
+			j.delays = e.typingPlan(len(j.runes) - prefix)
+		}
+		if j.delays != nil {
+			first = Prefix
+		}
+	}
+	e.log.Info("engine: sending", "conversation", j.conv, "typed", j.delays != nil, "chars", len(j.runes))
+	e.do(Command{Kind: CmdInsertText, Conversation: j.conv, Text: first}, func(r CommandResult) {
+		if e.cur != j {
+			return
+		}
+		switch r.Err {
+		case "":
+		case ResultUserTyping:
+			// The user started typing after we last looked: hold the job, lose nothing.
+			e.cur = nil
+			e.draft = true
+			j.held = true
+			e.sendQ = append([]*sendJob{j}, e.sendQ...)
+			return
+		default:
+			e.failCurrent(r.Err)
+			return
+		}
+		j.inserted = first
+		j.pos = len([]rune(first))
+		e.step(j)
+	})
+}
+
+// step types the next character after its delay, or presses Enter when all text is in.
+func (e *Engine) step(j *sendJob) {
+	if j.pos >= len(j.runes) {
+		e.do(Command{Kind: CmdPressEnter, Conversation: j.conv}, func(r CommandResult) {
+			if e.cur != j {
+				return
+			}
+			if r.Err != "" {
+				e.failCurrent(r.Err)
+				return
+			}
+			e.cur = nil
+			if e.fg != nil && e.fg.id == j.conv {
+				e.fg.quiet = true
+			}
+			e.activity()
+		})
+		return
+	}
+	i := j.pos - (len(j.runes) - len(j.delays))
+	j.tm = e.after(j.delays[i], func() {
+		if e.cur != j {
+			return
+		}
+		ch := string(j.runes[j.pos])
+		e.do(Command{Kind: CmdTypeText, Conversation: j.conv, Text: ch}, func(r CommandResult) {
+			if e.cur != j {
+				return
+			}
+			if r.Err != "" {
+				e.failCurrent(r.Err)
+				return
+			}
+			j.inserted += ch
+			j.pos++
+			e.step(j)
+		})
+	})
+}
+
+func (e *Engine) failCurrent(reason string) {
+	j := e.cur
+	e.abortCurrent(reason)
+	if reason != ResultWrongConversation && j != nil {
+		e.toast("error", "Failed to send message: "+reason)
+	}
+}

@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+type sidebarPhase string
+
+const (
+	phaseNavigating sidebarPhase = "navigating"
+	phaseProcessing sidebarPhase = "processing"
+	phaseReturning  sidebarPhase = "returning"
+)
+
+// sidebarState tracks inactive conversations: the snippet baseline, the queue of conversations
+// to visit and the visit in progress.
+type sidebarState struct {
+	loaded   bool
+	snippets map[ConversationID]string
+	queue    []ConversationID
+	run      *sidebarRun
+	idleTm   *timer
+	idleAt   time.Time
+}
+
+type sidebarRun struct {
+	returnTo ConversationID
+	target   ConversationID
+	phase    sidebarPhase
+	process  bool
+	tm       *timer // navigation or processing timeout
+	settle   *timer
+}
+
+func (s *sidebarState) stopTimers() {
+	s.idleTm.stop()
+	if s.run != nil {
+		s.run.tm.stop()
+		s.run.settle.stop()
+	}
+}
+
+func (e *Engine) onSidebar(ev SidebarUpdate) {
+	now := time.Now()
+	var touch []ConversationID
+	for _, r := range ev.Rows {
+		if now.Sub(e.lastTouch[r.ID]) >= seenWriteInterval {
+			e.lastTouch[r.ID] = now
+			touch = append(touch, r.ID)
+		}
+	}
+	if len(touch) > 0 {
+		if err := e.store.MarkSeen(touch, now); err != nil {
+			e.log.Error("engine: mark conversations seen", "err", err)
+		}
+	}
+	if !e.sb.loaded {
+		for _, r := range ev.Rows {
+			e.sb.snippets[r.ID] = r.Snippet
+		}
+		e.sb.loaded = len(ev.Rows) > 0
+		return
+	}
+	for _, r := range ev.Rows {
+		old, had := e.sb.snippets[r.ID]
+		e.sb.snippets[r.ID] = r.Snippet
+		if !had || old == r.Snippet {
+			continue // a row that scrolled into view is a baseline, not news
+		}
+		if e.fg != nil && r.ID == e.fg.id {
+			continue // the foreground handles its own messages; its baseline stays fresh
+		}
+		if run := e.sb.run; run != nil && r.ID == run.target {
+			continue
+		}
+		if e.settings.Inactive == InactiveIgnore || !e.settings.Configured() {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(r.Snippet), "You:") || IsAutomatedName(r.Name) {
+			continue
+		}
+		rec, ok, err := e.store.LoadConversation(r.ID)
+		if err != nil {
+			e.log.Error("engine: load conversation for sidebar", "conversation", r.ID, "err", err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		mode := rec.Mode.normalized()
+		if mode == ModeActive || (mode == ModeAvailable && mentionsClanker(r.Snippet)) {
+			if !slices.Contains(e.sb.queue, r.ID) {
+				e.sb.queue = append(e.sb.queue, r.ID)
+				e.log.Info("engine: inactive conversation queued", "conversation", r.ID)
+			}
+		}
+	}
+}
+
+// foregroundAvailable is the gate for leaving the foreground: no draft, nothing in flight, no
+// timer, nothing being sent and no switch in progress.
+func (e *Engine) foregroundAvailable() bool {
+	return !e.draft && e.inflight == nil && e.pending == nil && e.cur == nil && len(e.sendQ) == 0 && !e.switching
+}
+
+// pipelineIdle is the gate for leaving a visited conversation; the user's draft there is not
+// Clanker's concern.
+func (e *Engine) pipelineIdle() bool {
+	return e.inflight == nil && e.pending == nil && e.cur == nil && len(e.sendQ) == 0 && !e.switching
+}
+
+func (e *Engine) processMode(conv ConversationID) bool {
+	r := e.sb.run
+	return r != nil && r.process && r.phase == phaseProcessing && r.target == conv
+}
+
+// sbProgress starts a visit when the foreground allows it and finishes a visit once the
+// pipeline is idle. It runs after every event instead of polling.
+func (e *Engine) sbProgress() {
+	if r := e.sb.run; r != nil {
+		if r.phase != phaseProcessing || e.fg == nil || e.fg.id != r.target {
+			return
+		}
+		if !e.pipelineIdle() {
+			r.settle.stop()
+			r.settle = nil
+			return
+		}
+		if r.settle == nil {
+			r.settle = e.after(processingSettle, func() { e.sbNext() })
+		}
+		return
+	}
+	if len(e.sb.queue) == 0 || e.settings.Inactive == InactiveIgnore || e.fg == nil ||
+		e.pageState != PageReady || !e.settings.Configured() || !e.foregroundAvailable() {
+		return
+	}
+	if e.settings.Inactive == InactiveIdle && !e.hidden {
+		at := e.lastActivity.Add(idleThreshold)
+		if time.Now().Before(at) {
+			if e.sb.idleTm == nil || !e.sb.idleAt.Equal(at) {
+				e.sb.idleTm.stop()
+				e.sb.idleAt = at
+				e.sb.idleTm = e.after(time.Until(at), func() { e.sb.idleTm = nil })
+			}
+			return
+		}
+	}
+	target := e.sb.queue[0]
+	e.sb.queue = e.sb.queue[1:]
+	e.sb.run = &sidebarRun{returnTo: e.fg.id, process: e.settings.Inactive == InactiveProcess}
+	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
+	e.sbGo(target)
+}
+
+func (e *Engine) sbGo(target ConversationID) {
+	r := e.sb.run
+	r.target, r.phase = target, phaseNavigating
+	r.settle.stop()
+	r.settle = nil
+	r.tm.stop()
+	r.tm = e.after(navigationTimeout, func() {
+		e.log.Warn("engine: inactive conversation did not open", "conversation", target)
+		e.sbReturn()
+	})
+	e.log.Info("engine: visiting inactive conversation", "conversation", target)
+	e.do(Command{Kind: CmdNavigate, Conversation: target}, nil)
+}
+
+// sbNext moves on after a visit: to the next queued conversation, or back home.
+func (e *Engine) sbNext() {
+	r := e.sb.run
+	if r == nil {
+		return
+	}
+	if len(e.sb.queue) > 0 {
+		next := e.sb.queue[0]
+		e.sb.queue = e.sb.queue[1:]
+		e.sbGo(next)
+		return
+	}
+	e.sbReturn()
+}
+
+func (e *Engine) sbReturn() {
+	r := e.sb.run
+	if r == nil {
+		return
+	}
+	r.settle.stop()
+	r.settle = nil
+	r.tm.stop()
+	if e.fg != nil && e.fg.id == r.returnTo && !e.switching {
+		e.sbFinish()
+		return
+	}
+	r.phase = phaseReturning
+	r.target = r.returnTo
+	r.tm = e.after(navigationTimeout, func() {
+		e.log.Warn("engine: could not return to the original conversation", "conversation", r.returnTo)
+		e.sbFinish()
+	})
+	e.do(Command{Kind: CmdNavigate, Conversation: r.returnTo}, nil)
+}
+
+func (e *Engine) sbFinish() {
+	if r := e.sb.run; r != nil {
+		r.tm.stop()
+		r.settle.stop()
+	}
+	e.sb.run = nil
+	e.do(Command{Kind: CmdOverlay}, nil)
+}
+
+// sbAbort ends a visit because the user took control: the queue is dropped and Clanker does
+// not navigate back.
+func (e *Engine) sbAbort(reason string) {
+	if e.sb.run == nil {
+		return
+	}
+	e.log.Info("engine: inactive-conversation processing stopped", "reason", reason)
+	e.sb.queue = nil
+	e.sbFinish()
+}
+
+func (e *Engine) sbOnChanging(to ConversationID) {
+	r := e.sb.run
+	if r == nil {
+		return
+	}
+	if (r.phase == phaseNavigating || r.phase == phaseReturning) && (to == r.target || to == "") {
+		return
+	}
+	e.sbAbort("the user opened another conversation")
+}
+
+// sbOnOpened tells a visit that a conversation opened and reports whether it is the visited one.
+func (e *Engine) sbOnOpened(id ConversationID) bool {
+	r := e.sb.run
+	if r == nil {
+		return false
+	}
+	switch {
+	case r.phase == phaseNavigating && id == r.target:
+		r.phase = phaseProcessing
+		r.tm.stop()
+		r.tm = e.after(processingTimeout, func() {
+			e.log.Warn("engine: visit took too long, moving on", "conversation", r.target)
+			e.sbNext()
+		})
+		return true
+	case r.phase == phaseReturning && id == r.returnTo:
+		e.sbFinish()
+		return false
+	}
+	e.sbAbort("the user opened another conversation")
+	return false
+}

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// Snapshot is a point-in-time view of the engine for the diagnostics views. It holds ids and
+// counts, never message text, so it is safe to show and to paste into a bug report.
+type Snapshot struct {
+	PageState    PageState
+	Configured   bool
+	Missing      []string
+	WindowHidden bool
+	Generation   uint64
+	ErrorStreak  int
+
+	Foreground *ForegroundSnapshot
+	InFlight   *InFlightSnapshot
+	// DeferredFor is the conversation a deferred reply waits for, if any.
+	DeferredFor ConversationID
+	QueuedSends int
+	Sending     bool
+
+	SidebarLoaded bool
+	SidebarQueue  []ConversationID
+	Visiting      ConversationID // conversation being processed by inactive-conversation handling
+	VisitPhase    string
+	ReturnTo      ConversationID
+}
+
+// ForegroundSnapshot describes the conversation on screen.
+type ForegroundSnapshot struct {
+	ID               ConversationID
+	Mode             Mode
+	StoredMode       Mode
+	Automated        bool
+	Messages         int
+	Participants     int
+	LastProcessedID  string
+	Draft            bool
+	Switching        bool
+	Pending          bool
+	PendingFiresIn   time.Duration
+	AwaitingHuman    bool
+	LastMessageAt    time.Time
+	LastNewsCheck    time.Time
+	OpenedViaSidebar bool
+}
+
+// InFlightSnapshot describes the running LLM request.
+type InFlightSnapshot struct {
+	Conversation ConversationID
+	Kind         RequestKind
+	Generation   uint64
+}
+
+type snapshotReq struct{ reply chan Snapshot }
+
+func (snapshotReq) validate() error { return nil }
+
+// Snapshot asks the engine goroutine for a diagnostics snapshot. It waits for Run to answer or
+// for ctx to end.
+func (e *Engine) Snapshot(ctx context.Context) (Snapshot, error) {
+	req := snapshotReq{reply: make(chan Snapshot, 1)}
+	e.inbox.push(req)
+	select {
+	case s := <-req.reply:
+		return s, nil
+	case <-ctx.Done():
+		return Snapshot{}, ctx.Err()
+	}
+}
+
+func (e *Engine) snapshot() Snapshot {
+	s := Snapshot{
+		PageState:     e.pageState,
+		Configured:    e.settings.Configured(),
+		Missing:       append([]string(nil), e.settings.Missing...),
+		WindowHidden:  e.hidden,
+		Generation:    e.gen,
+		ErrorStreak:   e.errStreak,
+		QueuedSends:   len(e.sendQ),
+		Sending:       e.cur != nil,
+		SidebarLoaded: e.sb.loaded,
+		SidebarQueue:  append([]ConversationID(nil), e.sb.queue...),
+	}
+	if e.deferred != nil {
+		s.DeferredFor = e.deferred.conv
+	}
+	if in := e.inflight; in != nil {
+		s.InFlight = &InFlightSnapshot{Conversation: in.req.Conversation, Kind: in.req.Kind, Generation: in.gen}
+	}
+	if r := e.sb.run; r != nil {
+		s.Visiting, s.VisitPhase, s.ReturnTo = r.target, string(r.phase), r.returnTo
+	}
+	if fg := e.fg; fg != nil {
+		f := &ForegroundSnapshot{
+			ID:               fg.id,
+			Mode:             e.mode(),
+			StoredMode:       fg.rec.Mode.normalized(),
+			Automated:        fg.automated,
+			Messages:         len(fg.msgs),
+			Participants:     len(e.participants()),
+			LastProcessedID:  fg.rec.LastProcessed.ID,
+			Draft:            e.draft,
+			Switching:        e.switching,
+			AwaitingHuman:    fg.quiet,
+			LastMessageAt:    fg.rec.LastMessageAt,
+			LastNewsCheck:    fg.rec.LastNewsCheck,
+			OpenedViaSidebar: fg.viaSidebar,
+		}
+		if p := e.pending; p != nil {
+			f.Pending = true
+			f.PendingFiresIn = max(0, time.Until(p.fireAt))
+		}
+		s.Foreground = f
+	}
+	return s
+}

@@ -1,0 +1,285 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Prefix starts every text Clanker sends, so that people in the conversation always know a
+// message was written by a model.
+const Prefix = "[clanker] "
+
+// Fixed announcement texts. The Active greeting is written by the model; ActiveFallbackText is
+// used when the model fails, answers nonsense, or another request is already in flight.
+const (
+	AvailableText      = Prefix + "AI is available but will only reply if you address it directly by name."
+	DeactivatedText    = Prefix + "The AI has been deactivated for this conversation."
+	ActiveFallbackText = Prefix + "AI is now active and participating in this conversation."
+	OverlayText        = "Clanker is processing an inactive conversation, please wait..."
+)
+
+// Mode is a conversation's participation mode. It is a string so that stored values and logs
+// stay readable; the empty string is read as Deactivated, the default for unknown conversations.
+type Mode string
+
+// The four modes. Uninitialized is never stored: it is what every conversation shows while the
+// configuration is incomplete.
+const (
+	ModeUninitialized Mode = "uninitialized"
+	ModeDeactivated   Mode = "deactivated"
+	ModeAvailable     Mode = "available"
+	ModeActive        Mode = "active"
+)
+
+// ParseMode turns a stored or user-supplied string into a Mode. Unknown strings are an error so
+// that a corrupt store value is noticed rather than silently activating anything.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(strings.ToLower(strings.TrimSpace(s))) {
+	case "", ModeDeactivated:
+		return ModeDeactivated, nil
+	case ModeAvailable:
+		return ModeAvailable, nil
+	case ModeActive:
+		return ModeActive, nil
+	case ModeUninitialized:
+		return ModeUninitialized, nil
+	}
+	return ModeDeactivated, fmt.Errorf("unknown mode %q (want deactivated, available or active)", s)
+}
+
+// normalized maps the zero value and anything unexpected to Deactivated, the only safe default.
+func (m Mode) normalized() Mode {
+	switch m {
+	case ModeAvailable, ModeActive:
+		return m
+	}
+	return ModeDeactivated
+}
+
+// participating reports whether the mode lets Clanker speak at all.
+func (m Mode) participating() bool { return m == ModeAvailable || m == ModeActive }
+
+// ConversationID is the id Google Messages puts in the URL and the sidebar anchors.
+type ConversationID string
+
+// Direction says whether the page shows a message as sent from this device or received.
+type Direction int
+
+// Message directions.
+const (
+	Incoming Direction = iota
+	Outgoing
+)
+
+// Image is one still image attached to a message.
+type Image struct {
+	Src string // blob: URL the page can fetch
+	Alt string
+}
+
+// Message is one message as the bridge parsed it. The page is untrusted, so Validate bounds
+// every field before the engine looks at it.
+type Message struct {
+	ID        string
+	Sender    string // "You" for the local user, as the page labels it
+	Direction Direction
+	Text      string
+	Images    []Image
+	// OwnClanker and OtherClanker may be set by the bridge; the engine also derives them from
+	// the direction and the prefix, so a bridge that forgets cannot create a reply loop.
+	OwnClanker   bool
+	OtherClanker bool
+	Unsupported  bool   // video, file or other attachment the model cannot see
+	Quoted       string // text of the message this one replies to, if any
+	Timestamp    string // the page's own timestamp text
+}
+
+// Limits on untrusted page input. They are generous for real conversations and stop a broken or
+// hostile page from making the engine hold unbounded memory.
+const (
+	maxIDLen        = 512
+	maxTextLen      = 64 << 10
+	maxImages       = 32
+	maxMessages     = 2000
+	maxParticipants = 512
+	maxSidebarRows  = 2000
+)
+
+var errEmptyID = errors.New("empty id")
+
+// Validate reports the first problem with a message from the page.
+func (m Message) Validate() error {
+	if m.ID == "" {
+		return errEmptyID
+	}
+	if len(m.ID) > maxIDLen {
+		return fmt.Errorf("message id longer than %d bytes", maxIDLen)
+	}
+	if len(m.Sender) > maxIDLen {
+		return fmt.Errorf("message %s: sender longer than %d bytes", m.ID, maxIDLen)
+	}
+	if len(m.Text) > maxTextLen || len(m.Quoted) > maxTextLen {
+		return fmt.Errorf("message %s: text longer than %d bytes", m.ID, maxTextLen)
+	}
+	if !utf8.ValidString(m.Text) || !utf8.ValidString(m.Sender) {
+		return fmt.Errorf("message %s: text is not valid UTF-8", m.ID)
+	}
+	if m.Direction != Incoming && m.Direction != Outgoing {
+		return fmt.Errorf("message %s: unknown direction %d", m.ID, m.Direction)
+	}
+	if len(m.Images) > maxImages {
+		return fmt.Errorf("message %s: more than %d images", m.ID, maxImages)
+	}
+	return nil
+}
+
+// IsOwnClanker reports whether the message is one this Clanker sent.
+func (m Message) IsOwnClanker() bool {
+	return m.OwnClanker || (m.Direction == Outgoing && strings.HasPrefix(m.Text, strings.TrimSpace(Prefix)))
+}
+
+// IsOtherClanker reports whether the message was sent by another person's Clanker.
+func (m Message) IsOtherClanker() bool {
+	if m.IsOwnClanker() {
+		return false
+	}
+	return m.OtherClanker || (m.Direction == Incoming && strings.HasPrefix(strings.TrimSpace(m.Text), strings.TrimSpace(Prefix)))
+}
+
+// isHuman reports whether a person (local or remote) wrote the message.
+func (m Message) isHuman() bool { return !m.IsOwnClanker() && !m.IsOtherClanker() }
+
+// ref returns what the engine remembers about a message for the hybrid id / sender+text match.
+func (m Message) ref() MessageRef { return MessageRef{ID: m.ID, Sender: m.Sender, Text: m.Text} }
+
+// MessageRef identifies a message across the tmp_ to permanent id change: by id first, then by
+// sender and text.
+type MessageRef struct {
+	ID     string
+	Sender string
+	Text   string
+}
+
+// matches applies the hybrid rule.
+func (r MessageRef) matches(m Message) bool {
+	if r.ID != "" && r.ID == m.ID {
+		return true
+	}
+	return r.Text != "" && r.Sender == m.Sender && r.Text == m.Text
+}
+
+// IsZero reports whether nothing is remembered.
+func (r MessageRef) IsZero() bool { return r.ID == "" && r.Text == "" }
+
+var mentionRE = regexp.MustCompile(`(?i)clank`)
+
+// mentionsClanker reports whether text addresses Clanker by name. Another Clanker's prefix is
+// stripped first: "[clanker]" on its own is a signature, not a mention.
+func mentionsClanker(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, strings.TrimSpace(Prefix)) {
+		t = t[len(strings.TrimSpace(Prefix)):]
+	}
+	return mentionRE.MatchString(t)
+}
+
+var automatedRE = regexp.MustCompile(`^\d{1,10}$`)
+
+// IsAutomatedName reports whether a participant name is a short code or bare number, the mark
+// of an automated (A2P) sender that Clanker must never talk to.
+func IsAutomatedName(name string) bool { return automatedRE.MatchString(strings.TrimSpace(name)) }
+
+// Participant is one person shown in the conversation header.
+type Participant struct {
+	Name string
+}
+
+// InactivePolicy says what happens to new messages in conversations that are not in the
+// foreground.
+type InactivePolicy string
+
+// Inactive-conversation policies.
+const (
+	InactiveIgnore  InactivePolicy = "ignore"
+	InactiveProcess InactivePolicy = "process"
+	InactiveIdle    InactivePolicy = "idle"
+)
+
+// Settings is the part of the configuration the engine needs. The desktop layer builds it from
+// the store and sends SettingsChanged whenever the user saves; it takes effect at once.
+type Settings struct {
+	// Missing lists what keeps Clanker Uninitialized ("API endpoint", "API key", "model",
+	// "your name"); empty means configured.
+	Missing         []string
+	UserName        string
+	Relaxed         bool
+	Inactive        InactivePolicy
+	WebSearch       bool
+	News            bool
+	NewsMaxSearches int
+	QuietStart      int // 0-23
+	QuietStop       int // 0-23; equal to QuietStart means no quiet hours
+	HistorySize     int // 10-500
+}
+
+// DefaultSettings returns the defaults of a fresh install, which is not yet configured.
+func DefaultSettings() Settings {
+	return Settings{
+		Missing:         []string{"API endpoint", "API key", "model", "your name"},
+		Relaxed:         true,
+		Inactive:        InactiveIgnore,
+		NewsMaxSearches: 10,
+		QuietStart:      21,
+		QuietStop:       9,
+		HistorySize:     20,
+	}
+}
+
+// Configured reports whether everything needed to talk to a model is present.
+func (s Settings) Configured() bool { return len(s.Missing) == 0 }
+
+// Validate reports settings the engine cannot work with.
+func (s Settings) Validate() error {
+	if s.QuietStart < 0 || s.QuietStart > 23 || s.QuietStop < 0 || s.QuietStop > 23 {
+		return fmt.Errorf("quiet hours %d-%d: each must be an hour from 0 to 23", s.QuietStart, s.QuietStop)
+	}
+	if s.HistorySize < 10 || s.HistorySize > 500 {
+		return fmt.Errorf("history size %d: must be from 10 to 500", s.HistorySize)
+	}
+	switch s.Inactive {
+	case InactiveIgnore, InactiveProcess, InactiveIdle:
+	default:
+		return fmt.Errorf("inactive conversation setting %q: want ignore, process or idle", s.Inactive)
+	}
+	if s.NewsMaxSearches < 1 || s.NewsMaxSearches > 100 {
+		return fmt.Errorf("news searches %d: must be from 1 to 100", s.NewsMaxSearches)
+	}
+	return nil
+}
+
+// inQuietHours applies the quiet-hour rule: equal start and stop means none, start < stop is
+// [start, stop), otherwise the range wraps midnight.
+func inQuietHours(hour, start, stop int) bool {
+	switch {
+	case start == stop:
+		return false
+	case start < stop:
+		return hour >= start && hour < stop
+	default:
+		return hour >= start || hour < stop
+	}
+}
+
+// ConversationRecord is what the store keeps per conversation for the engine.
+type ConversationRecord struct {
+	ID            ConversationID
+	Mode          Mode
+	LastProcessed MessageRef
+	LastSeen      time.Time // last time it was seen in the sidebar or foreground
+	LastMessageAt time.Time // last new message observed (for idle news)
+	LastNewsCheck time.Time
+}

@@ -1,0 +1,155 @@
+package page
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+)
+
+// CommandArgs is the typed argument block of one command.
+type CommandArgs interface {
+	// CommandType is the protocol name of the command, e.g. "insert_text".
+	CommandType() string
+}
+
+// InsertText puts text into the empty compose box of the given conversation. The bridge
+// refuses with code user_typing when the user's own text is there.
+type InsertText struct {
+	ConversationID string `json:"conversationId" v:"req,max=200"`
+	Text           string `json:"text" v:"req,max=4000"`
+}
+
+// TypeStep appends one step of a typing sequence to the text Clanker inserted so far.
+type TypeStep struct {
+	ConversationID string `json:"conversationId" v:"req,max=200"`
+	Text           string `json:"text" v:"req,max=256"`
+}
+
+// ClearInserted removes exactly the text Clanker inserted, leaving anything else.
+type ClearInserted struct{}
+
+// FocusCompose focuses the compose box (before the shell sends its native Enter).
+type FocusCompose struct{}
+
+// ComposeState asks for a fresh compose event.
+type ComposeState struct{}
+
+// Navigate opens a conversation by clicking its sidebar link.
+type Navigate struct {
+	ConversationID string `json:"conversationId" v:"req,max=200"`
+}
+
+// FetchImage reads an image's bytes from its same-origin blob URL.
+type FetchImage struct {
+	Src      string `json:"src" v:"req,max=2048"`
+	MaxBytes int    `json:"maxBytes" v:"min=0,max=16777216"`
+}
+
+// ShowBanner shows the warning banner at the top of the page.
+type ShowBanner struct {
+	Text  string `json:"text" v:"req,max=500"`
+	Level string `json:"level" v:"enum=info|warning|error"`
+}
+
+// HideBanner removes the banner.
+type HideBanner struct{}
+
+// ShowToast shows a toast at the bottom right for 5 seconds.
+type ShowToast struct {
+	Text  string `json:"text" v:"req,max=500"`
+	Level string `json:"level" v:"enum=info|error|success"`
+}
+
+// ShowOverlay shows the processing overlay (an inactive conversation is being handled).
+type ShowOverlay struct {
+	Text string `json:"text" v:"req,max=300"`
+}
+
+// HideOverlay removes the overlay.
+type HideOverlay struct{}
+
+// SetStatus shows the status pill with the conversation's mode.
+type SetStatus struct {
+	ConversationID string `json:"conversationId" v:"req,max=200"`
+	Mode           string `json:"mode" v:"req,enum=deactivated|available|active|uninitialized"`
+}
+
+// HideStatus removes the status pill.
+type HideStatus struct{}
+
+// RunSelfTest asks for a self_test event.
+type RunSelfTest struct{}
+
+// Snapshot asks the bridge to report page state, conversation, compose and sidebar afresh.
+type Snapshot struct{}
+
+// Stats asks for the bridge's own cost counters (benchmarks and diagnostics).
+type Stats struct{}
+
+// Configure tunes the bridge's timing; zero fields keep their defaults.
+type Configure struct {
+	UnrecognisedGraceMs int `json:"unrecognisedGraceMs" v:"min=0,max=120000"`
+}
+
+func (InsertText) CommandType() string    { return "insert_text" }
+func (TypeStep) CommandType() string      { return "type_step" }
+func (ClearInserted) CommandType() string { return "clear_inserted" }
+func (FocusCompose) CommandType() string  { return "focus_compose" }
+func (ComposeState) CommandType() string  { return "compose_state" }
+func (Navigate) CommandType() string      { return "navigate" }
+func (FetchImage) CommandType() string    { return "fetch_image" }
+func (ShowBanner) CommandType() string    { return "show_banner" }
+func (HideBanner) CommandType() string    { return "hide_banner" }
+func (ShowToast) CommandType() string     { return "show_toast" }
+func (ShowOverlay) CommandType() string   { return "show_overlay" }
+func (HideOverlay) CommandType() string   { return "hide_overlay" }
+func (SetStatus) CommandType() string     { return "set_status" }
+func (HideStatus) CommandType() string    { return "hide_status" }
+func (RunSelfTest) CommandType() string   { return "self_test" }
+func (Snapshot) CommandType() string      { return "snapshot" }
+func (Stats) CommandType() string         { return "stats" }
+func (Configure) CommandType() string     { return "configure" }
+
+// commandTypes lists every command in protocol order; Schema and the doc test use it.
+var commandTypes = []CommandArgs{
+	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, Navigate{},
+	FetchImage{}, ShowBanner{}, HideBanner{}, ShowToast{}, ShowOverlay{}, HideOverlay{},
+	SetStatus{}, HideStatus{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
+}
+
+// commandIDPattern keeps ids short and inert so they can be echoed anywhere.
+var commandIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+
+type wireCommand struct {
+	V    int         `json:"v"`
+	ID   string      `json:"id"`
+	Type string      `json:"type"`
+	Args CommandArgs `json:"args"`
+}
+
+// EncodeCommand validates a command and returns the JavaScript to run in the page with
+// WindowExecJS. The command's JSON is passed as a single string literal produced by the
+// JSON encoder (which escapes quotes, backslashes, control characters, <, >, & and
+// U+2028/U+2029), so no text can end the literal or the script; the bridge parses it with
+// JSON.parse and never evaluates it.
+func EncodeCommand(id string, args CommandArgs) (string, error) {
+	if !commandIDPattern.MatchString(id) {
+		return "", fmt.Errorf("encode command: id %q must be 1-64 of A-Z a-z 0-9 _ . : -", clip(id))
+	}
+	if args == nil {
+		return "", fmt.Errorf("encode command %s: no arguments", id)
+	}
+	if err := validate(reflect.ValueOf(args), ""); err != nil {
+		return "", fmt.Errorf("encode command %s %s: %w", args.CommandType(), id, err)
+	}
+	body, err := json.Marshal(wireCommand{V: ProtocolVersion, ID: id, Type: args.CommandType(), Args: args})
+	if err != nil {
+		return "", fmt.Errorf("encode command %s %s: %w", args.CommandType(), id, err)
+	}
+	lit, err := json.Marshal(string(body))
+	if err != nil {
+		return "", fmt.Errorf("encode command %s %s: %w", args.CommandType(), id, err)
+	}
+	return "(function(c){var b=window.__clanker;if(b&&typeof b.command==='function'){b.command(c);}})(" + string(lit) + ");", nil
+}

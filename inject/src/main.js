@@ -1,0 +1,36 @@
+// Entry point of the Clanker bridge. It observes the Google Messages page, reports what it
+// sees as small typed events, and carries out validated commands. It decides nothing: the
+// Go engine does. Injecting it twice is harmless (the second copy sees the first and
+// stops), and it works injected at document start or after load.
+
+import { createTransport } from './transport.js';
+import { createObserver } from './observe.js';
+import { createUI } from './ui.js';
+import { createCommands } from './commands.js';
+import { runSelfTest, SELECTORS_CHECKED } from './selectors.js';
+import { SCHEMA } from './schema.gen.js';
+import { capString } from './util.js';
+
+const BRIDGE = 'clanker-bridge/1';
+
+(function () {
+  if (Object.prototype.hasOwnProperty.call(window, '__clanker')) return;
+  // Captured now, before page scripts can replace them.
+  const nativeFetch = window.fetch.bind(window);
+  const transport = createTransport();
+  const emit = transport.emit;
+  const ui = createUI(emit);
+  const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
+  const selfTest = () => emit('self_test', runSelfTest(obs.pageState()));
+  const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
+  const api = Object.freeze({ command: (text) => { try { command(text); } catch (e) { /* never throw into the page */ } }, version: BRIDGE });
+  Object.defineProperty(window, '__clanker', { value: api, writable: false, configurable: false, enumerable: false });
+  emit('hello', {
+    bridge: BRIDGE,
+    transport: transport.name(),
+    url: capString(location.href, 2048),
+    readyState: document.readyState,
+    selectorsChecked: SELECTORS_CHECKED,
+  });
+  obs.start(selfTest);
+})();

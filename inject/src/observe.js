@@ -1,0 +1,473 @@
+// Watching the page: URL and page state, the foreground conversation, message rows,
+// sidebar and compose box. One MutationObserver over the document does the row work; its
+// cost per batch depends on the nodes that changed, never on how many rows are rendered
+// (no whole-list scans on the hot path).
+//
+// Rules it keeps (each has a browser test):
+// * The foreground conversation is reported only after the DOM settled for it: no row of
+//   the previous conversation left, at least one row (or a long wait), labels filled, and
+//   no row changes for a quiet period. Those rows are the baseline, never "new".
+// * After that, a row appended below every known row is new and reported exactly once;
+//   a row inserted above a known row is history (scroll-back).
+// * tmp_ -> permanent id changes, in place or by replacing the row, are id updates.
+// * Rows whose label is not there yet wait for the label (attribute observation), with a
+//   grace period after which they are reported with what could be read.
+
+import { S } from './selectors.js';
+import { parseCore, isReady, headerNames, parseSidebarItem } from './parse.js';
+import { conversationIdFrom, capString, isAutomatedName } from './util.js';
+import { composeState } from './compose.js';
+
+const QUIET_MS = 300;
+const EMPTY_WAIT_MS = 10000;
+const LABEL_WAIT_MS = 2000;
+const PENDING_GRACE_MS = 1500;
+const SIDEBAR_DEBOUNCE_MS = 500;
+const STATE_CHECK_MS = 250;
+
+export function createObserver(emit, ui, maxEventBytes) {
+  const cfg = { unrecognisedGraceMs: 10000 };
+  const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
+  const startedAt = performance.now();
+
+  const st = {
+    url: '',
+    convId: '',
+    phase: 'idle', // idle | settling | ready
+    known: new Map(), // message id -> core element (null once removed)
+    prevIds: new Set(),
+    pending: new Map(), // core element -> time first seen without a label
+    removedTmp: [], // { id, sender, text, direction, at }
+    settleStart: 0,
+    settleTimer: 0,
+    pendingTimer: 0,
+    pageState: '',
+    stateTimer: 0,
+    sidebarTimer: 0,
+    sidebarSnap: null,
+    compose: '',
+    selfTested: false,
+  };
+
+  // ---- page state ------------------------------------------------------------------
+
+  function computeState() {
+    const id = conversationIdFrom(location.href);
+    if (document.querySelector(S.signedOut) || /\/authentication\b/.test(location.pathname)) return 'signed_out';
+    const hasSidebar = !!document.querySelector(S.sidebarList) || !!document.querySelector(S.sidebarItem);
+    const hasThread = !!document.querySelector(S.conversationContainer) || !!document.querySelector(S.messagesList);
+    if (id && hasThread) return 'conversation';
+    if (!id && hasSidebar) return 'no_conversation';
+    if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return 'loading';
+    if (id && hasSidebar) return 'loading';
+    return 'unrecognised';
+  }
+
+  function checkState() {
+    st.stateTimer = 0;
+    const s = computeState();
+    if (s !== st.pageState) {
+      st.pageState = s;
+      emit('page_state', { state: s, url: capString(location.href, 2048), conversationId: st.convId });
+    }
+    // While loading, keep checking so "unrecognised" is reported when the grace ends.
+    if (s === 'loading') scheduleState(Math.min(1000, Math.max(50, cfg.unrecognisedGraceMs - (performance.now() - startedAt) + 10)));
+  }
+
+  function scheduleState(ms) {
+    if (st.stateTimer) return;
+    st.stateTimer = setTimeout(checkState, ms === undefined ? STATE_CHECK_MS : ms);
+  }
+
+  // ---- conversation switching ------------------------------------------------------
+
+  function checkUrl() {
+    if (location.href === st.url) return;
+    st.url = location.href;
+    const id = conversationIdFrom(st.url);
+    if (id === st.convId && st.phase !== 'idle') return;
+    // Remember the previous conversation's rows so they are never taken for this one's.
+    st.prevIds = new Set(st.known.keys());
+    st.known = new Map();
+    st.pending.clear();
+    st.removedTmp = [];
+    st.convId = id;
+    clearTimeout(st.settleTimer);
+    st.settleTimer = 0;
+    if (id) {
+      st.phase = 'settling';
+      st.settleStart = performance.now();
+      armSettle();
+    } else {
+      st.phase = 'idle';
+    }
+    scheduleState(0);
+    scheduleSidebar();
+  }
+
+  function armSettle(ms) {
+    clearTimeout(st.settleTimer);
+    st.settleTimer = setTimeout(trySettle, ms === undefined ? QUIET_MS : ms);
+  }
+
+  function visibleCores() {
+    const root = document.querySelector(S.messagesList) || document;
+    const out = [];
+    const seen = new Set();
+    for (const core of root.querySelectorAll(S.messageCore)) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || seen.has(id)) continue;
+      if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
+      seen.add(id);
+      out.push(core);
+    }
+    return out;
+  }
+
+  function trySettle() {
+    st.settleTimer = 0;
+    if (st.phase !== 'settling') return;
+    const waited = performance.now() - st.settleStart;
+    const cores = visibleCores();
+    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return armSettle(); // old rows still shown
+    if (!cores.length && waited < EMPTY_WAIT_MS) return armSettle(500);
+    if (waited < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
+    settle(cores);
+  }
+
+  function hasParts(core) {
+    return !!core.querySelector(S.textPart + ',' + S.imagePart);
+  }
+
+  function settle(cores) {
+    st.phase = 'ready';
+    const messages = [];
+    const senders = [];
+    for (const core of cores) {
+      const m = parseCore(core);
+      st.known.set(m.id, core);
+      messages.push(m);
+      if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+    }
+    const header = headerNames();
+    const participants = header.slice();
+    for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
+    const automated = participants.filter(isAutomatedName);
+    const ev = {
+      conversationId: st.convId,
+      url: capString(location.href, 2048),
+      headerNames: header,
+      participants: participants.slice(0, 200),
+      automated: automated.slice(0, 50),
+      messages,
+      omitted: 0,
+    };
+    // Keep the event under the size cap by leaving out the oldest rows.
+    while (ev.messages.length && JSON.stringify(ev).length > maxEventBytes - 1024) {
+      const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
+      ev.messages = ev.messages.slice(drop);
+      ev.omitted += drop;
+    }
+    emit('conversation', ev);
+    scheduleState(0);
+    reportCompose(true);
+    if (!st.selfTested) {
+      st.selfTested = true;
+      selfTest();
+    }
+  }
+
+  let selfTest = () => {};
+
+  // ---- rows ------------------------------------------------------------------------
+
+  function coresIn(node, into) {
+    if (node.nodeType !== 1) return;
+    if (node.matches(S.messageCore)) into.push(node);
+    else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
+  }
+
+  // rowOf is the message list's direct child that holds core (or core itself).
+  function rowOf(core) {
+    let row = core;
+    while (row.parentElement && !row.parentElement.matches(S.messagesList)) {
+      row = row.parentElement;
+      if (row === document.body) return core;
+    }
+    return row;
+  }
+
+  // isAboveKnown is true when some already-known row follows core: it was inserted above
+  // (scroll-back), so it is history. New messages are appended last, so the walk is
+  // usually zero steps.
+  function isAboveKnown(core) {
+    for (let sib = rowOf(core).nextElementSibling; sib; sib = sib.nextElementSibling) {
+      const c = sib.matches(S.messageCore) ? sib : sib.querySelector(S.messageCore);
+      if (c && st.known.has(c.getAttribute(S.messageIdAttr))) return true;
+    }
+    return false;
+  }
+
+  function matchRemovedTmp(m) {
+    const now = performance.now();
+    st.removedTmp = st.removedTmp.filter((r) => now - r.at < 30000);
+    for (let i = 0; i < st.removedTmp.length; i++) {
+      const r = st.removedTmp[i];
+      if (r.sender === m.sender && r.text === m.text && r.id !== m.id) {
+        st.removedTmp.splice(i, 1);
+        return r;
+      }
+    }
+    return null;
+  }
+
+  let historyBatch = [];
+
+  function report(core) {
+    st.pending.delete(core);
+    const m = parseCore(core);
+    if (!m.id || st.known.has(m.id)) return;
+    const swapped = matchRemovedTmp(m);
+    st.known.set(m.id, core);
+    if (swapped) {
+      st.known.delete(swapped.id);
+      stats.idChanges++;
+      emit('message_id', { conversationId: st.convId, oldId: swapped.id, newId: m.id });
+      return;
+    }
+    if (isAboveKnown(core)) {
+      stats.historyMessages++;
+      historyBatch.push(m);
+      return;
+    }
+    stats.newMessages++;
+    emit('message', { conversationId: st.convId, message: m });
+  }
+
+  function flushHistory() {
+    if (!historyBatch.length) return;
+    const batch = historyBatch;
+    historyBatch = [];
+    for (let i = 0; i < batch.length; i += 100) {
+      emit('history', { conversationId: st.convId, messages: batch.slice(i, i + 100) });
+    }
+  }
+
+  function added(core) {
+    const id = core.getAttribute(S.messageIdAttr);
+    if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
+    if (st.known.has(id)) { st.known.set(id, core); return; } // re-rendered, already reported
+    if (!isReady(core)) {
+      if (!st.pending.has(core)) st.pending.set(core, performance.now());
+      armPending();
+      return;
+    }
+    report(core);
+  }
+
+  function removed(core) {
+    st.pending.delete(core);
+    const id = core.getAttribute(S.messageIdAttr);
+    if (!id || !st.known.has(id)) return;
+    st.known.set(id, null);
+    if (id.startsWith('tmp_')) {
+      const m = parseCore(core);
+      st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
+    }
+  }
+
+  function idChanged(core, oldId) {
+    const id = core.getAttribute(S.messageIdAttr);
+    if (!id || id === oldId) return;
+    if (oldId && st.known.has(oldId)) {
+      st.known.delete(oldId);
+      if (st.known.has(id)) return;
+      st.known.set(id, core);
+      stats.idChanges++;
+      emit('message_id', { conversationId: st.convId, oldId: capString(oldId, 200), newId: capString(id, 200) });
+      return;
+    }
+    added(core);
+  }
+
+  function armPending() {
+    if (st.pendingTimer) return;
+    st.pendingTimer = setTimeout(flushPending, PENDING_GRACE_MS);
+  }
+
+  // flushPending reports rows whose label never came (attachments, unusual rows) with
+  // what could be read, so no row is silently dropped.
+  function flushPending() {
+    st.pendingTimer = 0;
+    const now = performance.now();
+    for (const [core, since] of Array.from(st.pending)) {
+      if (!core.isConnected) { st.pending.delete(core); continue; }
+      if (now - since >= PENDING_GRACE_MS - 5) report(core);
+    }
+    flushHistory();
+    if (st.pending.size) armPending();
+  }
+
+  // ---- the observer ----------------------------------------------------------------
+
+  function inOwnUI(node) {
+    const h = ui.host();
+    return !!h && (node === h);
+  }
+
+  function onMutations(records) {
+    const t0 = performance.now();
+    checkUrl();
+    const addedCores = [];
+    const recheck = new Set();
+    let sidebarTouched = false;
+    let composeTouched = false;
+    let structure = false;
+    for (const r of records) {
+      const target = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (!target || inOwnUI(target)) continue;
+      if (r.type === 'childList') {
+        for (const n of r.removedNodes) {
+          if (n.nodeType !== 1) continue;
+          structure = true;
+          const cs = [];
+          coresIn(n, cs);
+          for (const c of cs) removed(c);
+        }
+        for (const n of r.addedNodes) {
+          if (n.nodeType !== 1 || inOwnUI(n)) continue;
+          structure = true;
+          coresIn(n, addedCores);
+        }
+        const owner = target.closest(S.messageCore);
+        if (owner) recheck.add(owner);
+      } else if (r.type === 'attributes') {
+        if (r.attributeName === S.messageIdAttr) {
+          if (target.matches(S.messageCore) && st.phase === 'ready') idChanged(target, r.oldValue);
+          continue;
+        }
+        if (r.attributeName === 'aria-label') {
+          const owner = target.closest(S.messageCore);
+          if (owner) recheck.add(owner);
+        }
+      }
+      if (!sidebarTouched && target.closest(S.sidebarList)) sidebarTouched = true;
+      if (!composeTouched && (target.closest(S.inputWrapper) || target.closest(S.inputBox))) composeTouched = true;
+    }
+    if (st.phase === 'settling') {
+      if (addedCores.length || structure) armSettle();
+    } else if (st.phase === 'ready') {
+      for (const c of addedCores) added(c);
+      for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c);
+      flushHistory();
+    }
+    if (sidebarTouched) scheduleSidebar();
+    if (composeTouched) reportCompose(false);
+    if (structure && st.pageState !== 'conversation' || structure && st.phase !== 'ready') scheduleState();
+    if (structure) ui.keepAttached();
+    const dt = performance.now() - t0;
+    stats.observerMs += dt;
+    stats.observerCalls++;
+    if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
+  }
+
+  // ---- sidebar ---------------------------------------------------------------------
+
+  function scheduleSidebar() {
+    if (st.sidebarTimer) return;
+    st.sidebarTimer = setTimeout(reportSidebar, SIDEBAR_DEBOUNCE_MS);
+  }
+
+  function sidebarItems() {
+    const map = new Map();
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      const it = parseSidebarItem(a);
+      if (it && !map.has(it.id)) map.set(it.id, it);
+    }
+    return map;
+  }
+
+  function reportSidebar(force) {
+    st.sidebarTimer = 0;
+    const now = sidebarItems();
+    const prev = force ? null : st.sidebarSnap;
+    if (!now.size && !prev) return;
+    const items = [];
+    const removedIds = [];
+    for (const [id, it] of now) {
+      const old = prev && prev.get(id);
+      if (!old || JSON.stringify(old) !== JSON.stringify(it)) items.push(it);
+    }
+    if (prev) for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);
+    st.sidebarSnap = now;
+    if (prev && !items.length && !removedIds.length) return;
+    emit('sidebar', { full: !prev, items: items.slice(0, 1000), removed: removedIds.slice(0, 1000) });
+  }
+
+  // ---- compose ---------------------------------------------------------------------
+
+  function reportCompose(force) {
+    const s = composeState(st.convId);
+    const key = JSON.stringify(s);
+    if (!force && key === st.compose) return;
+    st.compose = key;
+    emit('compose', s);
+  }
+
+  function onComposeEvent(ev) {
+    const t = ev.target;
+    if (!t || t.nodeType !== 1) return;
+    if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === 'focusout') reportCompose(false);
+  }
+
+  // ---- start -----------------------------------------------------------------------
+
+  let mo = null;
+
+  function start(selfTestFn) {
+    selfTest = selfTestFn;
+    mo = new MutationObserver(onMutations);
+    mo.observe(document, {
+      childList: true, subtree: true, characterData: true, attributes: true, attributeOldValue: true,
+      attributeFilter: [S.messageIdAttr, 'aria-label', 'href', 'aria-selected', 'data-e2e-is-unread', 'data-e2e-is-pinned', 'data-e2e-is-muted'],
+    });
+    // SPA navigation: the page changes the URL with the history API; a mutation follows,
+    // but the hooks make the switch visible at once.
+    for (const name of ['pushState', 'replaceState']) {
+      const orig = history[name];
+      if (typeof orig !== 'function') continue;
+      history[name] = function () {
+        const r = orig.apply(this, arguments);
+        try { checkUrl(); } catch (e) { /* never break the page */ }
+        return r;
+      };
+    }
+    window.addEventListener('popstate', () => checkUrl(), true);
+    window.addEventListener('hashchange', () => checkUrl(), true);
+    for (const t of ['input', 'focusin', 'focusout']) document.addEventListener(t, onComposeEvent, true);
+    checkUrl();
+    scheduleState(0);
+    scheduleSidebar();
+  }
+
+  function snapshot() {
+    st.pageState = '';
+    checkState();
+    if (st.phase === 'ready') settle(visibleCores());
+    else if (st.phase === 'settling') armSettle(0);
+    reportSidebar(true);
+    reportCompose(true);
+  }
+
+  return {
+    start,
+    snapshot,
+    stats,
+    cfg,
+    state: () => st,
+    pageState: () => computeState(),
+    conversationId: () => st.convId,
+    reportCompose,
+    scheduleState,
+  };
+}

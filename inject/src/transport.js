@@ -1,0 +1,67 @@
+// The host transport: how events leave the page. The channel is chosen once, at
+// injection time, and the functions are captured then, so a page script that later
+// replaces window.webkit, window.chrome.webview or the test hook cannot intercept or
+// forge the bridge's traffic through our references.
+
+import { SCHEMA } from './schema.gen.js';
+
+const EVENT_NAME = 'clanker:event';
+
+function capture() {
+  try {
+    const h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;
+    if (h && typeof h.postMessage === 'function') {
+      const post = h.postMessage.bind(h);
+      return { name: 'webkit', send: (s) => post('EE' + JSON.stringify({ name: EVENT_NAME, data: [s] })) };
+    }
+  } catch (e) { /* fall through */ }
+  try {
+    const w = window.chrome && window.chrome.webview;
+    if (w && typeof w.postMessage === 'function') {
+      const post = w.postMessage.bind(w);
+      return { name: 'webview2', send: (s) => post('EE' + JSON.stringify({ name: EVENT_NAME, data: [s] })) };
+    }
+  } catch (e) { /* fall through */ }
+  if (typeof window.__clankerTestHost === 'function') {
+    const fn = window.__clankerTestHost;
+    return { name: 'test', send: (s) => fn(s) };
+  }
+  return null;
+}
+
+// createTransport returns emit(type, data): it wraps data in the versioned envelope,
+// enforces the event size cap and posts the JSON text to the host. Events emitted before
+// any host exists are kept (up to 200) and flushed once one appears.
+export function createTransport() {
+  let host = capture();
+  let seq = 0;
+  const backlog = [];
+  const stats = { events: 0, dropped: 0, bytes: 0 };
+
+  function post(text) {
+    if (!host) host = capture();
+    if (!host) {
+      if (backlog.length < 200) backlog.push(text); else stats.dropped++;
+      return;
+    }
+    while (backlog.length) {
+      try { host.send(backlog.shift()); } catch (e) { stats.dropped++; }
+    }
+    try { host.send(text); } catch (e) { stats.dropped++; }
+  }
+
+  function emit(type, data) {
+    seq++;
+    const text = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+    if (text.length > SCHEMA.maxEventBytes) {
+      stats.dropped++;
+      return false;
+    }
+    stats.events++;
+    stats.bytes += text.length;
+    post(text);
+    return true;
+  }
+
+  return { emit, stats, name: () => (host ? host.name : 'test') };
+}

@@ -1,0 +1,174 @@
+// Clanker's own UI inside the Messages page: warning banner, toasts, processing overlay
+// and the status pill with its mode menu. It all lives in one CLOSED shadow root on a
+// host element whose layout is pinned with inline !important styles, so page scripts
+// cannot reach into it and page styles cannot restyle it. It never contains message
+// rows, so the parser cannot mistake it for conversation content. Clicks are only acted
+// on when trusted (a real user's), and a menu choice is only reported: Go decides.
+
+const CSS = `
+:host { all: initial !important; }
+* { box-sizing: border-box; font-family: system-ui, sans-serif; }
+.banner { position: fixed; top: 0; left: 0; right: 0; padding: 10px 44px 10px 14px; font-size: 14px;
+  background: #fff4e5; color: #5f3b00; border-bottom: 1px solid #e0b060; pointer-events: auto; }
+.banner.error { background: #fdecea; color: #611a15; border-color: #e57373; }
+.banner.info { background: #e8f0fe; color: #0b3d91; border-color: #8ab4f8; }
+.banner button { position: absolute; right: 8px; top: 6px; border: 0; background: transparent; font-size: 18px;
+  cursor: pointer; color: inherit; }
+.toasts { position: fixed; right: 16px; bottom: 16px; display: flex; flex-direction: column; gap: 8px; }
+.toast { min-width: 220px; max-width: 360px; padding: 10px 14px; border-radius: 8px; font-size: 13px;
+  color: #fff; background: #1a73e8; box-shadow: 0 2px 8px rgba(0,0,0,.25); pointer-events: auto; }
+.toast.error { background: #c5221f; } .toast.success { background: #188038; }
+.overlay { position: fixed; inset: 0; background: rgba(32,33,36,.55); display: flex; align-items: center;
+  justify-content: center; pointer-events: auto; }
+.overlay div { background: #fff; color: #202124; padding: 18px 24px; border-radius: 10px; font-size: 15px; }
+.pill { position: fixed; right: 16px; top: 12px; padding: 5px 12px; border-radius: 14px; border: 0;
+  font-size: 12px; cursor: pointer; pointer-events: auto; background: #e8eaed; color: #3c4043; }
+.pill.active { background: #188038; color: #fff; } .pill.available { background: #1a73e8; color: #fff; }
+.menu { position: fixed; right: 16px; top: 40px; background: #fff; color: #202124; border-radius: 8px;
+  box-shadow: 0 2px 10px rgba(0,0,0,.3); padding: 4px 0; pointer-events: auto; }
+.menu button { display: block; width: 100%; text-align: left; padding: 8px 18px; border: 0; background: none;
+  font-size: 13px; cursor: pointer; color: inherit; }
+.menu button:hover { background: #f1f3f4; }
+.menu button[aria-checked="true"]::before { content: "\\2713  "; }
+`;
+
+const MODES = { deactivated: 'Deactivated', available: 'Available', active: 'Active', uninitialized: 'Not set up' };
+const MENU = [['deactivated', 'Deactivated'], ['available', 'Available'], ['active', 'Active'], ['settings', 'Settings...']];
+
+export function createUI(emit) {
+  let host = null;
+  let root = null;
+  const parts = {};
+  let status = null; // { conversationId, mode }
+
+  function pin(el) {
+    const st = el.style;
+    for (const [k, v] of [['display', 'block'], ['position', 'fixed'], ['inset', '0'], ['width', 'auto'],
+      ['height', 'auto'], ['z-index', '2147483647'], ['pointer-events', 'none'], ['opacity', '1'],
+      ['visibility', 'visible'], ['transform', 'none'], ['filter', 'none'], ['margin', '0'], ['padding', '0'],
+      ['border', '0'], ['background', 'transparent'], ['contain', 'none']]) st.setProperty(k, v, 'important');
+  }
+
+  function ensure() {
+    if (host && host.isConnected) return;
+    if (!host) {
+      host = document.createElement('clanker-ui');
+      root = host.attachShadow({ mode: 'closed' });
+      const style = document.createElement('style');
+      style.textContent = CSS;
+      root.appendChild(style);
+      parts.toasts = document.createElement('div');
+      parts.toasts.className = 'toasts';
+      parts.toasts.setAttribute('data-part', 'toasts');
+      root.appendChild(parts.toasts);
+    }
+    pin(host);
+    (document.documentElement || document).appendChild(host);
+  }
+
+  function el(tag, cls, partName, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (partName) e.setAttribute('data-part', partName);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function showBanner(text, level) {
+    ensure();
+    hideBanner();
+    const b = el('div', 'banner ' + (level || 'warning'), 'banner');
+    b.setAttribute('role', 'alert');
+    b.appendChild(el('span', '', 'banner-text', text));
+    const x = el('button', '', 'banner-dismiss', '\u00d7');
+    x.setAttribute('aria-label', 'Dismiss');
+    x.addEventListener('click', (ev) => {
+      if (!ev.isTrusted) return;
+      hideBanner();
+      emit('banner_dismissed', { text });
+    });
+    b.appendChild(x);
+    root.appendChild(b);
+    parts.banner = b;
+  }
+
+  function hideBanner() {
+    if (parts.banner) { parts.banner.remove(); parts.banner = null; }
+  }
+
+  function showToast(text, level) {
+    ensure();
+    const t = el('div', 'toast ' + (level || 'info'), 'toast', text);
+    t.setAttribute('role', 'status');
+    parts.toasts.appendChild(t);
+    while (parts.toasts.children.length > 5) parts.toasts.firstChild.remove();
+    setTimeout(() => t.remove(), 5000);
+  }
+
+  function showOverlay(text) {
+    ensure();
+    hideOverlay();
+    const o = el('div', 'overlay', 'overlay');
+    o.appendChild(el('div', '', 'overlay-text', text));
+    root.insertBefore(o, parts.toasts);
+    parts.overlay = o;
+  }
+
+  function hideOverlay() {
+    if (parts.overlay) { parts.overlay.remove(); parts.overlay = null; }
+  }
+
+  function closeMenu() {
+    if (parts.menu) { parts.menu.remove(); parts.menu = null; }
+  }
+
+  function openMenu() {
+    closeMenu();
+    const m = el('div', 'menu', 'menu');
+    m.setAttribute('role', 'menu');
+    for (const [choice, label] of MENU) {
+      const b = el('button', '', 'menu-' + choice, label);
+      b.setAttribute('role', 'menuitemradio');
+      b.setAttribute('aria-checked', String(!!status && status.mode === choice));
+      b.addEventListener('click', (ev) => {
+        if (!ev.isTrusted) return;
+        closeMenu();
+        emit('mode_menu', { conversationId: status ? status.conversationId : '', choice });
+      });
+      m.appendChild(b);
+    }
+    root.appendChild(m);
+    parts.menu = m;
+  }
+
+  function setStatus(conversationId, mode) {
+    ensure();
+    status = { conversationId, mode };
+    if (!parts.pill) {
+      const p = el('button', 'pill', 'pill');
+      p.addEventListener('click', (ev) => {
+        if (!ev.isTrusted) return;
+        if (parts.menu) closeMenu(); else openMenu();
+      });
+      root.appendChild(p);
+      parts.pill = p;
+    }
+    parts.pill.className = 'pill ' + mode;
+    parts.pill.textContent = 'Clanker: ' + (MODES[mode] || mode);
+    if (parts.menu) openMenu();
+  }
+
+  function hideStatus() {
+    closeMenu();
+    if (parts.pill) { parts.pill.remove(); parts.pill = null; }
+    status = null;
+  }
+
+  // keepAttached re-adds the host if the page removed it (e.g. replaced documentElement's
+  // children); called from the bridge's observer.
+  function keepAttached() {
+    if (host && !host.isConnected && (parts.banner || parts.overlay || parts.pill || parts.toasts.children.length)) ensure();
+  }
+
+  return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, setStatus, hideStatus, keepAttached, host: () => host };
+}

@@ -48,6 +48,7 @@ const (
 	orphanAge          = 30 * 24 * time.Hour
 	seenWriteInterval  = time.Hour
 	awayMatchWindow    = 20
+	draftSettle        = time.Second
 )
 
 // Engine is Clanker's decision core. Create it with New, start Run on one goroutine, and feed it
@@ -73,6 +74,8 @@ type Engine struct {
 	switching bool
 	draft     bool
 	focused   bool
+	// draftClearedAt is when the user's draft last disappeared.
+	draftClearedAt time.Time
 
 	gen      uint64
 	pending  *pendingReply

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -289,7 +290,7 @@ func newHarness(t *testing.T, mutate ...func(*Settings)) *harness {
 		m(&s)
 	}
 	h := &harness{t: t, page: newFakePage(), store: newFakeStore(), llm: &fakeLLM{}, start: time.Now()}
-	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s})
+	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -386,6 +386,12 @@ func (e *Engine) onCompose(ev ComposeState) {
 	if e.draft != ev.HasDraft || e.focused != ev.Focused {
 		e.activity()
 	}
+	if e.draft && !ev.HasDraft {
+		// The box just emptied, most likely because the user sent their draft. Give that
+		// message a moment to appear before a held reply decides whether it is still current.
+		e.draftClearedAt = time.Now()
+		e.after(draftSettle, func() {})
+	}
 	e.draft, e.focused = ev.HasDraft, ev.Focused
 }
 

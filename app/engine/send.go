@@ -86,6 +86,9 @@ func (e *Engine) pumpSend() {
 			j.held = true
 			return
 		}
+		if j.held && time.Since(e.draftClearedAt) < draftSettle {
+			return
+		}
 		e.sendQ = e.sendQ[1:]
 		if j.held && j.reply && !j.base.IsZero() {
 			if newest, _ := e.fg.newest(); !j.base.matches(newest) {

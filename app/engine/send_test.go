@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The prefix appears at once, the rest one character per step, then a native Enter.
+func TestRepliesAreTypedPrefixFirstThenOneCharacterAtATime(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Sure thing!"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "coffee?"))
+		h.wait(time.Second) // request answered at the 800 ms floor
+		ins := h.page.commands(CmdInsertText)
+		if len(ins) != 1 || ins[0].Text != Prefix {
+			t.Fatalf("want the prefix inserted at once, got %+v", ins)
+		}
+		start := time.Now()
+		h.wait(10 * time.Second)
+		steps := h.page.commands(CmdTypeText)
+		var typed strings.Builder
+		for _, s := range steps {
+			typed.WriteString(s.Text)
+		}
+		if len(steps) != len("Sure thing!") || typed.String() != "Sure thing!" {
+			t.Fatalf("want one step per character spelling %q, got %d steps spelling %q", "Sure thing!", len(steps), typed.String())
+		}
+		sent := h.page.sentTexts()
+		if len(sent) != 1 || sent[0].text != "[clanker] Sure thing!" {
+			t.Fatalf("want one sent reply, got %+v", sent)
+		}
+		took := sent[0].at.Sub(start) + 200*time.Millisecond // typing began at ~0.8 s
+		if took < 11*(time.Second/450+time.Millisecond) || took > 11*(time.Second/350+150*time.Millisecond)+time.Second {
+			t.Fatalf("typing 11 characters took %v, outside 350-450 cps plus 1-150 ms jitter", took)
+		}
+	})
+}
+
+func TestRepliesAreInsertedWholeWhenRelaxedIsOff(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "No typing"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "go"))
+		h.wait(3 * time.Second)
+		if n := len(h.page.commands(CmdTypeText)); n != 0 {
+			t.Fatalf("want no typing steps, got %d", n)
+		}
+		h.wantSent("whole insert", "c1|[clanker] No typing")
+	})
+}
+
+// The user typing wins: a ready reply waits for the empty box and is sent if nothing newer came.
+func TestReadyReplyIsHeldWhileTheUserHasADraftThenSent(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "held"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "thoughts?"))
+		h.wait(2500 * time.Millisecond) // request in flight
+		h.setDraft("c1", true)
+		h.wait(5 * time.Minute)
+		h.wantSent("while the user has a draft")
+		if n := len(h.page.commands(CmdInsertText)); n != 0 {
+			t.Fatalf("want nothing inserted into a draft, got %d inserts", n)
+		}
+		h.setDraft("c1", false)
+		h.wait(999 * time.Millisecond)
+		h.wantSent("within the settle second after the box emptied")
+		h.wait(2 * time.Millisecond)
+		h.wantSent("after the box is empty", "c1|[clanker] held")
+	})
+}
+
+func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		n := 0
+		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"stale", "fresh"}[min(n-1, 1)]}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "first"))
+		h.wait(2500 * time.Millisecond)
+		h.setDraft("c1", true)
+		h.wait(2 * time.Second) // reply ready, held
+		h.setDraft("c1", false)
+		h.receive("c1", out("my own answer")) // the user sent their draft
+		h.wait(10 * time.Second)
+		reqs := h.wantRequests(2, "re-evaluation after the user's message")
+		if last := reqs[1].History[len(reqs[1].History)-1].Text; last != "my own answer" {
+			t.Fatalf("want the second request to see the user's message, got %q", last)
+		}
+		h.wantSent("only the fresh reply", "c1|[clanker] fresh")
+	})
+}
+
+// Behaviour 11, deliberately different: upstream retried 5 times at 1 s and then silently
+// dropped the reply; here a draft that appears at the last moment holds the reply, losing nothing.
+func TestDraftAppearingAtInsertTimeHoldsTheReplyInsteadOfDroppingIt(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.store.setMode("c1", ModeActive)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "patient"}, nil })
+		h.open("c1", in("Ann", "hi"))
+		// The page has a draft the engine has not been told about yet.
+		h.page.mu.Lock()
+		h.page.conv("c1").draft = true
+		h.page.mu.Unlock()
+		h.receive("c1", in("Ann", "go"))
+		h.wait(10 * time.Second)
+		h.wantSent("the page refused to overwrite the draft")
+		h.wait(time.Hour)
+		h.setDraft("c1", false)
+		h.wait(2 * time.Second)
+		h.wantSent("an hour later, box empty", "c1|[clanker] patient")
+	})
+}
+
+// Behaviour 10: sends are strictly one at a time.
+func TestSendsAreStrictlyOneAtATime(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: strings.Repeat("long reply ", 10)}, nil })
+		h.store.setMode("c1", ModeAvailable)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "clanker?"))
+		h.wait(time.Second) // typing has started
+		h.send(SetMode{Mode: ModeActive})
+		h.wait(time.Minute)
+		h.page.mu.Lock()
+		defer h.page.mu.Unlock()
+		open := false
+		for _, c := range h.page.cmds {
+			switch c.Kind {
+			case CmdInsertText:
+				if open {
+					t.Fatalf("want no insert before the previous Enter, got commands %+v", h.page.cmds)
+				}
+				open = true
+			case CmdPressEnter, CmdRemoveText:
+				open = false
+			}
+		}
+	})
+}
+
+// Upstream bug 15: switching mid-typing removes the partial text and sends nothing anywhere.
+func TestSwitchingConversationMidTypingRemovesThePartialTextAndSendsNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{Text: strings.Repeat("typing slowly ", 8), Update: ContextUpdate{Summary: ptr("c1 summary")}}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.store.setMode("c2", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "tell me a story"))
+		h.wait(1500 * time.Millisecond) // prefix and a few characters typed
+		if len(h.page.commands(CmdTypeText)) == 0 {
+			t.Fatal("want typing in progress before the switch")
+		}
+		h.open("c2", in("Bob", "hey"))
+		h.wait(time.Minute)
+		h.wantSent("after a switch mid-typing")
+		rm := h.page.commands(CmdRemoveText)
+		if len(rm) != 1 || rm[0].Conversation != "c1" || !strings.HasPrefix(rm[0].Text, Prefix) {
+			t.Fatalf("want the partial text removed from c1, got %+v", rm)
+		}
+		h.page.mu.Lock()
+		left := h.page.box["c1"] + h.page.box["c2"]
+		h.page.mu.Unlock()
+		if left != "" {
+			t.Fatalf("want no Clanker text left in any box, got %q", left)
+		}
+		h.store.mu.Lock()
+		c1, c2 := len(h.store.updates["c1"]), len(h.store.updates["c2"])
+		h.store.mu.Unlock()
+		if c1 != 1 || c2 != 0 {
+			t.Fatalf("want the summary saved under c1 only, got c1=%d c2=%d", c1, c2)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

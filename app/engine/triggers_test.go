@@ -1,0 +1,276 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+// Behaviour 2: Available answers only when addressed by name, any case.
+func TestAvailableRepliesOnlyToMessagesThatNameClanker(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeAvailable)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "what a day"))
+		h.wait(10 * time.Second)
+		h.wantRequests(0, "no mention")
+		h.receive("c1", in("Ann", "hey CLANK"))
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "a mention")
+		h.receive("c1", out("Clanker, what do you think?"))
+		h.wait(10 * time.Second)
+		h.wantRequests(2, "the local user's own mention")
+	})
+}
+
+// Behaviour 3: Active considers every human message, the local user's included, never its own.
+func TestActiveConsidersEveryHumanMessageButNeverItsOwn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "lunch?"))
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "a remote message")
+		h.receive("c1", out("sure, noon"))
+		h.wait(10 * time.Second)
+		h.wantRequests(2, "the local user's ordinary message")
+		h.receive("c1", out("[clanker] enjoy!"))
+		h.wait(10 * time.Second)
+		h.wantRequests(2, "our own clanker message")
+	})
+}
+
+// Behaviour 4: replies carry the prefix exactly once; silence posts nothing.
+func TestRepliesArePrefixedOnceAndSilencePostsNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		replies := []Reply{{Text: "Sounds fun"}, {Text: ""}, {Text: "[clanker] doubled?"}}
+		n := 0
+		h.llm.set(0, func(LLMRequest) (Reply, error) { r := replies[n]; n++; return r, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		for _, text := range []string{"one", "two", "three"} {
+			h.receive("c1", in("Ann", text))
+			h.wait(10 * time.Second)
+		}
+		h.wantSent("three answers, one silent", "c1|[clanker] Sounds fun", "c1|[clanker] doubled?")
+	})
+}
+
+// Upstream bug 4: another Clanker's prefix is not a mention in Available mode.
+func TestAnotherClankersPrefixIsNotAMention(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeAvailable)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Bob", "[clanker] The weather is nice today."))
+		h.wait(10 * time.Second)
+		h.wantRequests(0, "another Clanker's message without a mention")
+		h.receive("c1", in("Bob", "[clanker] Dana's Clanker, do you agree?"))
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "another Clanker addressing us by name")
+	})
+}
+
+// Two Clankers can never ping-pong: after our reply, another Clanker triggers nothing until a
+// human writes.
+func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Hello Bob's Clanker"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Bob", "[clanker] Hi, I am Bob's Clanker."))
+		h.wait(5 * time.Second)
+		h.wantRequests(1, "first other-Clanker message, no reply of ours yet")
+		h.wantSent("our answer", "c1|[clanker] Hello Bob's Clanker")
+		h.receive("c1", in("Bob", "[clanker] Hello Dana's Clanker!"))
+		h.receive("c1", in("Bob", "[clanker] Clanker, still there?"))
+		h.wait(time.Minute)
+		h.wantRequests(1, "other Clanker after our reply, no human in between")
+		h.receive("c1", in("Ann", "you two are funny"))
+		h.wait(5 * time.Second)
+		h.wantRequests(2, "a human wrote")
+		h.receive("c1", in("Bob", "[clanker] Indeed."))
+		h.wait(5 * time.Second)
+		h.wantRequests(2, "other Clanker right after our second reply")
+	})
+}
+
+// Upstream bug 5 and behaviour 21 (engine side): only labels that name the local user are
+// rewritten; other people's text keeps its "You".
+func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", out("I'm in"))
+		h.receive("c1", in("Ann", "You rock, and this is to you"))
+		h.wait(10 * time.Second)
+		req := h.wantRequests(1, "one trigger")[0]
+		if got := req.History[0].Sender; got != "Dana" {
+			t.Fatalf("want the local user's sender label to be %q, got %q", "Dana", got)
+		}
+		if got := req.History[1].Text; got != "You rock, and this is to you" {
+			t.Fatalf("want Ann's text untouched, got %q", got)
+		}
+		if got := req.History[1].Sender; got != "Ann" {
+			t.Fatalf("want Ann's label untouched, got %q", got)
+		}
+		for _, p := range req.Participants {
+			if p == "You" {
+				t.Fatalf("want participants with the user's name, got %q", req.Participants)
+			}
+		}
+	})
+}
+
+func TestHistorySentToTheModelIsBoundedByHistorySize(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.HistorySize = 10 })
+		h.store.setMode("c1", ModeActive)
+		var msgs []Message
+		for range 30 {
+			msgs = append(msgs, in("Ann", "old"))
+		}
+		h.open("c1", msgs...)
+		h.receive("c1", in("Ann", "new"))
+		h.wait(10 * time.Second)
+		req := h.wantRequests(1, "one trigger")[0]
+		if len(req.History) != 10 || req.OlderCount != 21 || req.History[9].Text != "new" {
+			t.Fatalf("want the last 10 of 31 messages (21 older), got %d with %d older, last %q", len(req.History), req.OlderCount, req.History[len(req.History)-1].Text)
+		}
+	})
+}
+
+// Behaviour 7: messages that arrived while the user was elsewhere.
+func TestMessagesWhileAwayAnswerTheLastNewTrigger(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		first := in("Ann", "hi")
+		h.open("c1", first)
+		h.open("c2", in("Bob", "yo"))
+		a1, a2 := in("Ann", "are you there"), in("Cat", "dinner at 8?")
+		h.open("c1", first, a1, a2)
+		h.wait(10 * time.Second)
+		req := h.wantRequests(1, "new messages while away")[0]
+		if last := req.History[len(req.History)-1]; last.ID != a2.ID {
+			t.Fatalf("want the request to include the newest message %q last, got %q", a2.ID, last.ID)
+		}
+	})
+}
+
+func TestMessagesWhileAwayInAvailableAnswerOnlyAMention(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeAvailable)
+		first := in("Ann", "hi")
+		h.open("c1", first)
+		h.open("c2", in("Bob", "yo"))
+		h.open("c1", first, in("Ann", "nothing for the bot"), in("Cat", "ok"))
+		h.wait(10 * time.Second)
+		h.wantRequests(0, "no mention while away")
+		h.open("c2")
+		h.open("c1", first, in("Ann", "nothing for the bot"), in("Cat", "ok"), in("Ann", "clanker pick a film"), in("Cat", "yes"))
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "a mention while away")
+	})
+}
+
+func TestMessagesWhileAwayAreSkippedWhenOurReplyAlreadyFollows(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		first := in("Ann", "hi")
+		h.open("c1", first)
+		h.open("c2", in("Bob", "yo"))
+		h.open("c1", first, in("Ann", "question?"), out("[clanker] answered from another device"))
+		h.wait(10 * time.Second)
+		h.wantRequests(0, "our reply already follows the trigger")
+	})
+}
+
+func TestMessagesWhileAwayWithoutAStoredPointerTriggerNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive) // mode but no last-processed message
+		h.open("c1", in("Ann", "hi"), in("Ann", "hello?"))
+		h.wait(10 * time.Second)
+		h.wantRequests(0, "no stored pointer")
+	})
+}
+
+// The hybrid match: a pointer saved under a tmp_ id still matches by sender and text.
+func TestMessagesWhileAwayMatchByTextWhenTheIDChanged(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		mine := Message{ID: "tmp_123", Sender: "You", Direction: Outgoing, Text: "see you"}
+		h.receive("c1", mine)
+		h.wait(10 * time.Second)
+		base := len(h.llm.requests())
+		h.open("c2", in("Bob", "yo"))
+		perm := mine
+		perm.ID = "b3c1-uuid"
+		h.open("c1", in("Ann", "hi"), perm)
+		h.wait(10 * time.Second)
+		h.wantRequests(base, "reopening with the same last message under its permanent id")
+		h.open("c2")
+		h.open("c1", in("Ann", "hi"), perm, in("Ann", "new one"))
+		h.wait(10 * time.Second)
+		h.wantRequests(base+1, "a genuinely new message after the matched pointer")
+	})
+}
+
+func TestMessageIDChangeMovesThePointer(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", Message{ID: "tmp_9", Sender: "You", Direction: Outgoing, Text: "ok"})
+		h.send(MessageIDChanged{Conversation: "c1", OldID: "tmp_9", NewID: "perm-9"})
+		h.store.mu.Lock()
+		got := h.store.recs["c1"].LastProcessed.ID
+		h.store.mu.Unlock()
+		if got != "perm-9" {
+			t.Fatalf("want the stored pointer to follow the permanent id, got %q", got)
+		}
+	})
+}
+
+// Upstream bug 3: older messages loaded by scrolling up looked new.
+func TestHistoryLoadedByScrollingNeverTriggersNorMovesThePointerBack(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		newest := in("Ann", "latest")
+		h.open("c1", newest)
+		h.send(HistoryLoaded{Conversation: "c1", Messages: []Message{in("Ann", "clanker, old question"), in("Bob", "old answer")}})
+		h.wait(time.Minute)
+		h.wantRequests(0, "history loaded above")
+		h.store.mu.Lock()
+		got := h.store.recs["c1"].LastProcessed.ID
+		h.store.mu.Unlock()
+		if got != newest.ID {
+			t.Fatalf("want the pointer to stay on the newest message %q, got %q", newest.ID, got)
+		}
+		if n := h.snap().Foreground.Messages; n != 3 {
+			t.Fatalf("want the older messages kept as context (3 in all), got %d", n)
+		}
+	})
+}
+
+func TestDuplicateMessageEventsTriggerOnce(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		m := in("Ann", "once")
+		h.send(MessageAdded{Conversation: "c1", Message: m})
+		h.send(MessageAdded{Conversation: "c1", Message: m})
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "the same message reported twice")
+	})
+}

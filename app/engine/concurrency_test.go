@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Behaviour 8: switching conversations cancels the pending timer.
+func TestSwitchingConversationCancelsThePendingTimer(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "pending"))
+		h.wait(300 * time.Millisecond)
+		h.open("c2", in("Bob", "other"))
+		h.wait(time.Minute)
+		h.wantRequests(0, "timer cancelled by the switch")
+	})
+}
+
+// Behaviour 8: deactivating cancels the pending timer and supersedes the request in flight.
+func TestDeactivatingCancelsPendingAndSupersedesInFlight(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "too late"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "question"))
+		h.wait(2500 * time.Millisecond) // in flight
+		h.receive("c1", in("Ann", "another"))
+		h.send(SetMode{Mode: ModeDeactivated})
+		h.wait(time.Minute)
+		h.wantRequests(1, "nothing new after deactivation")
+		h.wantSent("only the farewell", "c1|"+DeactivatedText)
+	})
+}
+
+// Behaviour 9 and the deferred-reply rule: a late answer waits for its conversation and is
+// delivered only if nothing newer was said there.
+func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *testing.T) {
+	for _, changed := range []bool{false, true} {
+		name := map[bool]string{false: "unchanged", true: "changed"}[changed]
+		t.Run(name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late answer"}, nil })
+				h.store.setMode("c1", ModeActive)
+				first, q := in("Ann", "hi"), in("Ann", "question")
+				h.open("c1", first)
+				h.receive("c1", q)
+				h.wait(2500 * time.Millisecond)
+				h.open("c2", in("Bob", "meanwhile"))
+				h.wait(30 * time.Second) // the answer arrives while c2 is on screen
+				h.wantSent("while away")
+				if s := h.snap(); s.DeferredFor != "c1" {
+					t.Fatalf("want a deferred reply for c1, got %q", s.DeferredFor)
+				}
+				msgs := []Message{first, q}
+				if changed {
+					msgs = append(msgs, in("Cat", "new while away"))
+				}
+				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+				h.open("c1", msgs...)
+				h.wait(10 * time.Second)
+				if changed {
+					h.wantSent("stale deferred reply")
+				} else {
+					h.wantSent("deferred reply", "c1|[clanker] late answer")
+				}
+			})
+		})
+	}
+}
+
+func TestSupersededResultInTheSameConversationIsDropped(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		n := 0
+		h.llm.set(3*time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"old", "new"}[min(n-1, 1)]}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "one"))
+		h.wait(2500 * time.Millisecond) // first request in flight
+		h.receive("c1", in("Ann", "two"))
+		h.wait(time.Minute)
+		reqs := h.wantRequests(2, "a new message supersedes the first request")
+		if reqs[1].Generation <= reqs[0].Generation {
+			t.Fatalf("want a newer generation, got %d then %d", reqs[0].Generation, reqs[1].Generation)
+		}
+		h.wantSent("only the newest answer", "c1|[clanker] new")
+	})
+}
+
+func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(20*time.Second, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "one"))
+		h.wait(2500 * time.Millisecond)
+		h.receive("c1", in("Ann", "two"))
+		h.wait(10 * time.Second)
+		h.wantRequests(1, "second timer fired while the first request runs")
+		h.wait(11 * time.Second)
+		h.wantRequests(2, "after the first request finished")
+	})
+}
+
+// Results are saved under the conversation they were computed for (upstream bug 15).
+func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(5*time.Second, func(req LLMRequest) (Reply, error) {
+			return Reply{Update: ContextUpdate{Summary: ptr("about " + string(req.Conversation))}}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "remember this"))
+		h.wait(2500 * time.Millisecond)
+		h.open("c2", in("Bob", "hey"))
+		h.wait(time.Minute)
+		h.store.mu.Lock()
+		defer h.store.mu.Unlock()
+		if u := h.store.updates["c1"]; len(u) != 1 || *u[0].Summary != "about c1" {
+			t.Fatalf("want c1's summary saved under c1, got %+v", u)
+		}
+		if u := h.store.updates["c2"]; len(u) != 0 {
+			t.Fatalf("want nothing saved under c2, got %+v", u)
+		}
+	})
+}
+
+// Behaviour 18 (engine side): which failures the user hears about.
+func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		var class ErrorClass
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{}, &LLMError{Class: class, UserText: "text for " + string(class)}
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		toasts := func() (n int) {
+			for _, c := range h.page.commands(CmdToast) {
+				if strings.HasPrefix(c.Text, "text for") {
+					n++
+				}
+			}
+			return n
+		}
+		for i, step := range []struct {
+			class ErrorClass
+			want  int
+		}{
+			{ErrRateLimit, 0}, {ErrServer, 0}, {ErrServer, 0}, {ErrModel, 1}, {ErrModel, 2},
+		} {
+			class = step.class
+			h.receive("c1", in("Ann", "msg"))
+			h.wait(3 * time.Second)
+			if got := toasts(); got != step.want {
+				t.Fatalf("step %d (%s): want %d toasts so far, got %d", i, step.class, step.want, got)
+			}
+		}
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.receive("c1", in("Ann", "ok now"))
+		h.wait(3 * time.Second)
+		class = ErrNetwork
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, &LLMError{Class: class, UserText: "text for net"} })
+		h.receive("c1", in("Ann", "a"))
+		h.wait(3 * time.Second)
+		h.receive("c1", in("Ann", "b"))
+		h.wait(3 * time.Second)
+		if got := toasts(); got != 3 {
+			t.Fatalf("want exactly one toast for a fresh network streak (3 in all), got %d", got)
+		}
+	})
+}
+
+// Behaviour 16 (engine side): an image request fetches the image and re-asks with it; an image
+// that is not in the conversation is refused with a toast and nothing is posted.
+func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		src := "blob:https://messages.google.com/1234"
+		h.page.images[src] = []byte("jpegbytes")
+		h.llm.set(0, func(req LLMRequest) (Reply, error) {
+			if req.Image != nil {
+				return Reply{Text: "nice cat", RequestImage: src}, nil
+			}
+			return Reply{RequestImage: src}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		m := in("Ann", "")
+		m.Images = []Image{{Src: src}}
+		h.receive("c1", m)
+		h.wait(5 * time.Second)
+		reqs := h.wantRequests(2, "request and image follow-up")
+		if reqs[1].Image == nil || string(reqs[1].Image.Data) != "jpegbytes" || reqs[1].Image.Src != src {
+			t.Fatalf("want the follow-up to carry the fetched image, got %+v", reqs[1].Image)
+		}
+		h.wantSent("answer after seeing the image", "c1|[clanker] nice cat")
+
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{RequestImage: "https://evil.example/x.png"}, nil })
+		h.receive("c1", in("Ann", "and now?"))
+		h.wait(5 * time.Second)
+		h.wantRequests(3, "a request for a foreign image")
+		h.wantSent("nothing after a foreign image request", "c1|[clanker] nice cat")
+		var toast bool
+		for _, c := range h.page.commands(CmdToast) {
+			toast = toast || strings.Contains(c.Text, "not in this conversation")
+		}
+		if !toast {
+			t.Fatal("want an error toast for an image that is not in the conversation")
+		}
+	})
+}
+
+func TestNothingIsSentWhileThePageIsSignedOut(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(5*time.Second, nil)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "one"))
+		h.wait(2500 * time.Millisecond)
+		h.send(PageStateChanged{State: PageSignedOut})
+		h.wait(time.Minute)
+		h.wantSent("signed out")
+	})
+}

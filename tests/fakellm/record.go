@@ -26,11 +26,11 @@ type Outcome string
 // The outcomes a recorded request can have. A request still being handled has OutcomePending.
 const (
 	OutcomePending  Outcome = ""
-	OutcomeAnswered Outcome = "answered"  // a full response was written
-	OutcomeRejected Outcome = "rejected"  // the server refused the request itself (bad JSON, wrong key)
-	OutcomeCanceled Outcome = "canceled"  // the client gave up (or the server closed) first
-	OutcomeDropped  Outcome = "dropped"   // the connection was closed on purpose
-	OutcomeBroken   Outcome = "broken"    // writing the response failed
+	OutcomeAnswered Outcome = "answered" // a full response was written
+	OutcomeRejected Outcome = "rejected" // the server refused the request itself (bad JSON, wrong key)
+	OutcomeCanceled Outcome = "canceled" // the client gave up (or the server closed) first
+	OutcomeDropped  Outcome = "dropped"  // the connection was closed on purpose
+	OutcomeBroken   Outcome = "broken"   // writing the response failed
 )
 
 // Part is one content part of a message. Plain string content is recorded as a single "text" part.

@@ -175,16 +175,16 @@ func (r MessageRef) matches(m Message) bool {
 // IsZero reports whether nothing is remembered.
 func (r MessageRef) IsZero() bool { return r.ID == "" && r.Text == "" }
 
-var mentionRE = regexp.MustCompile(`(?i)clank`)
+var (
+	mentionRE   = regexp.MustCompile(`(?i)clank`)
+	signatureRE = regexp.MustCompile(`(?i)\[clanker\]`)
+)
 
-// mentionsClanker reports whether text addresses Clanker by name. Another Clanker's prefix is
-// stripped first: "[clanker]" on its own is a signature, not a mention.
+// mentionsClanker reports whether text addresses Clanker by name. Every "[clanker]" signature is
+// removed first: another Clanker's prefix (in a message or a "Bob: [clanker] ..." snippet) is a
+// signature, not a mention (upstream bug 4).
 func mentionsClanker(text string) bool {
-	t := strings.TrimSpace(text)
-	if strings.HasPrefix(t, strings.TrimSpace(Prefix)) {
-		t = t[len(strings.TrimSpace(Prefix)):]
-	}
-	return mentionRE.MatchString(t)
+	return mentionRE.MatchString(signatureRE.ReplaceAllString(text, ""))
 }
 
 var automatedRE = regexp.MustCompile(`^\d{1,10}$`)

@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+// sidebarHarness has c1 on screen, c2..c4 in the sidebar, and the sidebar baseline taken.
+func sidebarHarness(t *testing.T, policy InactivePolicy, modes map[ConversationID]Mode) *harness {
+	t.Helper()
+	h := newHarness(t, func(s *Settings) { s.Inactive = policy })
+	for id, m := range modes {
+		h.store.setMode(id, m)
+	}
+	h.page.mu.Lock()
+	for _, id := range []ConversationID{"c2", "c3", "c4"} {
+		h.page.conv(id).msgs = []Message{in("Zed", "old news in "+string(id))}
+	}
+	h.page.mu.Unlock()
+	h.open("c1", in("Ann", "hi"))
+	h.send(h.sidebar()) // baseline
+	return h
+}
+
+func navigations(h *harness) []ConversationID {
+	var out []ConversationID
+	for _, c := range h.page.commands(CmdNavigate) {
+		out = append(out, c.Conversation)
+	}
+	return out
+}
+
+// Behaviour 23: process mode answers at once, without typing, and returns.
+func TestProcessModeVisitsAnswersInstantlyAndReturns(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
+		at := time.Now()
+		h.receive("c2", in("Bob", "anyone up for tennis?"))
+		h.wait(10 * time.Second)
+		reqs := h.wantRequests(1, "the visited conversation")
+		if reqs[0].Conversation != "c2" {
+			t.Fatalf("want the request for c2, got %q", reqs[0].Conversation)
+		}
+		if d := h.llm.times[0].Sub(at); d != 0 {
+			t.Fatalf("want no reading delay in process mode, waited %v", d)
+		}
+		if n := len(h.page.commands(CmdTypeText)); n != 0 {
+			t.Fatalf("want no typing simulation in process mode, got %d steps", n)
+		}
+		h.wantSent("the answer", "c2|[clanker] on it")
+		if got := navigations(h); len(got) != 2 || got[0] != "c2" || got[1] != "c1" {
+			t.Fatalf("want navigation to c2 and back to c1, got %v", got)
+		}
+		ov := h.page.commands(CmdOverlay)
+		if len(ov) != 2 || ov[0].Text != OverlayText || ov[1].Text != "" {
+			t.Fatalf("want the overlay shown then hidden, got %+v", ov)
+		}
+		if s := h.snap(); s.Foreground.ID != "c1" || s.Visiting != "" {
+			t.Fatalf("want to be back on c1 with no visit running, got fg=%q visiting=%q", s.Foreground.ID, s.Visiting)
+		}
+	})
+}
+
+func TestSnippetEvaluationUsesTheStoredMode(t *testing.T) {
+	cases := []struct {
+		name    string
+		mode    Mode
+		msg     Message
+		visited bool
+	}{
+		{"active any message", ModeActive, in("Bob", "hello"), true},
+		{"available with mention", ModeAvailable, in("Bob", "clanker, settle this"), true},
+		{"available without mention", ModeAvailable, in("Bob", "hello"), false},
+		{"available, another Clanker's prefix only", ModeAvailable, in("Bob", "[clanker] hello"), false},
+		{"deactivated", ModeDeactivated, in("Bob", "clanker!"), false},
+		{"own outgoing snippet", ModeActive, out("sent from my phone"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": c.mode})
+				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+				h.receive("c2", c.msg)
+				h.wait(time.Minute)
+				if got := len(navigations(h)) > 0; got != c.visited {
+					t.Fatalf("want visited=%v, got navigations %v", c.visited, navigations(h))
+				}
+			})
+		})
+	}
+}
+
+// Behaviour 23: a manual click during a visit cancels the rest and Clanker does not go back.
+func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
+		h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
+		h.receive("c2", in("Bob", "one"))
+		h.receive("c4", in("Dee", "two"))
+		h.wait(time.Second) // visiting c2, request in flight
+		h.open("c3")        // the user clicks c3
+		h.wait(5 * time.Minute)
+		if got := navigations(h); len(got) != 1 || got[0] != "c2" {
+			t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
+		}
+		if s := h.snap(); s.Foreground.ID != "c3" || len(s.SidebarQueue) != 0 || s.Visiting != "" {
+			t.Fatalf("want c3 on screen and an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.SidebarQueue, s.Visiting)
+		}
+		h.wantSent("nothing sent into c3")
+	})
+}
+
+func TestVisitsWaitForTheForegroundToBeAvailable(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.setDraft("c1", true)
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(time.Hour)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit while the user has a draft, got %v", got)
+		}
+		h.setDraft("c1", false)
+		h.wait(10 * time.Second)
+		if got := navigations(h); len(got) == 0 || got[0] != "c2" {
+			t.Fatalf("want the visit once the box is empty, got %v", got)
+		}
+	})
+}
+
+// Behaviour 24: idle mode waits for 10 minutes without foreground activity.
+func TestIdleModeWaitsForTenMinutesWithoutActivity(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		start := time.Now()
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(5 * time.Minute)
+		h.send(ComposeState{Conversation: "c1", Focused: true}) // activity at 5 min
+		h.wait(9*time.Minute + 59*time.Second)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit before 10 idle minutes, got %v at %v", got, time.Since(start))
+		}
+		h.wait(2 * time.Second)
+		if got := navigations(h); len(got) == 0 || got[0] != "c2" {
+			t.Fatalf("want the visit after 10 idle minutes, got %v", got)
+		}
+	})
+}
+
+// New behaviour: with the window hidden in the tray nobody is interrupted, so queued
+// conversations are handled at once even in idle mode.
+func TestHiddenWindowProcessesQueuedConversationsAtOnce(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.send(WindowVisibility{Hidden: true})
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(time.Second)
+		if got := navigations(h); len(got) == 0 || got[0] != "c2" {
+			t.Fatalf("want an immediate visit while hidden, got %v", got)
+		}
+	})
+}
+
+func TestIgnorePolicyNeverVisits(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveIgnore, map[ConversationID]Mode{"c2": ModeActive})
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(time.Hour)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit with the ignore setting, got %v", got)
+		}
+	})
+}
+
+// Upstream bug 17: the foreground's snippet baseline went stale and it was queued spuriously
+// after the user left it.
+func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c1": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.receive("c1", in("Ann", "news while on screen"))
+		h.send(h.sidebar()) // the sidebar shows c1's new snippet while c1 is foreground
+		h.wait(5 * time.Second)
+		h.open("c2")
+		h.send(h.sidebar()) // nothing new anywhere
+		h.wait(time.Minute)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit to c1, whose snippet did not change since it was on screen; got %v", got)
+		}
+	})
+}
+
+func TestVisitThatNeverOpensReturnsHome(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.page.mu.Lock()
+		h.page.noNav = true
+		h.page.mu.Unlock()
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(11 * time.Second)
+		if s := h.snap(); s.Visiting != "" || s.Foreground.ID != "c1" {
+			t.Fatalf("want the failed visit abandoned on c1, got visiting=%q fg=%q", s.Visiting, s.Foreground.ID)
+		}
+		if ov := h.page.commands(CmdOverlay); len(ov) != 2 || ov[1].Text != "" {
+			t.Fatalf("want the overlay removed, got %+v", ov)
+		}
+	})
+}

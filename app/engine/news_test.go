@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+func newsSettings(s *Settings) {
+	s.News, s.WebSearch = true, true
+	s.QuietStart, s.QuietStop = 0, 0 // no quiet hours unless a test sets them
+}
+
+func newsRequests(h *harness) []time.Duration {
+	var out []time.Duration
+	h.llm.mu.Lock()
+	defer h.llm.mu.Unlock()
+	for i, r := range h.llm.reqs {
+		if r.Kind == RequestNews {
+			out = append(out, h.llm.times[i].Sub(h.start))
+		}
+	}
+	return out
+}
+
+func TestInQuietHoursHandlesZeroEqualAndMidnightWrap(t *testing.T) {
+	cases := []struct {
+		hour, start, stop int
+		want              bool
+	}{
+		{22, 21, 9, true}, {3, 21, 9, true}, {9, 21, 9, false}, {12, 21, 9, false},
+		{0, 0, 6, true}, {5, 0, 6, true}, {6, 0, 6, false},
+		{23, 22, 0, true}, {0, 22, 0, false},
+		{7, 7, 7, false}, {0, 0, 0, false},
+	}
+	for _, c := range cases {
+		if got := inQuietHours(c.hour, c.start, c.stop); got != c.want {
+			t.Errorf("hour %d with quiet %d-%d: want %v, got %v", c.hour, c.start, c.stop, c.want, got)
+		}
+	}
+}
+
+// Behaviour 25 and upstream bug 8: the 2 h idle rule counts from the conversation's stored last
+// message, not from app start, and checks are at least 1 h apart.
+func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, newsSettings)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.store.mu.Lock()
+		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive,
+			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-90 * time.Minute)}
+		h.store.mu.Unlock()
+		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"})
+		h.wait(29 * time.Minute)
+		if got := newsRequests(h); len(got) != 0 {
+			t.Fatalf("want no news before 2 h since the stored last message, got %v", got)
+		}
+		h.wait(7 * time.Minute) // the 5-minute tick at 30 min is exactly 2 h after the stored message
+		got := newsRequests(h)
+		if len(got) != 1 || got[0] != 30*time.Minute {
+			t.Fatalf("want one news check at 30 min, got %v", got)
+		}
+		h.wait(52 * time.Minute) // t = 88 min: less than an hour since the check
+		if got := newsRequests(h); len(got) != 1 {
+			t.Fatalf("want no second check within the hour, got %v", got)
+		}
+		h.wait(3 * time.Minute)
+		if got := newsRequests(h); len(got) != 2 || got[1] != 90*time.Minute {
+			t.Fatalf("want the next check one hour later at 90 min, got %v", got)
+		}
+		h.wantSent("silent news checks")
+	})
+}
+
+func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, newsSettings)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.store.setMode("c1", ModeAvailable) // no stored last-message time
+		h.open("c1", in("Ann", "hi"))
+		h.wait(time.Hour)
+		h.receive("c1", in("Ann", "still here"))
+		h.wait(2*time.Hour + 50*time.Minute)
+		if got := newsRequests(h); len(got) != 1 || got[0] != 3*time.Hour {
+			t.Fatalf("want the first check 2 h after the last message (at 3h), got %v", got)
+		}
+	})
+}
+
+func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
+	cases := map[string]func(*Settings){
+		"web search off": func(s *Settings) { newsSettings(s); s.WebSearch = false },
+		"news off":       func(s *Settings) { newsSettings(s); s.News = false },
+		"quiet 0 to 23":  func(s *Settings) { newsSettings(s); s.QuietStart, s.QuietStop = 0, 23 },
+	}
+	for name, mut := range cases {
+		t.Run(name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t, mut)
+				h.store.mu.Lock()
+				h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+				h.store.mu.Unlock()
+				h.open("c1", in("Ann", "hi"))
+				h.wait(22*time.Hour + 59*time.Minute)
+				if got := newsRequests(h); len(got) != 0 {
+					t.Fatalf("want no news checks, got %v", got)
+				}
+			})
+		})
+	}
+	t.Run("deactivated", func(t *testing.T) {
+		run(t, func(t *testing.T) {
+			h := newHarness(t, newsSettings)
+			h.open("c1", in("Ann", "hi"))
+			h.wait(5 * time.Hour)
+			if got := newsRequests(h); len(got) != 0 {
+				t.Fatalf("want no news in a deactivated conversation, got %v", got)
+			}
+		})
+	})
+}
+
+func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { newsSettings(s); s.QuietStart, s.QuietStop = 21, 4 })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Big news!"}, nil })
+		h.store.mu.Lock()
+		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+		h.store.mu.Unlock()
+		h.open("c1", in("Ann", "hi")) // the bubble's clock starts at midnight UTC
+		h.wait(4*time.Hour + time.Minute)
+		got := newsRequests(h)
+		if len(got) != 1 || got[0] != 4*time.Hour {
+			t.Fatalf("want the first news check at 04:00 when quiet hours end, got %v", got)
+		}
+		h.wait(30 * time.Second)
+		h.wantSent("a remarkable news item", "c1|[clanker] Big news!")
+	})
+}

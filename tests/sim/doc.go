@@ -1,0 +1,110 @@
+// Package sim is a deterministic fake of the Google Messages web app (messages.google.com/web),
+// served on loopback, for the bridge's browser tests, the full-app tests and `clanker demo`.
+//
+// It reproduces the DOM described in /work/shared/reference/google-messages-dom.md (sidebar,
+// header, message rows with the aria-label grammar, compose box, SPA navigation, windowing,
+// tmp_ id swaps) and the one property of the real page that shapes Clanker's design: sending
+// accepts only trusted input.
+//
+// # Go API
+//
+//	s, err := sim.Start(sim.Options{Seed: 1}) // two listeners on 127.0.0.1:0; defer s.Close()
+//	s.URL()                 // app origin, http://127.0.0.1:PORT
+//	s.AppURL()              // landing page, s.URL()+"/web/conversations"
+//	s.ConversationURL(id)   // s.AppURL()+"/"+id
+//	s.AccountsURL()         // second origin serving the fake Google sign-in popup (/signin)
+//	ctl := s.Control()      // typed client of the control API (sim.NewControl(url) for another process)
+//
+// Options: Seed (ids and label delays), Addr/AccountsAddr, Start (clock, default February 3, 2026
+// at 6:41 PM, +1 minute per message), Empty (no demo content), Window (DOM rows, default 35),
+// ConfirmAfter (tmp_ → UUID delay, default 1 s, negative = only on SwapPendingIDs), SwapMode
+// (automatic swaps: SwapInPlace default, or SwapReplace), SlowDelay (VariantSlow, default 3 s),
+// Variants, Logger.
+//
+// Control methods (each one HTTP call; errors carry the server's sentence):
+//
+//	CreateConversation(NewConversation{Name, Participants, Pinned, Muted, RCS}) (Conversation, error)
+//	Conversations() / ConversationByName(name)   // sidebar order, with Snippet, Unread, Time
+//	Messages(conv) ([]Message, error)            // every stored row, not only the DOM window
+//	Deliver(conv, Message{From, Text, Image, ReplyTo, Tombstone, Attachment, TimeOnlyLabel, Status})
+//	Deliver(conv, Message{Reaction: &Reaction{Target: msgID, From: "Jane Doe", Kind: "love"}})
+//	UserTypesDraft(text)        // the page focuses the compose box, sets the draft, fires input
+//	ClickConversation(conv)     // the page calls .click() on the sidebar link (SPA navigation)
+//	LoadOlder(n)                // the page inserts up to n older rows at the top
+//	SwapPendingIDs(SwapInPlace|SwapReplace) ([]Swap, error)
+//	Sent() / Rejected() ([]Send, error)   // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
+//	Reset()                     // clock, ids, demo content, logs, variants, sign-in; pages re-render
+//	SetVariant(vs ...Variant)   // replace active variants; pages re-render
+//	Status() (Status, error)    // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
+//
+// UserTypesDraft, ClickConversation and LoadOlder are carried out by the page, so they fail with
+// 409 when no page is connected; they return when the command is sent, so wait on the DOM after.
+//
+// # HTTP control API (loopback clients only; JSON bodies; errors are 4xx with a plain sentence)
+//
+//	GET  /__sim/conversations                 -> [Conversation]
+//	POST /__sim/conversations                 {name?, participants[], pinned?, muted?, rcs?} -> Conversation
+//	GET  /__sim/conversations/{id}/messages   -> [Message]
+//	POST /__sim/deliver                       {conversation, message: Message} -> Message
+//	POST /__sim/draft                         {text}
+//	POST /__sim/click                         {conversation}
+//	POST /__sim/load-older                    {count}
+//	POST /__sim/swap-pending                  {mode: "in-place"|"replace"} -> [Swap]
+//	GET  /__sim/sent, /__sim/rejected         -> [Send]
+//	POST /__sim/reset
+//	POST /__sim/variant                       {variants: ["slow", ...]}
+//	GET  /__sim/status                        -> Status
+//	GET  /__sim/media/{photo.jpg|chart.png|wave.gif}
+//
+// The page's own endpoints (/__sim/page/...) are internal: state, messages, an event stream
+// (Server-Sent Events), send reports, open-conversation reports and the sign-in report.
+//
+// # Page behaviour
+//
+//   - Paths: /web/conversations (landing, nothing selected), /web/conversations/<id>, and
+//     /web/authentication (pairing page when signed out). Sidebar clicks (trusted or .click())
+//     call pushState and swap the pane; back/forward (popstate) re-renders. The old rows leave the
+//     DOM synchronously with the URL change; the new ones follow after one fetch (~ms), or after
+//     SlowDelay with VariantSlow.
+//   - Rows: <mws-message-wrapper data-e2e-message-wrapper msg-id> > <div
+//     data-e2e-message-wrapper-core data-e2e-message-id data-e2e-message-outgoing> holding, in DOM
+//     order: an optional quoted parent (div.embed-msg-part-container > mws-text-message-part),
+//     mws-image-message-part > div[data-e2e-message-image] > img[src=blob:...], and
+//     mws-text-message-part[data-e2e-text-message-content]. Tombstones carry
+//     data-e2e-message-tombstone on the core; video/file rows have no part. Rows rendered when a
+//     conversation opens are labelled at once; rows added later (live, load-older) get their
+//     aria-labels Message.LabelDelayMS (100-300 ms, seeded) after insertion.
+//   - Labels: "<Sender> said: <text>. <Sent|Received> on <January 2, 2006 at 3:04 PM>. [Status.]
+//     [X reacted with K.]", "<Sender> sent an image. ...", or "Received at 3:04 PM." with
+//     TimeOnlyLabel. Sender is "You" for the local user. Message.TextLabel/ImageLabel compute them.
+//   - Ids: conversations "Cg"+17 base64url chars; incoming "xxxx=" + 19 chars; outgoing UUIDv4;
+//     pending "tmp_" + 12 digits. All drawn from the seed.
+//   - Window: at most Options.Window rows; a new row removes the oldest. LoadOlder (or a mouse
+//     wheel up at the top) inserts older rows at the top; a later new row trims them again.
+//   - Compose: [data-e2e-message-input] wrapping textarea[data-e2e-message-input-box] (or a
+//     div[contenteditable=true][data-e2e-message-input-box] with VariantContentEditable) and
+//     button[data-e2e-send-text-button] labelled SMS or RCS ("Send SMS"). A send is a keydown Enter
+//     without Shift in the box, or a click on the button. When event.isTrusted it is logged in
+//     Sent, the box clears, a row "You said: <text>. Sent on ... SMS." appears with a tmp_ id
+//     (swapped to a UUID after ConfirmAfter) and the snippet becomes "You: <text>". Otherwise it is
+//     logged in Rejected and nothing else changes. Shift+Enter inserts a newline.
+//   - Sidebar: items are updated in place; order is pinned first, then most recent activity; a
+//     delivery to a conversation that is not open sets data-e2e-is-unread="true" (cleared on open)
+//     and document.title becomes "(N) Messages for web".
+//   - Variants (Options.Variants, SetVariant, or ?variant=a,b on the page URL for that page only):
+//     signed-out (pairing page with mw-qr-code and "Sign in with Google" #sim-signin, which
+//     window.open()s AccountsURL()+"/signin"; that page posts {type:"sim-signin"} to its opener,
+//     only for the app origin, and closes itself 400 ms later; the opener checks event.origin,
+//     reports it, and loads /web/conversations signed in), unrecognised (same content, none of the
+//     known tags or data-e2e attributes), slow, contenteditable, mirror (textarea draft mirrored
+//     into textContent).
+//   - Test hooks on <body> (not part of the real page; the bridge must not use them):
+//     data-sim-ready="1" after the state is rendered, data-sim-conversation=<open id>,
+//     data-sim-shown=<id> once that conversation's rows are in the DOM.
+//
+// Demo content (unless Options.Empty): "Book club" (pinned, muted, 60 rows), "72975" (automated),
+// "(555) 555-7334" (formatted-phone sender, a time-only label, "hi clank"), "Bob" (RCS, another
+// user's [clanker] message, unread), "Jane Doe" (own [clanker] row with a reaction, PNG with text,
+// GIF, multi-line text, text containing ". Received on "), "Dad, Mom" (EXIF photo with and without
+// text, tombstone, video row, quoted reply, reactions). Names are the Demo* constants.
+package sim

@@ -1,0 +1,298 @@
+package sim
+
+import (
+	"bytes"
+	"image"
+	_ "image/gif"
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func startTest(t *testing.T, o Options) (*Server, *Control) {
+	t.Helper()
+	o.Logger = quiet()
+	s, err := Start(o)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, s.Control()
+}
+
+func TestTextLabelsFollowTheAriaLabelGrammar(t *testing.T) {
+	at := time.Date(2026, 2, 3, 18, 41, 0, 0, time.UTC)
+	cases := []struct {
+		name string
+		m    Message
+		want string
+	}{
+		{"incoming", Message{From: "Jane Doe", Text: "Anyone up for tacos?", Time: at},
+			"Jane Doe said: Anyone up for tacos?. Received on February 3, 2026 at 6:41 PM."},
+		{"own clanker with status and reaction", Message{Outgoing: true, Text: "[clanker] Sure, tacos sound great.", Status: "Read",
+			Reactions: []Reaction{{From: "Jane Doe", Kind: "laugh"}}, Time: at},
+			"You said: [clanker] Sure, tacos sound great.. Sent on February 3, 2026 at 6:41 PM. Read. Jane Doe reacted with laugh."},
+		{"reactions grouped by kind", Message{From: "(555) 555-7334", Text: "hi clank", Time: at,
+			Reactions: []Reaction{{From: "You", Kind: "laugh"}, {From: "(555) 555-7334", Kind: "laugh"}, {From: "Mom", Kind: "love"}}},
+			"(555) 555-7334 said: hi clank. Received on February 3, 2026 at 6:41 PM. You and (555) 555-7334 reacted with laugh. Mom reacted with love."},
+		{"time only", Message{From: "Bob", Text: "ok", TimeOnlyLabel: true, Time: at.Add(-3*time.Hour - 45*time.Minute)},
+			"Bob said: ok. Received at 2:56 PM."},
+		{"multi-line", Message{From: "Jane Doe", Text: "a\nb", Time: at},
+			"Jane Doe said: a\nb. Received on February 3, 2026 at 6:41 PM."},
+		{"tombstone has no label", Message{From: "Mom", Text: "gone", Tombstone: true, Time: at}, ""},
+	}
+	for _, c := range cases {
+		if got := c.m.TextLabel(); got != c.want {
+			t.Errorf("%s: TextLabel = %q, want %q", c.name, got, c.want)
+		}
+	}
+	img := Message{From: "Dad", Image: MediaPhoto, Status: "Delivered", Time: at}
+	if got, want := img.ImageLabel(), "Dad sent an image. Received on February 3, 2026 at 6:41 PM. Delivered."; got != want {
+		t.Errorf("ImageLabel = %q, want %q", got, want)
+	}
+}
+
+func TestSnippetsPrefixYouForOutgoingAndTheSenderInGroups(t *testing.T) {
+	cases := []struct {
+		m     Message
+		group bool
+		want  string
+	}{
+		{Message{Outgoing: true, Text: "[clanker] hi"}, false, "You: [clanker] hi"},
+		{Message{From: "Mom", Text: "dinner?"}, true, "Mom: dinner?"},
+		{Message{From: "Jane Doe", Text: "tacos"}, false, "tacos"},
+		{Message{From: "Dad", Image: MediaPhoto}, true, "Dad: Photo"},
+	}
+	for _, c := range cases {
+		if got := c.m.Snippet(c.group); got != c.want {
+			t.Errorf("Snippet(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}
+
+func TestSameSeedGivesSameIDsAndDifferentSeedDifferentOnes(t *testing.T) {
+	_, a := startTest(t, Options{Seed: 7})
+	_, b := startTest(t, Options{Seed: 7})
+	_, c := startTest(t, Options{Seed: 8})
+	ca, err := a.Conversations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, _ := b.Conversations()
+	cc, _ := c.Conversations()
+	if ca[0].ID != cb[0].ID {
+		t.Errorf("seed 7 twice gave conversation ids %q and %q, want equal", ca[0].ID, cb[0].ID)
+	}
+	if ca[0].ID == cc[0].ID {
+		t.Errorf("seeds 7 and 8 both gave id %q, want different", ca[0].ID)
+	}
+	if !regexp.MustCompile(`^Cg[A-Za-z0-9_-]{17}$`).MatchString(ca[0].ID) {
+		t.Errorf("conversation id %q is not base64-like Cg+17", ca[0].ID)
+	}
+}
+
+func TestDeliverAppendsAReceivedMessageAndMarksABackgroundConversationUnread(t *testing.T) {
+	_, ctl := startTest(t, Options{Empty: true})
+	conv, err := ctl.CreateConversation(NewConversation{Participants: []string{"Dad", "Mom"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conv.Name != "Dad, Mom" {
+		t.Errorf("group name = %q, want %q", conv.Name, "Dad, Mom")
+	}
+	m, err := ctl.Deliver(conv.ID, Message{From: "Mom", Text: "hi clank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[A-Za-z0-9_-]{4}=[A-Za-z0-9_-]{19}$`).MatchString(m.ID) {
+		t.Errorf("incoming id %q is not base64-like", m.ID)
+	}
+	if want := "Mom said: hi clank. Received on February 3, 2026 at 6:41 PM."; m.TextLabel() != want {
+		t.Errorf("label = %q, want %q", m.TextLabel(), want)
+	}
+	m2, _ := ctl.Deliver(conv.ID, Message{From: "Dad", Text: "second"})
+	if d := m2.Time.Sub(m.Time); d != time.Minute {
+		t.Errorf("clock advanced %v between messages, want 1m", d)
+	}
+	if m.LabelDelayMS < 100 || m.LabelDelayMS > 300 {
+		t.Errorf("label delay %d ms, want 100..300", m.LabelDelayMS)
+	}
+	cs, _ := ctl.Conversations()
+	if !cs[0].Unread || cs[0].Snippet != "Dad: second" {
+		t.Errorf("sidebar entry = %+v, want unread with snippet %q", cs[0], "Dad: second")
+	}
+}
+
+func TestReactionUpdatesTheTargetInsteadOfAddingARow(t *testing.T) {
+	_, ctl := startTest(t, Options{Empty: true})
+	conv, _ := ctl.CreateConversation(NewConversation{Participants: []string{"Jane Doe"}})
+	m, _ := ctl.Deliver(conv.ID, Message{From: "Jane Doe", Text: "tacos?"})
+	got, err := ctl.Deliver(conv.ID, Message{Reaction: &Reaction{Target: m.ID, From: "Jane Doe", Kind: "love"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(got.TextLabel(), " Jane Doe reacted with love.") {
+		t.Errorf("label after reaction = %q, want the reaction sentence at the end", got.TextLabel())
+	}
+	ms, _ := ctl.Messages(conv.ID)
+	if len(ms) != 1 {
+		t.Errorf("rows after a reaction = %d, want 1", len(ms))
+	}
+}
+
+func TestBadControlInputGetsAClearErrorAndChangesNothing(t *testing.T) {
+	_, ctl := startTest(t, Options{Empty: true})
+	conv, _ := ctl.CreateConversation(NewConversation{Participants: []string{"Bob"}})
+	cases := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"no participants", func() error { _, err := ctl.CreateConversation(NewConversation{}); return err }, "at least one participant"},
+		{"unknown conversation", func() error { _, err := ctl.Deliver("nope", Message{From: "x", Text: "y"}); return err }, `no conversation "nope"`},
+		{"no sender", func() error { _, err := ctl.Deliver(conv.ID, Message{Text: "y"}); return err }, "needs a sender"},
+		{"sender You", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "You", Text: "y"}); return err }, "local user"},
+		{"empty", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "Bob"}); return err }, "needs text"},
+		{"unknown image", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "Bob", Image: "x.bmp"}); return err }, "unknown image"},
+		{"reaction to nothing", func() error {
+			_, err := ctl.Deliver(conv.ID, Message{Reaction: &Reaction{Target: "zz", From: "Bob", Kind: "love"}})
+			return err
+		}, `no message "zz"`},
+		{"bad swap mode", func() error { _, err := ctl.SwapPendingIDs("sideways"); return err }, "unknown mode"},
+		{"bad variant", func() error { return ctl.SetVariant("purple") }, "unknown variant"},
+		{"draft without page", func() error { return ctl.UserTypesDraft("x") }, "no page is connected"},
+		{"load older zero", func() error { return ctl.LoadOlder(0) }, "must be 1..1000"},
+	}
+	for _, c := range cases {
+		err := c.call()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error = %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	ms, _ := ctl.Messages(conv.ID)
+	if len(ms) != 0 {
+		t.Errorf("messages after bad input = %d, want 0", len(ms))
+	}
+	resp, err := http.Post(ctl.base+"/__sim/deliver", "application/json", strings.NewReader(`{"conversation":"x","bogus":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("unknown JSON field: status %d, want 400", resp.StatusCode)
+	}
+}
+
+func TestResetRestoresTheSameDemoContentAndClearsLogs(t *testing.T) {
+	_, ctl := startTest(t, Options{})
+	before, _ := ctl.Conversations()
+	fam, _ := ctl.ConversationByName(DemoFamily)
+	if _, err := ctl.Deliver(fam.ID, Message{From: "Mom", Text: "extra"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := ctl.Conversations()
+	if len(before) != len(after) || before[0].ID != after[0].ID || before[1].Snippet != after[1].Snippet {
+		t.Errorf("after reset sidebar = %+v, want the start state %+v", after, before)
+	}
+	ms, _ := ctl.Messages(fam.ID)
+	for _, m := range ms {
+		if m.Text == "extra" {
+			t.Errorf("delivered message survived reset")
+		}
+	}
+}
+
+func TestDemoContentCoversTheFixtureChecklist(t *testing.T) {
+	_, ctl := startTest(t, Options{})
+	cs, _ := ctl.Conversations()
+	names := map[string]Conversation{}
+	for _, c := range cs {
+		names[c.Name] = c
+	}
+	for _, n := range []string{DemoBookClub, DemoShortCode, DemoPhone, DemoBob, DemoJane, DemoFamily} {
+		if _, ok := names[n]; !ok {
+			t.Errorf("demo lacks conversation %q", n)
+		}
+	}
+	if cs[0].Name != DemoBookClub || !cs[0].Pinned {
+		t.Errorf("first sidebar item = %+v, want the pinned %q", cs[0], DemoBookClub)
+	}
+	book, _ := ctl.Messages(names[DemoBookClub].ID)
+	if len(book) != DemoBookClubSize {
+		t.Errorf("book club has %d rows, want %d", len(book), DemoBookClubSize)
+	}
+	fam, _ := ctl.Messages(names[DemoFamily].ID)
+	var tomb, video, reply, photo bool
+	for _, m := range fam {
+		tomb = tomb || m.Tombstone
+		video = video || m.Attachment == AttachmentVideo
+		reply = reply || m.ReplyTo != ""
+		photo = photo || m.Image == MediaPhoto
+	}
+	if !tomb || !video || !reply || !photo {
+		t.Errorf("family rows: tombstone %v, video %v, reply %v, photo %v; want all", tomb, video, reply, photo)
+	}
+}
+
+func TestMediaAreRealImagesAndThePhotoCarriesEXIFOrientation6(t *testing.T) {
+	_, ctl := startTest(t, Options{Empty: true})
+	want := map[string][2]int{MediaPhoto: {PhotoWidth, PhotoHeight}, MediaChart: {300, 200}, MediaGIF: {96, 64}}
+	for name, dim := range want {
+		resp, err := http.Get(ctl.base + "/__sim/media/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("%s: decode: %v", name, err)
+			continue
+		}
+		if cfg.Width != dim[0] || cfg.Height != dim[1] {
+			t.Errorf("%s (%s) is %dx%d, want %dx%d", name, format, cfg.Width, cfg.Height, dim[0], dim[1])
+		}
+		if !bytes.Equal(b, MediaBytes(name)) {
+			t.Errorf("%s served bytes differ from MediaBytes", name)
+		}
+	}
+	if o := EXIFOrientation(MediaBytes(MediaPhoto)); o != PhotoOrientation {
+		t.Errorf("photo EXIF orientation = %d, want %d", o, PhotoOrientation)
+	}
+	if _, _, err := image.Decode(bytes.NewReader(MediaBytes(MediaPhoto))); err != nil {
+		t.Errorf("photo with the inserted APP1 segment does not decode: %v", err)
+	}
+}
+
+func TestControlAPIRefusesNonLoopbackClients(t *testing.T) {
+	h := loopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	for addr, want := range map[string]int{"127.0.0.1:5000": 204, "[::1]:5000": 204, "192.168.1.20:5000": 403} {
+		r, _ := http.NewRequest("GET", "/__sim/status", nil)
+		r.RemoteAddr = addr
+		rec := &recorder{h: http.Header{}}
+		h.ServeHTTP(rec, r)
+		if rec.code != want {
+			t.Errorf("client %s: status %d, want %d", addr, rec.code, want)
+		}
+	}
+}
+
+type recorder struct {
+	h    http.Header
+	code int
+}
+
+func (r *recorder) Header() http.Header         { return r.h }
+func (r *recorder) Write(b []byte) (int, error) { return len(b), nil }
+func (r *recorder) WriteHeader(c int)           { r.code = c }

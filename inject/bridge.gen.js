@@ -649,7 +649,7 @@
       // message id -> core element (null once removed)
       prevIds: /* @__PURE__ */ new Set(),
       pending: /* @__PURE__ */ new Map(),
-      // core element -> time first seen without a label
+      // core element -> { since, history } for rows still waiting for a label
       removedTmp: [],
       // { id, sender, text, direction, at }
       settleStart: 0,
@@ -809,7 +809,7 @@
       return null;
     }
     let historyBatch = [];
-    function report(core) {
+    function report(core, history2) {
       st.pending.delete(core);
       const m = parseCore(core);
       if (!m.id || st.known.has(m.id)) return;
@@ -821,7 +821,7 @@
         emit("message_id", { conversationId: st.convId, oldId: swapped.id, newId: m.id });
         return;
       }
-      if (isAboveKnown(core)) {
+      if (history2 === void 0 ? isAboveKnown(core) : history2) {
         stats.historyMessages++;
         historyBatch.push(m);
         return;
@@ -845,7 +845,7 @@
         return;
       }
       if (!isReady(core)) {
-        if (!st.pending.has(core)) st.pending.set(core, performance.now());
+        if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: isAboveKnown(core) });
         armPending();
         return;
       }
@@ -881,12 +881,12 @@
     function flushPending() {
       st.pendingTimer = 0;
       const now = performance.now();
-      for (const [core, since] of Array.from(st.pending)) {
+      for (const [core, p] of Array.from(st.pending)) {
         if (!core.isConnected) {
           st.pending.delete(core);
           continue;
         }
-        if (now - since >= PENDING_GRACE_MS - 5) report(core);
+        if (now - p.since >= PENDING_GRACE_MS - 5) report(core, p.history);
       }
       flushHistory();
       if (st.pending.size) armPending();
@@ -938,7 +938,7 @@
         if (addedCores.length || structure) armSettle();
       } else if (st.phase === "ready") {
         for (const c of addedCores) added(c);
-        for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c);
+        for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
         flushHistory();
       }
       if (sidebarTouched) scheduleSidebar();

@@ -36,7 +36,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     phase: 'idle', // idle | settling | ready
     known: new Map(), // message id -> core element (null once removed)
     prevIds: new Set(),
-    pending: new Map(), // core element -> time first seen without a label
+    pending: new Map(), // core element -> { since, history } for rows still waiting for a label
     removedTmp: [], // { id, sender, text, direction, at }
     settleStart: 0,
     settleTimer: 0,
@@ -223,7 +223,9 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   let historyBatch = [];
 
-  function report(core) {
+  // report classifies and emits one row. history is decided when the row was added (a
+  // row that waited for its label may have newer rows below it by now).
+  function report(core, history) {
     st.pending.delete(core);
     const m = parseCore(core);
     if (!m.id || st.known.has(m.id)) return;
@@ -235,7 +237,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       emit('message_id', { conversationId: st.convId, oldId: swapped.id, newId: m.id });
       return;
     }
-    if (isAboveKnown(core)) {
+    if (history === undefined ? isAboveKnown(core) : history) {
       stats.historyMessages++;
       historyBatch.push(m);
       return;
@@ -258,7 +260,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
     if (st.known.has(id)) { st.known.set(id, core); return; } // re-rendered, already reported
     if (!isReady(core)) {
-      if (!st.pending.has(core)) st.pending.set(core, performance.now());
+      if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: isAboveKnown(core) });
       armPending();
       return;
     }
@@ -300,9 +302,9 @@ export function createObserver(emit, ui, maxEventBytes) {
   function flushPending() {
     st.pendingTimer = 0;
     const now = performance.now();
-    for (const [core, since] of Array.from(st.pending)) {
+    for (const [core, p] of Array.from(st.pending)) {
       if (!core.isConnected) { st.pending.delete(core); continue; }
-      if (now - since >= PENDING_GRACE_MS - 5) report(core);
+      if (now - p.since >= PENDING_GRACE_MS - 5) report(core, p.history);
     }
     flushHistory();
     if (st.pending.size) armPending();
@@ -358,7 +360,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       if (addedCores.length || structure) armSettle();
     } else if (st.phase === 'ready') {
       for (const c of addedCores) added(c);
-      for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c);
+      for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
       flushHistory();
     }
     if (sidebarTouched) scheduleSidebar();

@@ -1,0 +1,163 @@
+package llm
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func conversationOf(n int) Conversation {
+	c := Conversation{
+		LocalName:     "Dana",
+		Participants:  []string{"You", "Ann", "Bob", "Cy"},
+		Summary:       strings.Repeat("Ann and Bob are planning a trip to the coast in June; Cy may join. ", 12),
+		Customization: "Speak like a cheerful sailor.",
+		Profiles:      map[string]string{"Ann": "runs marathons", "Bob": "vegetarian, into chess", "Cy": "new in town"},
+	}
+	senders := []string{"Ann", "Bob", "Cy", "You"}
+	for i := range n {
+		m := Message{Sender: senders[i%4], Text: fmt.Sprintf("message %d about the trip, dates and who brings what", i)}
+		if i%7 == 6 {
+			m = Message{Sender: "You", Text: fmt.Sprintf("[clanker] reply %d from Clanker", i), Own: true}
+		}
+		if i%11 == 10 {
+			m = Message{Sender: "Bob", ImageSrc: fmt.Sprintf("blob:https://messages.google.com/%d", i), ImageAlt: "beach photo"}
+		}
+		c.History = append(c.History, m)
+	}
+	return c
+}
+
+func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T) {
+	p := BuildPrompt(Request{Conversation: Conversation{
+		LocalName: "Dana",
+		History: []Message{
+			{Sender: "Ann", Text: "hi all"},
+			{Sender: "You", Text: "[clanker] Hello Ann!", Own: true},
+			{Sender: "You", Text: "I'm here too"},
+			{Sender: "Bob", Text: "look", ImageSrc: "blob:https://messages.google.com/a", ImageAlt: "a dog"},
+		},
+	}})
+	var got []string
+	for _, part := range p.Parts[p.Stable:] {
+		got = append(got, string(part.Role)+"|"+part.Text)
+	}
+	want := []string{
+		"user|Ann: hi all",
+		"assistant|Hello Ann!",
+		"user|Dana: I'm here too",
+		"user|Bob: look",
+		`user|Bob: [IMAGE: blob:https://messages.google.com/a] "a dog"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("history:\nwant %q\ngot  %q", want, got)
+	}
+}
+
+func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
+	conv := conversationOf(30)
+	before := BuildPrompt(Request{Conversation: conv})
+	// A new message arrives and the 20-message window slides by one.
+	conv.History = append(conv.History, Message{Sender: "Ann", Text: "Clanker, thoughts?"})
+	after := BuildPrompt(Request{Conversation: conv})
+	if CommonPrefixBytes(before, after) < before.StablePrefixBytes() {
+		t.Fatalf("consecutive prompts share %d bytes, but the stable prefix is %d", CommonPrefixBytes(before, after), before.StablePrefixBytes())
+	}
+	// An activation or news instruction goes at the end, after the prefix.
+	act := BuildPrompt(Request{Conversation: conv, Purpose: PurposeActivation})
+	if CommonPrefixBytes(after, act) < after.Bytes()-2 {
+		t.Fatalf("the activation prompt must extend the normal prompt, shared %d of %d bytes", CommonPrefixBytes(after, act), after.Bytes())
+	}
+	// The rules do not depend on the conversation: two conversations share them.
+	other := BuildPrompt(Request{Conversation: Conversation{LocalName: "Eve"}})
+	if CommonPrefixBytes(after, other) < len(systemRules) {
+		t.Fatalf("different conversations must share the rules (%d bytes), shared %d", len(systemRules), CommonPrefixBytes(after, other))
+	}
+}
+
+func TestProfilesAreSerialisedDeterministically(t *testing.T) {
+	conv := conversationOf(3)
+	a := BuildPrompt(Request{Conversation: conv})
+	for range 20 {
+		if b := BuildPrompt(Request{Conversation: conv}); CommonPrefixBytes(a, b) != a.Bytes() {
+			t.Fatal("the same conversation produced different prompt bytes")
+		}
+	}
+}
+
+func TestFollowUpCarriesImageAfterHistory(t *testing.T) {
+	conv := conversationOf(12)
+	p := BuildPrompt(Request{Conversation: conv, Image: &ImageAttachment{Src: "blob:x", Alt: "beach", DataURL: "data:image/jpeg;base64,AA", Width: 448, Height: 336}})
+	last := p.Parts[len(p.Parts)-1]
+	if last.ImageURL == "" || !strings.Contains(last.Text, `Alt text: "beach"`) || !strings.Contains(last.Text, "cannot request another image") {
+		t.Fatalf("want the image as the last part with alt text and a no-more-images note, got %+v", last)
+	}
+	if !strings.Contains(p.Parts[0].Text, "runs marathons") {
+		t.Fatal("the follow-up must include the participant profiles")
+	}
+}
+
+func TestNoConversationDataLeaksIntoTheRules(t *testing.T) {
+	p := BuildPrompt(Request{Conversation: conversationOf(5)})
+	if !strings.HasPrefix(p.Parts[0].Text, systemRules+"\n\n[CONVERSATION]") {
+		t.Fatal("the system message must start with the fixed rules")
+	}
+	for _, w := range []string{"[clanker]", "null", "requestImage", "customization", "profiles", "summary"} {
+		if !strings.Contains(systemRules, w) {
+			t.Errorf("the rules must mention %q", w)
+		}
+	}
+}
+
+func TestDetectProviderByHost(t *testing.T) {
+	cases := map[string]Provider{
+		"https://api.x.ai/v1":                         XAI,
+		"https://api.openai.com/v1":                   OpenAI,
+		"https://api.anthropic.com/v1/":               Anthropic,
+		"https://claude-proxy.example.com/v1":         Anthropic,
+		"http://localhost:11434/v1":                   Generic,
+		"https://openrouter.ai/api/v1":                Generic,
+		"https://example.com/openai-compatible/v1":    Generic, // the path does not count, only the host
+		"::not a url":                                 Generic,
+		"https://my-openai-resource.azure.com/openai": OpenAI,
+	}
+	for ep, want := range cases {
+		if got := DetectProvider(ep); got != want {
+			t.Errorf("DetectProvider(%q): want %v, got %v", ep, want, got)
+		}
+	}
+	if Generic.SupportsWebSearch() || !XAI.SupportsWebSearch() || !strings.Contains(Generic.WebSearchNote(), "not available") {
+		t.Error("generic endpoints must report no web search, known providers must report it")
+	}
+}
+
+// BenchmarkPrompt50Messages reports the prompt size for a 50-message
+// conversation sent whole (history size 50) and the share of it that is the
+// long-lived, cacheable prefix; and for the default 20-message window, how
+// much of the next request (after one more message) is a cache hit.
+func BenchmarkPrompt50Messages(b *testing.B) {
+	conv := conversationOf(50)
+	var p Prompt
+	for b.Loop() {
+		p = BuildPrompt(Request{Conversation: conv})
+	}
+	b.ReportMetric(float64(p.Bytes()), "prompt-bytes")
+	b.ReportMetric(float64(p.StablePrefixBytes()), "stable-prefix-bytes")
+	b.ReportMetric(100*float64(p.StablePrefixBytes())/float64(p.Bytes()), "stable-%")
+
+	full := conv
+	next := full
+	next.History = append(append([]Message(nil), full.History...), Message{Sender: "Ann", Text: "Clanker, what do you think?"})
+	// History size 50, sliding: the window drops the oldest message.
+	a50 := BuildPrompt(Request{Conversation: window(full, 50)})
+	b50 := BuildPrompt(Request{Conversation: window(next, 50)})
+	b.ReportMetric(100*float64(CommonPrefixBytes(a50, b50))/float64(b50.Bytes()), "next-req-shared-%")
+}
+
+func window(c Conversation, n int) Conversation {
+	if len(c.History) > n {
+		c.OlderCount = len(c.History) - n
+		c.History = c.History[len(c.History)-n:]
+	}
+	return c
+}

@@ -1,0 +1,163 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// scripted is an in-memory transport: each request gets the next response
+// and the time it arrived is recorded. No sockets, so synctest's fake clock
+// drives every wait.
+type scripted struct {
+	mu    sync.Mutex
+	resps []func() *http.Response
+	times []time.Time
+}
+
+func (s *scripted) RoundTrip(req *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.times = append(s.times, time.Now())
+	if len(s.resps) == 0 {
+		return nil, errors.New("no scripted response left")
+	}
+	f := s.resps[0]
+	s.resps = s.resps[1:]
+	r := f()
+	r.Request = req
+	return r, nil
+}
+
+func status(code int, header http.Header, body string) func() *http.Response {
+	return func() *http.Response {
+		if header == nil {
+			header = http.Header{}
+		}
+		header.Set("Content-Type", "application/json")
+		return &http.Response{StatusCode: code, Header: header, Body: io.NopCloser(strings.NewReader(body))}
+	}
+}
+
+const okBody = `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"response\":\"ok\"}"}}],"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}}`
+
+const rateBody = `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`
+
+func scriptedClient(tr *scripted) *Client {
+	return New(Config{Endpoint: "http://127.0.0.1/v1", APIKey: "k", Model: "m",
+		HTTPClient: &http.Client{Transport: tr},
+		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+func TestRateLimitHonoursRetryAfterThenSucceeds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := &scripted{resps: []func() *http.Response{
+			status(429, http.Header{"Retry-After": {"5"}}, rateBody),
+			status(429, http.Header{"Retry-After-Ms": {"1500"}}, rateBody),
+			status(200, nil, okBody),
+		}}
+		start := time.Now()
+		res, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
+		if err != nil || res.Reply.Text != "ok" {
+			t.Fatalf("want the reply after two rate limits, got %+v err %v", res.Reply, err)
+		}
+		if len(tr.times) != 3 {
+			t.Fatalf("want 3 attempts, got %d", len(tr.times))
+		}
+		if d := tr.times[1].Sub(start); d != 5*time.Second {
+			t.Errorf("second attempt after %v, want exactly the 5 s Retry-After", d)
+		}
+		if d := tr.times[2].Sub(tr.times[1]); d != 1500*time.Millisecond {
+			t.Errorf("third attempt after %v, want the 1.5 s retry-after-ms", d)
+		}
+	})
+}
+
+func TestRateLimitWithoutHeaderBacksOffThenGivesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := &scripted{resps: []func() *http.Response{
+			status(429, nil, rateBody), status(429, nil, rateBody), status(429, nil, rateBody),
+		}}
+		start := time.Now()
+		_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
+		var e *Error
+		if !errors.As(err, &e) || e.Category != CatRateLimit {
+			t.Fatalf("want a rate-limit error after retries, got %v", err)
+		}
+		if len(tr.times) != 1+DefaultRateLimitRetries {
+			t.Fatalf("want %d attempts, got %d", 1+DefaultRateLimitRetries, len(tr.times))
+		}
+		first, second := tr.times[1].Sub(start), tr.times[2].Sub(tr.times[1])
+		if first < time.Second || first >= 1250*time.Millisecond || second < 2*time.Second || second >= 2500*time.Millisecond {
+			t.Errorf("want backoff of 1-1.25 s then 2-2.5 s, got %v then %v", first, second)
+		}
+	})
+}
+
+func TestRetryAfterLongerThanTheCapIsNotWaitedFor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"3600"}}, rateBody)}}
+		start := time.Now()
+		_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
+		var e *Error
+		if !errors.As(err, &e) || e.Category != CatRateLimit || e.RetryAfter != time.Hour {
+			t.Fatalf("want a rate-limit error carrying the 1 h Retry-After, got %v", err)
+		}
+		if time.Since(start) != 0 || len(tr.times) != 1 {
+			t.Fatalf("want an immediate give-up, waited %v over %d attempts", time.Since(start), len(tr.times))
+		}
+	})
+}
+
+func TestCancelledContextStopsARetryWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"20"}}, rateBody)}}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		start := time.Now()
+		_, err := scriptedClient(tr).Complete(ctx, sampleRequest())
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 3*time.Second {
+			t.Fatalf("want the caller's deadline to end the wait at 3 s, got %v after %v", err, time.Since(start))
+		}
+	})
+}
+
+func TestStreakNotifiesOncePerRunForTransientErrorsAndAlwaysForOthers(t *testing.T) {
+	var s Streak
+	server := &Error{Category: CatServer, Status: 503}
+	notFound := &Error{Category: CatNotFound, Status: 404}
+	got := []bool{s.ShouldNotify(server), s.ShouldNotify(server), s.ShouldNotify(notFound), s.ShouldNotify(notFound), s.ShouldNotify(server)}
+	want := []bool{true, false, true, true, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("notify sequence: want %v, got %v", want, got)
+		}
+	}
+	s.Success()
+	if !s.ShouldNotify(&Error{Category: CatNetwork}) {
+		t.Fatal("after a success the next transient failure must notify again")
+	}
+}
+
+func TestClassifyHTTPUserTextsAndRetryAfterDate(t *testing.T) {
+	h := http.Header{"Retry-After": {time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)}}
+	e := ClassifyHTTP(429, h, []byte(`{"error":{"message":"slow down","code":null}}`))
+	if e.Category != CatRateLimit || e.RetryAfter < 80*time.Second || e.RetryAfter > 91*time.Second {
+		t.Fatalf("want rate limit with ~90 s from an HTTP-date Retry-After, got %v %v", e.Category, e.RetryAfter)
+	}
+	for status, want := range map[int]string{401: "Invalid API key", 402: "Payment required", 403: "Access denied", 404: "not found", 503: "(503)"} {
+		if got := ClassifyHTTP(status, nil, nil).UserText(); !strings.Contains(got, want) {
+			t.Errorf("status %d: want text containing %q, got %q", status, want, got)
+		}
+	}
+	if got := ClassifyHTTP(418, nil, []byte(`{"message":"I'm a teapot"}`)).UserText(); !strings.Contains(got, "teapot") {
+		t.Errorf("unknown errors must show the provider's message, got %q", got)
+	}
+}

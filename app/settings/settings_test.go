@@ -53,7 +53,9 @@ func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
 		{FieldModel, func(s *Settings) { s.Model = "gpt\n4" }},
 		{FieldUserName, func(s *Settings) { s.UserName = strings.Repeat("a", MaxUserNameLength+1) }},
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens} }},
-		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: -1}}} }},
+		{FieldBudget, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: -1}}}
+		}},
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: "euros"} }},
 	}
 	for _, c := range cases {
@@ -155,7 +157,7 @@ func TestBudgetCheckByTokensAndByCost(t *testing.T) {
 		t.Errorf("token budget above usage should not be exceeded: %+v", st)
 	}
 	cost := Budget{Kind: BudgetCost, MonthlyCost: 10, Prices: map[string]Price{
-		"a": {PromptPerMillion: 5, CompletionPerMillion: 20}, // 3 + 2 = 5
+		"a": {PromptPerMillion: 5, CompletionPerMillion: 20},  // 3 + 2 = 5
 		"b": {PromptPerMillion: 10, CompletionPerMillion: 10}, // 2 + 1 = 3
 	}}
 	if st := cost.Check(used); st.Exceeded || st.Used < 7.999 || st.Used > 8.001 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/sim"
@@ -167,4 +168,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
+}
+
+// sendKeys types text into the compose box and presses Enter, as trusted CDP input.
+func sendKeys(text string) []chromedp.Action {
+	return []chromedp.Action{chromedp.SendKeys(`[data-e2e-message-input-box]`, text, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)}
 }

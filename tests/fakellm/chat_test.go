@@ -131,7 +131,7 @@ func TestMalformedAndOddContentArriveByteForByte(t *testing.T) {
 		{"fenced JSON", fakellm.Text("```json\n{\"response\": \"hi\"}\n```"), func(s string) bool {
 			return s == "```json\n{\"response\": \"hi\"}\n```"
 		}},
-		{"huge", fakellm.Huge(2 << 20), func(s string) bool { return len(s) == 2<<20 && json.Valid([]byte(s)) }},
+		{"huge", fakellm.Huge(1 << 20), func(s string) bool { return len(s) == 1<<20 && json.Valid([]byte(s)) }},
 	}
 	for _, c := range cases {
 		srv.Enqueue(c.reply)

@@ -165,7 +165,7 @@ func TestErrorBodiesAndStatusesAreClassified(t *testing.T) {
 		{"xai 503", fakellm.XAIError(503, "Service Unavailable", "busy"), CatServer, NotifyOncePerStreak, "Service Unavailable"},
 		{"anthropic 401", fakellm.AnthropicError(401, "authentication_error", "invalid x-api-key"), CatAuth, Deactivate, ""},
 		{"anthropic 529 overloaded", fakellm.AnthropicError(529, "overloaded_error", "Overloaded"), CatServer, NotifyOncePerStreak, ""},
-		{"anthropic 400 billing", fakellm.AnthropicError(400, "invalid_request_error", "Your credit balance is too low"), CatUnknown, NotifyAlways, ""},
+		{"anthropic 400 billing", fakellm.AnthropicError(400, "invalid_request_error", "Your credit balance is too low"), CatQuota, Deactivate, ""},
 		{"html 502", fakellm.Reply{Status: 502, RawBody: []byte("<html>Bad gateway</html>"), ContentType: "text/html"}, CatServer, NotifyOncePerStreak, ""},
 		{"plain text 504", fakellm.Reply{Status: 504, RawBody: []byte("upstream timed out"), ContentType: "text/plain"}, CatServer, NotifyOncePerStreak, ""},
 		{"malformed 200 body", fakellm.MalformedBody(), CatBadOutput, NotifyAlways, ""},

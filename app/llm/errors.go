@@ -161,6 +161,9 @@ func ClassifyHTTP(status int, header http.Header, body []byte) *Error {
 		e.Category = CatQuota
 	case status == http.StatusTooManyRequests:
 		e.Category = CatRateLimit
+	case status == http.StatusBadRequest && quotaLike:
+		// Anthropic reports an empty credit balance as a 400.
+		e.Category = CatQuota
 	case status == http.StatusNotFound:
 		e.Category = CatNotFound
 	case status >= 500 && status <= 599:

@@ -180,7 +180,8 @@ const newsInstructionFormat = `[APP INSTRUCTION] The chat has been quiet for a w
 
 const followUpNoMoreImages = `You cannot request another image now; answer with "response" (or null) based on what you have.`
 
-// youRef matches the local user's default display name.
+// youName is how Google Messages names the local user; the prompt uses the
+// configured name instead.
 const youName = "You"
 
 var prefixInHistory = regexp.MustCompile(`(?i)^\s*\[clanker\]\s*`)
@@ -272,7 +273,7 @@ func historyParts(m Message, local string) []Part {
 	if m.ImageSrc != "" {
 		line := sender + ": [IMAGE: " + m.ImageSrc + "]"
 		if alt := strings.TrimSpace(m.ImageAlt); alt != "" {
-			line += " " + strconvQuote(alt)
+			line += " " + quoteAlt(alt)
 		}
 		out = append(out, Part{Role: User, Text: line})
 	}
@@ -285,14 +286,15 @@ func imagePart(img *ImageAttachment) Part {
 	}
 	text := fmt.Sprintf("[IMAGE DATA for %s - %dx%d]", img.Src, img.Width, img.Height)
 	if alt := strings.TrimSpace(img.Alt); alt != "" {
-		text += " Alt text: " + strconvQuote(alt) + "."
+		text += " Alt text: " + quoteAlt(alt) + "."
 	}
 	text += " Here is the image you asked for. " + followUpNoMoreImages
 	return Part{Role: User, Text: text, ImageURL: img.DataURL}
 }
 
-// strconvQuote quotes alt text without escaping non-ASCII letters.
-func strconvQuote(s string) string {
+// quoteAlt wraps alt text in double quotes, turning inner double quotes
+// into single ones so the reference line stays unambiguous.
+func quoteAlt(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
 }
 

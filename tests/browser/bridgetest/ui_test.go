@@ -1,0 +1,168 @@
+package bridgetest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
+
+	protocol "github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/tests/browser"
+)
+
+// shadowPart finds an element of Clanker's UI by its data-part attribute. The shadow root
+// is closed, so page scripts cannot do this; the test uses CDP's piercing DOM view, as
+// DevTools does. It returns the node and its text, or nil.
+func shadowPart(t *testing.T, ctx context.Context, part string) (*cdp.Node, string) {
+	t.Helper()
+	var root *cdp.Node
+	browser.Run(t, ctx, "read DOM with shadow roots", chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		root, err = dom.GetDocument().WithDepth(-1).WithPierce(true).Do(ctx)
+		return err
+	}))
+	var found *cdp.Node
+	var walk func(n *cdp.Node)
+	walk = func(n *cdp.Node) {
+		if found != nil {
+			return
+		}
+		if n.AttributeValue("data-part") == part {
+			found = n
+			return
+		}
+		for _, s := range n.ShadowRoots {
+			walk(s)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(root)
+	if found == nil {
+		return nil, ""
+	}
+	var text strings.Builder
+	var collect func(n *cdp.Node)
+	collect = func(n *cdp.Node) {
+		if n.NodeType == cdp.NodeTypeText {
+			text.WriteString(n.NodeValue)
+		}
+		for _, c := range n.Children {
+			collect(c)
+		}
+	}
+	collect(found)
+	return found, text.String()
+}
+
+// clickPart clicks the centre of a UI part with a trusted mouse click.
+func clickPart(t *testing.T, ctx context.Context, part string) {
+	t.Helper()
+	n, _ := shadowPart(t, ctx, part)
+	if n == nil {
+		t.Fatalf("UI part %q not found", part)
+	}
+	var box *dom.BoxModel
+	browser.Run(t, ctx, "box of "+part, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		box, err = dom.GetBoxModel().WithBackendNodeID(n.BackendNodeID).Do(ctx)
+		return err
+	}))
+	q := box.Content
+	x, y := (q[0]+q[2]+q[4]+q[6])/4, (q[1]+q[3]+q[5]+q[7])/4
+	browser.Run(t, ctx, "click "+part, chromedp.MouseClickXY(x, y))
+}
+
+func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	// The page tries to hide and restyle everything, including Clanker's host element.
+	eval(t, h.ctx, `(function(){var s=document.createElement('style'); s.textContent='clanker-ui{display:none!important;opacity:0!important;position:static!important} *{color:red!important} div{display:none!important}'; document.head.appendChild(s); return 1})()`, nil)
+	h.mustOK(protocol.ShowBanner{Text: "Clanker is not configured: open Settings", Level: "warning"})
+	h.mustOK(protocol.ShowToast{Text: "Reply sent", Level: "success"})
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "available"})
+
+	var hostInfo struct {
+		Exists     bool   `json:"exists"`
+		OpenShadow bool   `json:"openShadow"`
+		Display    string `json:"display"`
+		Opacity    string `json:"opacity"`
+		Cores      int    `json:"cores"`
+	}
+	eval(t, h.ctx, `(function(){var h=document.querySelector('clanker-ui'); var cs=h&&getComputedStyle(h);
+		return {exists: !!h, openShadow: !!(h&&h.shadowRoot), display: cs&&cs.display, opacity: cs&&cs.opacity,
+			cores: document.querySelectorAll('[data-e2e-message-wrapper-core]').length};})()`, &hostInfo)
+	if !hostInfo.Exists || hostInfo.OpenShadow {
+		t.Fatalf("UI host exists=%v, shadowRoot visible to the page=%v; want a host with a closed shadow root", hostInfo.Exists, hostInfo.OpenShadow)
+	}
+	if hostInfo.Display != "block" || hostInfo.Opacity != "1" {
+		t.Errorf("page CSS changed the UI host: display %q opacity %q, want block and 1", hostInfo.Display, hostInfo.Opacity)
+	}
+	if hostInfo.Cores != 2 {
+		t.Errorf("document has %d message cores with the UI shown, want the 2 rows only", hostInfo.Cores)
+	}
+	if _, text := shadowPart(t, h.ctx, "banner-text"); text != "Clanker is not configured: open Settings" {
+		t.Errorf("banner text %q", text)
+	}
+	if _, text := shadowPart(t, h.ctx, "pill"); text != "Clanker: Available" {
+		t.Errorf("status pill text %q, want %q", text, "Clanker: Available")
+	}
+	if n, _ := shadowPart(t, h.ctx, "toast"); n == nil {
+		t.Error("toast not shown")
+	}
+	browser.SaveScreenshot(t, h.ctx, "bridge-ui")
+
+	// Status pill -> mode menu -> choice goes to Go as an event; nothing else happens.
+	m := h.mark()
+	clickPart(t, h.ctx, "pill")
+	clickPart(t, h.ctx, "menu-active")
+	mm := h.waitFor(m, "mode_menu", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.ModeMenu); return ok }).(protocol.ModeMenu)
+	if mm.Choice != "active" || mm.ConversationID != "CONV_A" {
+		t.Errorf("mode menu event %+v, want active for CONV_A", mm)
+	}
+	if n, _ := shadowPart(t, h.ctx, "menu"); n != nil {
+		t.Error("the menu stayed open after a choice")
+	}
+	if _, text := shadowPart(t, h.ctx, "pill"); text != "Clanker: Available" {
+		t.Errorf("the pill changed to %q by itself; only Go may change the mode", text)
+	}
+
+	// The banner's dismiss button removes it and tells Go.
+	m = h.mark()
+	clickPart(t, h.ctx, "banner-dismiss")
+	h.waitFor(m, "banner_dismissed", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.BannerDismissed); return ok })
+	if n, _ := shadowPart(t, h.ctx, "banner"); n != nil {
+		t.Error("banner still shown after dismiss")
+	}
+
+	// Overlay on and off.
+	h.mustOK(protocol.ShowOverlay{Text: "Checking Dad, Mom…"})
+	if _, text := shadowPart(t, h.ctx, "overlay-text"); text != "Checking Dad, Mom…" {
+		t.Errorf("overlay text %q", text)
+	}
+	h.mustOK(protocol.HideOverlay{})
+	if n, _ := shadowPart(t, h.ctx, "overlay"); n != nil {
+		t.Error("overlay still shown after hide_overlay")
+	}
+
+	// The toast removes itself after 5 s.
+	deadline := time.Now().Add(9 * time.Second)
+	for {
+		if n, _ := shadowPart(t, h.ctx, "toast"); n == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("toast still shown 9 s after it appeared, want it gone after 5 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	h.mustOK(protocol.HideStatus{})
+	if n, _ := shadowPart(t, h.ctx, "pill"); n != nil {
+		t.Error("pill still shown after hide_status")
+	}
+}

@@ -112,7 +112,9 @@ func Open(dir string) (*Store, error) {
 		Log:     slog.Default(),
 	}
 	if reason, err := checkFile(s.path); err != nil {
-		return nil, err
+		// Not damage (say, a permission problem): leave the file alone and
+		// let the normal open below report it, or succeed.
+		s.warn("could not check the database before opening it", "err", err)
 	} else if reason != "" {
 		if err := s.moveAside(reason); err != nil {
 			return nil, err

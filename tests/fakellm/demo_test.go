@@ -203,3 +203,23 @@ func TestWaitForRequestsReportsShortfall(t *testing.T) {
 		t.Errorf("expected an error saying 0 requests arrived, got %v", err)
 	}
 }
+
+func TestRequestsReturnsCopiesAndResetForgetsEverything(t *testing.T) {
+	srv, client := start(t, fakellm.Config{})
+	srv.Enqueue(fakellm.NullReply())
+	if _, err := client.Chat.Completions.New(context.Background(), chatParams("Bob: original")); err != nil {
+		t.Fatal(err)
+	}
+	mine := srv.Requests()
+	mine[0].Messages[0].Parts[0].Text = "tampered"
+	mine[0].Header.Set("Authorization", "tampered")
+	again := srv.Requests()[0]
+	if again.LastUserText() != "Bob: original" || again.APIKey() != "sk-test-123" {
+		t.Errorf("expected the recording unchanged by edits to a copy, got text %q key %q", again.LastUserText(), again.APIKey())
+	}
+	srv.Enqueue(fakellm.Text("left over"))
+	srv.Reset()
+	if n := len(srv.Requests()); n != 0 || srv.Pending() != 0 {
+		t.Errorf("expected Reset to clear requests and queue, got %d requests and %d pending", n, srv.Pending())
+	}
+}

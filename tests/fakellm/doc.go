@@ -56,6 +56,19 @@
 // WaitIdle(timeout) waits until nothing is being handled, which proves a cancelled client
 // released its handler.
 //
+// Requests are recorded on arrival, before the reply is played, so a client can see its answer
+// before Outcome is filled in; call WaitIdle before asserting on Outcome or Status.
+//
+// # What openai-go v3 makes of each error shape
+//
+// OpenAI- and Anthropic-shaped bodies become *openai.Error with StatusCode, Type and Message set
+// (a numeric error.code arrives as the string "429"). xAI's flat body does not: the call fails
+// with *json.UnmarshalTypeError and no status, so a client that must classify xAI errors needs
+// option.WithResponseInto to read the status and body. A non-JSON error body becomes an
+// *openai.Error with empty fields. Transport failures (Dropped, DroppedMidBody, Hung with a
+// client timeout) are plain errors, never *openai.Error. openai-go retries 408/409/429/5xx and
+// dropped connections twice by default; tests usually pass option.WithMaxRetries(0).
+//
 // # Demo persona
 //
 // DemoReply answers from the last user message: {"response": null} unless it addresses Clanker

@@ -162,7 +162,11 @@ func (r Request) clone() Request {
 	c := r
 	c.Header = r.Header.Clone()
 	c.Body = bytes.Clone(r.Body)
-	c.Messages = append([]Message(nil), r.Messages...)
+	c.Messages = make([]Message, len(r.Messages))
+	for i, m := range r.Messages {
+		m.Parts = append([]Part(nil), m.Parts...)
+		c.Messages[i] = m
+	}
 	c.Tools = append([]json.RawMessage(nil), r.Tools...)
 	if r.Fields != nil {
 		c.Fields = make(map[string]json.RawMessage, len(r.Fields))

@@ -85,6 +85,8 @@ func TestConversationRowsCarryTheStoredLabelsPartsAndBlobImages(t *testing.T) {
 	if photo.W != sim.PhotoHeight || photo.H != sim.PhotoWidth {
 		t.Errorf("photo natural size = %dx%d, want %dx%d (rotated by EXIF)", photo.W, photo.H, sim.PhotoHeight, sim.PhotoWidth)
 	}
+	var scrolled bool
+	e.eval(`document.querySelector('mws-image-message-part').scrollIntoView({block: 'start'}); return true;`, &scrolled)
 	if p := browser.SaveScreenshot(t, e.ctx, "simulator-conversation"); p == "" {
 		t.Error("no screenshot written")
 	}
@@ -309,5 +311,28 @@ func TestUserDraftFillsTheComposeBox(t *testing.T) {
 	}
 	if s := e.sent(); len(s) != 0 {
 		t.Errorf("a draft was sent: %+v", s)
+	}
+}
+
+func TestReactionChangesTheRowLabelInPlace(t *testing.T) {
+	e := start(t, sim.Options{})
+	fam := e.conv(sim.DemoFamily)
+	e.openConv(fam.ID)
+	stored, _ := e.ctl.Messages(fam.ID)
+	target := stored[0]
+	var ok bool
+	e.eval(fmt.Sprintf(`window.__node = document.querySelector('[data-e2e-message-id="%s"]'); return true;`, target.ID), &ok)
+	before := len(e.rows())
+	m, err := e.ctl.Deliver(fam.ID, sim.Message{Reaction: &sim.Reaction{Target: target.ID, From: "Dad", Kind: "like"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.wait(fmt.Sprintf(`(document.querySelector('[data-e2e-message-id="%s"] mws-text-message-part').getAttribute('aria-label') || '').endsWith('Dad reacted with like.')`, target.ID))
+	var same bool
+	e.eval(fmt.Sprintf(`return document.querySelector('[data-e2e-message-id="%s"]') === window.__node`, target.ID), &same)
+	rows := e.rows()
+	if !same || len(rows) != before || rows[0].TextLabel != m.TextLabel() {
+		t.Errorf("after reaction: same node %v, %d rows (was %d), label %q; want the same node relabelled %q",
+			same, len(rows), before, rows[0].TextLabel, m.TextLabel())
 	}
 }

@@ -334,6 +334,7 @@
     shown = false;
     stickBottom = true;
     var token = ++openToken;
+    document.body.removeAttribute('data-sim-shown');
     renderSidebar();
     renderPane();
     post('/__sim/page/open', { conversation: id || '' });
@@ -358,7 +359,7 @@
     var c = current && convById(current);
     if (!c) {
       var landing = h('div', { 'class': 'landing' });
-      landing.appendChild(h('div', { 'class': 'landing-art' }, '\ud83d\udcac'));
+      landing.appendChild(h('div', { 'class': 'landing-art' }));
       landing.appendChild(h('p', null, 'Select a conversation to start messaging'));
       pane.replaceChildren(landing);
       document.body.removeAttribute('data-sim-conversation');
@@ -434,7 +435,7 @@
     }
     if (row.attachment) {
       bubble.appendChild(h('div', { 'class': 'attachment' },
-        row.attachment === 'video' ? '\u25b6 Video \u00b7 0:12' : '\ud83d\udcce document.pdf'));
+        row.attachment === 'video' ? '\u25b6 Video \u00b7 0:12' : 'File \u00b7 document.pdf'));
     }
     var meta = h('div', { 'class': 'meta' }, row.time);
     core.appendChild(meta);

@@ -95,7 +95,7 @@ func checkText(field, v string) error {
 }
 
 const conversationColumns = `id, mode, summary, customization, profiles, last_message_id,
-	last_message_sender, last_message_text, news_state, model_override, last_seen`
+	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen`
 
 // Conversation returns the stored data for id, or defaults (Deactivated,
 // Stored false) for a conversation never seen before. An unknown stored mode
@@ -137,10 +137,10 @@ type scanner interface{ Scan(...any) error }
 
 func scanConversation(r scanner) (Conversation, error) {
 	var c Conversation
-	var mode, profiles, news string
-	var lastSeen int64
+	var mode, profiles string
+	var lastSeen, lastMessageAt, lastNewsCheck int64
 	if err := r.Scan(&c.ID, &mode, &c.Summary, &c.Customization, &profiles, &c.LastMessage.ID,
-		&c.LastMessage.Sender, &c.LastMessage.Text, &news, &c.ModelOverride, &lastSeen); err != nil {
+		&c.LastMessage.Sender, &c.LastMessage.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen); err != nil {
 		return c, err
 	}
 	c.Stored = true
@@ -156,10 +156,7 @@ func scanConversation(r scanner) (Conversation, error) {
 	if c.Profiles == nil {
 		c.Profiles = map[string]string{}
 	}
-	if err := json.Unmarshal([]byte(news), &c.News); err != nil {
-		// News bookkeeping is disposable: start it over rather than fail.
-		c.News = NewsState{}
-	}
+	c.News = NewsState{LastCheck: fromMS(lastNewsCheck), LastMessage: fromMS(lastMessageAt)}
 	return c, nil
 }
 
@@ -228,13 +225,10 @@ func (s *Store) SetLastMessage(ctx context.Context, id string, m LastMessage) er
 	return nil
 }
 
-// SetNewsState stores a conversation's news search bookkeeping.
+// SetNewsState stores a conversation's news search bookkeeping. Since
+// migration 0003 it lives in two columns shared with the engine's record.
 func (s *Store) SetNewsState(ctx context.Context, id string, n NewsState) error {
-	b, err := json.Marshal(n)
-	if err != nil {
-		return fmt.Errorf("conversation %s: encode news state: %w", id, err)
-	}
-	if err := s.upsert(ctx, id, ", news_state", string(b)); err != nil {
+	if err := s.upsert(ctx, id, ", last_message_at, last_news_check", msOrZero(n.LastMessage), msOrZero(n.LastCheck)); err != nil {
 		return fmt.Errorf("save news state of conversation %s: %w", id, err)
 	}
 	return nil
@@ -282,7 +276,8 @@ func (s *Store) PurgeConversation(ctx context.Context, id string) error {
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = '', customization = '', profiles = '{}',
-			last_message_id = '', last_message_sender = '', last_message_text = '', news_state = '{}', updated_at = ?
+			last_message_id = '', last_message_sender = '', last_message_text = '', news_state = '{}',
+			last_message_at = 0, last_news_check = 0, updated_at = ?
 			WHERE id = ?`, ms(s.now()), id); err != nil {
 			return err
 		}

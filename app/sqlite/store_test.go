@@ -77,7 +77,7 @@ func TestOpenCreatesPrivateWALDatabaseWithAllMigrations(t *testing.T) {
 		t.Errorf("foreign_keys = %d (%v), want 1", fk, err)
 	}
 	got, err := s.AppliedMigrations(ctx)
-	if want := []string{"0001_base.sql", "0002_model_override.sql"}; err != nil || !reflect.DeepEqual(got, want) {
+	if want := []string{"0001_base.sql", "0002_model_override.sql", "0003_engine_times.sql"}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("applied migrations = %v (%v), want %v", got, err, want)
 	}
 }
@@ -126,8 +126,8 @@ func TestReopenKeepsDataAndDoesNotReapplyMigrations(t *testing.T) {
 	var after, count int64
 	s2.db.QueryRow(`SELECT applied_at FROM migrations WHERE name = '0001_base.sql'`).Scan(&after)
 	s2.db.QueryRow(`SELECT count(*) FROM migrations`).Scan(&count)
-	if after != before || count != 2 {
-		t.Errorf("migrations re-run on reopen: applied_at %d -> %d, %d rows (want unchanged, 2 rows)", before, after, count)
+	if after != before || count != 3 {
+		t.Errorf("migrations re-run on reopen: applied_at %d -> %d, %d rows (want unchanged, 3 rows)", before, after, count)
 	}
 }
 
@@ -185,7 +185,7 @@ func TestUpgradeFromBaseSchemaKeepsDataAndAddsModelOverride(t *testing.T) {
 	if err != nil || len(totals) != 1 || totals[0].Tokens.Total() != 15 {
 		t.Errorf("usage after upgrade = %+v (%v), want 15 tokens for old", totals, err)
 	}
-	if got, _ := s.AppliedMigrations(ctx); len(got) != 2 {
+	if got, _ := s.AppliedMigrations(ctx); len(got) != 3 {
 		t.Errorf("applied migrations after upgrade = %v", got)
 	}
 }

@@ -1,0 +1,247 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+// EngineStore is the store as the engine sees it: it implements engine.Store
+// on top of a Store. It is a separate type, not more methods on Store,
+// because the engine's contract (no context, int counts, engine types) is a
+// narrower view of the same data than the one the settings window and the
+// diagnostics use, and Store already has a DeactivateAll of its own shape.
+type EngineStore struct {
+	s *Store
+	// Timeout bounds each call so a database held by another process cannot
+	// stall the engine goroutine for longer than busy_timeout plus a little.
+	Timeout time.Duration
+}
+
+var _ engine.Store = (*EngineStore)(nil)
+
+// Engine returns the engine's view of this store.
+func (s *Store) Engine() *EngineStore { return &EngineStore{s: s, Timeout: busyTimeout + 2*time.Second} }
+
+func (e *EngineStore) ctx() (context.Context, context.CancelFunc) {
+	if e.Timeout <= 0 {
+		return context.Background(), func() {}
+	}
+	return context.WithTimeout(context.Background(), e.Timeout)
+}
+
+func msOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// LoadConversation reads the engine's record of id. A conversation never
+// written reports ok=false, which the engine reads as Deactivated.
+func (e *EngineStore) LoadConversation(id engine.ConversationID) (engine.ConversationRecord, bool, error) {
+	if err := checkID(string(id)); err != nil {
+		return engine.ConversationRecord{}, false, err
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	var rec engine.ConversationRecord
+	var mode string
+	var seen, lastMsg, lastNews int64
+	err := e.s.db.QueryRowContext(ctx, `SELECT mode, last_message_id, last_message_sender, last_message_text,
+		last_seen, last_message_at, last_news_check FROM conversations WHERE id = ?`, string(id)).
+		Scan(&mode, &rec.LastProcessed.ID, &rec.LastProcessed.Sender, &rec.LastProcessed.Text, &seen, &lastMsg, &lastNews)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.ConversationRecord{}, false, nil
+	}
+	if err != nil {
+		return engine.ConversationRecord{}, false, fmt.Errorf("load conversation %s: %w", id, err)
+	}
+	rec.ID = id
+	rec.Mode = engine.ModeDeactivated
+	if m := Mode(mode); m.Valid() {
+		rec.Mode = engine.Mode(m)
+	}
+	rec.LastSeen, rec.LastMessageAt, rec.LastNewsCheck = fromMS(seen), fromMS(lastMsg), fromMS(lastNews)
+	return rec, true, nil
+}
+
+// storedMode maps the engine's mode to the stored one. Uninitialized is a
+// display state derived from the settings, never a choice to store.
+func storedMode(m engine.Mode) (Mode, error) {
+	switch m {
+	case "", engine.ModeDeactivated:
+		return ModeDeactivated, nil
+	case engine.ModeAvailable:
+		return ModeAvailable, nil
+	case engine.ModeActive:
+		return ModeActive, nil
+	}
+	return "", fmt.Errorf("mode %q cannot be stored (want deactivated, available or active)", m)
+}
+
+// SaveConversation writes the whole engine record in one statement, creating
+// the row when needed; memory and the model override are left alone.
+//
+// last_seen never moves backwards, so a record the engine loaded a while ago
+// cannot undo a newer sighting, and a record with no LastSeen (a mode chosen
+// from the tray for a conversation not on screen) counts as seen now: the user
+// just acted on it, so housekeeping must not forget it.
+func (e *EngineStore) SaveConversation(rec engine.ConversationRecord) error {
+	if err := checkID(string(rec.ID)); err != nil {
+		return fmt.Errorf("save conversation: %w", err)
+	}
+	mode, err := storedMode(rec.Mode)
+	if err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
+	lp := rec.LastProcessed
+	if err := checkText("last processed message", lp.ID+lp.Sender+lp.Text); err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
+	now := ms(e.s.now())
+	seen := msOrZero(rec.LastSeen)
+	if seen == 0 {
+		seen = now
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	_, err = e.s.db.ExecContext(ctx, `INSERT INTO conversations (id, mode, last_message_id, last_message_sender,
+		last_message_text, last_seen, last_message_at, last_news_check, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET mode = excluded.mode, last_message_id = excluded.last_message_id,
+		last_message_sender = excluded.last_message_sender, last_message_text = excluded.last_message_text,
+		last_seen = max(conversations.last_seen, excluded.last_seen), last_message_at = excluded.last_message_at,
+		last_news_check = excluded.last_news_check, updated_at = excluded.updated_at`,
+		string(rec.ID), string(mode), lp.ID, lp.Sender, lp.Text, seen, msOrZero(rec.LastMessageAt),
+		msOrZero(rec.LastNewsCheck), now, now)
+	if err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// ApplyContext applies the model's context update to conversation id under
+// the engine's ContextUpdate contract: a non-empty summary replaces the old
+// one (an empty one changes nothing, so a model that forgets the field
+// cannot wipe the memory), CustomizationSet sets or (with nil) clears the
+// customization, and ProfilesSet replaces or (nil or empty) clears the
+// profiles. The read and the write are one transaction, so a concurrent
+// writer (the settings window purging memory) cannot be half-overwritten.
+func (e *EngineStore) ApplyContext(id engine.ConversationID, upd engine.ContextUpdate) error {
+	if err := checkID(string(id)); err != nil {
+		return fmt.Errorf("apply context: %w", err)
+	}
+	if upd.Empty() {
+		return nil
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	err := e.s.inTx(ctx, func(tx *sql.Tx) error {
+		var mem Memory
+		var profiles string
+		err := tx.QueryRowContext(ctx, `SELECT summary, customization, profiles FROM conversations WHERE id = ?`, string(id)).
+			Scan(&mem.Summary, &mem.Customization, &profiles)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			profiles = "{}"
+		case err != nil:
+			return err
+		}
+		if upd.Summary != nil && *upd.Summary != "" {
+			mem.Summary = *upd.Summary
+		}
+		if upd.CustomizationSet {
+			mem.Customization = ""
+			if upd.Customization != nil {
+				mem.Customization = *upd.Customization
+			}
+		}
+		// Profiles not in the update are written back exactly as found, even
+		// if they are unreadable, so nothing is lost.
+		encoded := profiles
+		if upd.ProfilesSet {
+			p := maps.Clone(upd.Profiles)
+			if p == nil {
+				p = map[string]string{}
+			}
+			b, err := json.Marshal(p)
+			if err != nil {
+				return fmt.Errorf("encode profiles: %w", err)
+			}
+			encoded = string(b)
+		}
+		for field, v := range map[string]string{"summary": mem.Summary, "customization": mem.Customization, "profiles": encoded} {
+			if err := checkText(field, v); err != nil {
+				return err
+			}
+		}
+		now := ms(e.s.now())
+		_, err = tx.ExecContext(ctx, `INSERT INTO conversations (id, summary, customization, profiles, last_seen, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, customization = excluded.customization,
+			profiles = excluded.profiles, updated_at = excluded.updated_at`,
+			string(id), mem.Summary, mem.Customization, encoded, now, now, now)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("apply context to conversation %s: %w", id, err)
+	}
+	return nil
+}
+
+// DeactivateAll sets every stored conversation to Deactivated.
+func (e *EngineStore) DeactivateAll() (int, error) {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	n, err := e.s.DeactivateAll(ctx)
+	return int(n), err
+}
+
+// MarkSeen moves last_seen forward for the stored conversations among ids.
+// Conversations with no row are not created: a sidebar row that was merely
+// visible has nothing to remember, and creating rows for every one would
+// fill the table with defaults.
+func (e *EngineStore) MarkSeen(ids []engine.ConversationID, t time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	at := msOrZero(t)
+	err := e.s.inTx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `UPDATE conversations SET last_seen = max(last_seen, ?) WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, id := range ids {
+			if err := checkID(string(id)); err != nil {
+				return err
+			}
+			if _, err := stmt.ExecContext(ctx, at, string(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mark %d conversations seen: %w", len(ids), err)
+	}
+	return nil
+}
+
+// ForgetUnseen deletes every conversation (and its cached images) last seen
+// before the cutoff.
+func (e *EngineStore) ForgetUnseen(before time.Time) (int, error) {
+	ctx, cancel := e.ctx()
+	defer cancel()
+	n, err := e.s.ForgetUnseenSince(ctx, before)
+	return int(n), err
+}

@@ -1,0 +1,302 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestEngineRecordRoundTripsThroughTheFileAcrossReopen(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	s.Now = (&clock{t: t0}).Now
+	rec := engine.ConversationRecord{
+		ID:            "c1",
+		Mode:          engine.ModeActive,
+		LastProcessed: engine.MessageRef{ID: "tmp_42", Sender: "Ann", Text: "hey clanker"},
+		LastSeen:      t0.Add(-time.Minute),
+		LastMessageAt: t0.Add(-2 * time.Hour),
+		LastNewsCheck: t0.Add(-90 * time.Minute),
+	}
+	if err := s.Engine().SaveConversation(rec); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	s.Close()
+
+	s2 := openAt(t, dir)
+	got, ok, err := s2.Engine().LoadConversation("c1")
+	if err != nil || !ok {
+		t.Fatalf("load after reopen: ok=%v err=%v, want the saved record", ok, err)
+	}
+	if got.ID != rec.ID || got.Mode != rec.Mode || got.LastProcessed != rec.LastProcessed ||
+		!got.LastSeen.Equal(rec.LastSeen) || !got.LastMessageAt.Equal(rec.LastMessageAt) || !got.LastNewsCheck.Equal(rec.LastNewsCheck) {
+		t.Errorf("record after reopen = %+v\nwant %+v", got, rec)
+	}
+	// The settings-window view reads the same columns.
+	c, err := s2.Conversation(context.Background(), "c1")
+	if err != nil || c.Mode != ModeActive || c.LastMessage.ID != "tmp_42" || !c.News.LastMessage.Equal(rec.LastMessageAt) || !c.News.LastCheck.Equal(rec.LastNewsCheck) {
+		t.Errorf("Conversation view = %+v (%v); want the engine's mode, pointer and news times", c, err)
+	}
+}
+
+func TestEngineLoadOfANeverStoredConversationIsNotFoundNotAnError(t *testing.T) {
+	s, _ := openTest(t)
+	rec, ok, err := s.Engine().LoadConversation("new")
+	if ok || err != nil || rec != (engine.ConversationRecord{}) {
+		t.Errorf("load unknown = %+v, ok=%v, err=%v; want zero record, ok=false, no error", rec, ok, err)
+	}
+}
+
+func TestEngineSaveNeverMovesLastSeenBackAndTreatsZeroAsNow(t *testing.T) {
+	s, clk := openTest(t)
+	es := s.Engine()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A tray mode change for a conversation not on screen carries no LastSeen.
+	must(es.SaveConversation(engine.ConversationRecord{ID: "tray", Mode: engine.ModeAvailable}))
+	got, _, _ := es.LoadConversation("tray")
+	if !got.LastSeen.Equal(t0) {
+		t.Errorf("zero LastSeen stored as %v, want now (%v) so housekeeping keeps it", got.LastSeen, t0)
+	}
+	must(es.SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeActive, LastSeen: t0}))
+	clk.t = t0.Add(time.Hour)
+	must(es.SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeActive, LastSeen: t0.Add(-24 * time.Hour)}))
+	if got, _, _ := es.LoadConversation("c"); !got.LastSeen.Equal(t0) {
+		t.Errorf("older LastSeen overwrote a newer one: %v, want %v", got.LastSeen, t0)
+	}
+}
+
+func TestEngineSaveLeavesMemoryAndModelOverrideAlone(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if err := s.SaveMemory(ctx, "c", Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetModelOverride(ctx, "c", "special"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Engine().SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeAvailable, LastSeen: t0}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Conversation(ctx, "c")
+	if c.Mode != ModeAvailable || c.Summary != "sum" || c.Customization != "pirate" || c.Profiles["Ann"] != "tea" || c.ModelOverride != "special" {
+		t.Errorf("after an engine save: %+v; want mode available with memory and override intact", c)
+	}
+}
+
+func TestEngineSaveRefusesBadRecordsAndWritesNothing(t *testing.T) {
+	s, _ := openTest(t)
+	es := s.Engine()
+	cases := map[string]engine.ConversationRecord{
+		"uninitialized is not storable": {ID: "c", Mode: engine.ModeUninitialized},
+		"unknown mode":                  {ID: "c", Mode: "bogus"},
+		"empty id":                      {Mode: engine.ModeActive},
+		"huge id":                       {ID: engine.ConversationID(strings.Repeat("i", MaxIDLength+1)), Mode: engine.ModeActive},
+		"huge last message":             {ID: "c", Mode: engine.ModeActive, LastProcessed: engine.MessageRef{Text: strings.Repeat("t", MaxTextBytes+1)}},
+	}
+	for name, rec := range cases {
+		if err := es.SaveConversation(rec); err == nil {
+			t.Errorf("%s: saved, want an error", name)
+		}
+	}
+	if _, ok, _ := es.LoadConversation("c"); ok {
+		t.Errorf("a refused save created conversation c")
+	}
+	if _, _, err := es.LoadConversation(""); err == nil {
+		t.Errorf("load with an empty id: no error, want one")
+	}
+}
+
+func TestEngineApplyContextFollowsTheContextUpdateContract(t *testing.T) {
+	start := Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}
+	cases := []struct {
+		name string
+		upd  engine.ContextUpdate
+		want Memory
+	}{
+		{"nothing set changes nothing", engine.ContextUpdate{}, start},
+		{"empty summary is ignored", engine.ContextUpdate{Summary: ptr("")}, start},
+		{"summary replaces", engine.ContextUpdate{Summary: ptr("new sum")},
+			Memory{Summary: "new sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}},
+		{"customization set", engine.ContextUpdate{CustomizationSet: true, Customization: ptr("formal")},
+			Memory{Summary: "old sum", Customization: "formal", Profiles: map[string]string{"Ann": "tea"}}},
+		{"customization cleared by nil", engine.ContextUpdate{CustomizationSet: true},
+			Memory{Summary: "old sum", Profiles: map[string]string{"Ann": "tea"}}},
+		{"customization pointer without Set is ignored", engine.ContextUpdate{Customization: ptr("x")}, start},
+		{"profiles replace", engine.ContextUpdate{ProfilesSet: true, Profiles: map[string]string{"Bo": "chess"}},
+			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Bo": "chess"}}},
+		{"profiles cleared by nil", engine.ContextUpdate{ProfilesSet: true},
+			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
+		{"profiles cleared by empty", engine.ContextUpdate{ProfilesSet: true, Profiles: map[string]string{}},
+			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
+		{"profiles without Set are ignored", engine.ContextUpdate{Profiles: map[string]string{"Bo": "x"}}, start},
+		{"everything at once", engine.ContextUpdate{Summary: ptr("s2"), CustomizationSet: true, Customization: ptr("c2"), ProfilesSet: true, Profiles: map[string]string{"Cy": "p2"}},
+			Memory{Summary: "s2", Customization: "c2", Profiles: map[string]string{"Cy": "p2"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := openTest(t)
+			ctx := context.Background()
+			if err := s.SetMode(ctx, "c", ModeActive); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SaveMemory(ctx, "c", start); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Engine().ApplyContext("c", tc.upd); err != nil {
+				t.Fatalf("apply: %v", err)
+			}
+			c, _ := s.Conversation(ctx, "c")
+			got := Memory{Summary: c.Summary, Customization: c.Customization, Profiles: c.Profiles}
+			if !reflect.DeepEqual(got, tc.want) || c.Mode != ModeActive {
+				t.Errorf("memory = %+v (mode %s)\nwant %+v (mode active)", got, c.Mode, tc.want)
+			}
+		})
+	}
+}
+
+func TestEngineApplyContextForAnUnknownConversationCreatesItDeactivated(t *testing.T) {
+	s, _ := openTest(t)
+	if err := s.Engine().ApplyContext("gone", engine.ContextUpdate{Summary: ptr("late answer")}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Conversation(context.Background(), "gone")
+	if !c.Stored || c.Mode != ModeDeactivated || c.Summary != "late answer" {
+		t.Errorf("conversation = %+v; want stored, deactivated, with the summary", c)
+	}
+}
+
+func TestEngineApplyContextRefusesOversizedValuesAndKeepsTheOldOnes(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	start := Memory{Summary: "keep", Customization: "keep too", Profiles: map[string]string{"Ann": "tea"}}
+	if err := s.SaveMemory(ctx, "c", start); err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("x", MaxTextBytes+1)
+	for name, upd := range map[string]engine.ContextUpdate{
+		"summary":       {Summary: &huge, CustomizationSet: true},
+		"customization": {CustomizationSet: true, Customization: &huge},
+		"profiles":      {ProfilesSet: true, Profiles: map[string]string{"Ann": huge}},
+	} {
+		if err := s.Engine().ApplyContext("c", upd); err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("oversized %s: err = %v, want a 'too large' error", name, err)
+		}
+	}
+	c, _ := s.Conversation(ctx, "c")
+	if got := (Memory{Summary: c.Summary, Customization: c.Customization, Profiles: c.Profiles}); !reflect.DeepEqual(got, start) {
+		t.Errorf("after refused updates memory = %+v, want unchanged %+v", got, start)
+	}
+}
+
+func TestEngineMarkSeenMovesStoredRowsForwardAndCreatesNone(t *testing.T) {
+	s, clk := openTest(t)
+	es := s.Engine()
+	if err := es.SaveConversation(engine.ConversationRecord{ID: "known", Mode: engine.ModeActive, LastSeen: t0}); err != nil {
+		t.Fatal(err)
+	}
+	clk.t = t0.Add(48 * time.Hour)
+	if err := es.MarkSeen([]engine.ConversationID{"known", "stranger"}, t0.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := es.MarkSeen([]engine.ConversationID{"known"}, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _, _ := es.LoadConversation("known"); !rec.LastSeen.Equal(t0.Add(24 * time.Hour)) {
+		t.Errorf("known last seen = %v, want %v (forward only)", rec.LastSeen, t0.Add(24*time.Hour))
+	}
+	if _, ok, _ := es.LoadConversation("stranger"); ok {
+		t.Errorf("MarkSeen created a row for a conversation that was only visible")
+	}
+	if err := es.MarkSeen([]engine.ConversationID{""}, t0); err == nil {
+		t.Errorf("MarkSeen with an empty id: no error, want one")
+	}
+}
+
+func TestEngineForgetUnseenAndDeactivateAllWorkOnTheFile(t *testing.T) {
+	s, _ := openTest(t)
+	es := s.Engine()
+	day := 24 * time.Hour
+	for id, r := range map[engine.ConversationID]engine.ConversationRecord{
+		"old":    {Mode: engine.ModeActive, LastSeen: t0.Add(-40 * day)},
+		"recent": {Mode: engine.ModeAvailable, LastSeen: t0.Add(-time.Hour)},
+		"off":    {Mode: engine.ModeDeactivated, LastSeen: t0.Add(-time.Hour)},
+	} {
+		r.ID = id
+		if err := es.SaveConversation(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := es.ForgetUnseen(t0.Add(-30 * day))
+	if err != nil || n != 1 {
+		t.Errorf("ForgetUnseen = %d (%v), want 1 (old)", n, err)
+	}
+	if _, ok, _ := es.LoadConversation("old"); ok {
+		t.Errorf("old conversation survived ForgetUnseen")
+	}
+	n, err = es.DeactivateAll()
+	if err != nil || n != 1 {
+		t.Errorf("DeactivateAll = %d (%v), want 1 (recent)", n, err)
+	}
+	if rec, _, _ := es.LoadConversation("recent"); rec.Mode != engine.ModeDeactivated {
+		t.Errorf("recent mode after DeactivateAll = %s, want deactivated", rec.Mode)
+	}
+}
+
+func TestUpgradeFrom0002MovesNewsTimesIntoTheEngineColumns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(context.Background(), raw, "0002", time.Now); err != nil {
+		t.Fatalf("build 0002 database: %v", err)
+	}
+	lastMsg := time.Date(2026, 3, 1, 10, 30, 0, 123_000_000, time.UTC)
+	lastCheck := time.Date(2026, 3, 1, 11, 0, 0, 0, time.FixedZone("CET", 3600))
+	stmts := []string{
+		`INSERT INTO conversations (id, mode, last_message_id, news_state, model_override, last_seen, created_at, updated_at)
+		 VALUES ('good', 'active', 'm7', '{"lastCheck":"` + lastCheck.Format(time.RFC3339Nano) + `","lastMessage":"` + lastMsg.Format(time.RFC3339Nano) + `"}', 'grok', 5, 1, 1)`,
+		`INSERT INTO conversations (id, mode, news_state, last_seen, created_at, updated_at) VALUES ('broken', 'available', 'not json', 5, 1, 1)`,
+		`INSERT INTO conversations (id, mode, last_seen, created_at, updated_at) VALUES ('fresh', 'deactivated', 5, 1, 1)`,
+	}
+	for _, q := range stmts {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("seed 0002 data: %v", err)
+		}
+	}
+	raw.Close()
+
+	s := openAt(t, dir)
+	if s.Recovery() != nil {
+		t.Fatalf("upgrade treated as damage: %+v", s.Recovery())
+	}
+	es := s.Engine()
+	good, ok, err := es.LoadConversation("good")
+	if err != nil || !ok || good.Mode != engine.ModeActive || good.LastProcessed.ID != "m7" ||
+		!good.LastMessageAt.Equal(lastMsg) || !good.LastNewsCheck.Equal(lastCheck) || !good.LastSeen.Equal(time.UnixMilli(5)) {
+		t.Errorf("upgraded good = %+v (ok %v, %v)\nwant active, m7, last message %v, news check %v", good, ok, err, lastMsg, lastCheck)
+	}
+	for _, id := range []engine.ConversationID{"broken", "fresh"} {
+		rec, ok, err := es.LoadConversation(id)
+		if err != nil || !ok || !rec.LastMessageAt.IsZero() || !rec.LastNewsCheck.IsZero() {
+			t.Errorf("upgraded %s = %+v (ok %v, %v); want stored with unknown (zero) times", id, rec, ok, err)
+		}
+	}
+	if c, _ := s.Conversation(context.Background(), "good"); c.ModelOverride != "grok" {
+		t.Errorf("model override lost in the upgrade: %+v", c)
+	}
+}

@@ -27,7 +27,9 @@ type EngineStore struct {
 var _ engine.Store = (*EngineStore)(nil)
 
 // Engine returns the engine's view of this store.
-func (s *Store) Engine() *EngineStore { return &EngineStore{s: s, Timeout: busyTimeout + 2*time.Second} }
+func (s *Store) Engine() *EngineStore {
+	return &EngineStore{s: s, Timeout: busyTimeout + 2*time.Second}
+}
 
 func (e *EngineStore) ctx() (context.Context, context.CancelFunc) {
 	if e.Timeout <= 0 {

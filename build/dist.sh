@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Builds Clanker's release artifacts into one folder with a SHA256SUMS file.
+#
+#   build/dist.sh [-o DIR] [TARGET...]   build TARGETs (default: windows linux) into DIR (default dist)
+#   build/dist.sh version [REPO]         print the version derived from git, and nothing else
+#
+# Targets:
+#   windows  clanker-V-windows-amd64.exe and Clanker-V-windows-amd64-setup.exe (NSIS, cross-built)
+#   linux    clanker_V_amd64.deb (nfpm) and clanker-V-linux-amd64.tar.gz
+#   darwin   Clanker-V-macos-universal.dmg and Clanker-V-macos-universal.app.zip (macOS only:
+#            .github/workflows/macos.yml runs it on a macOS runner)
+#
+# Why a staged copy: `wails build` writes into the project while it works (a Windows .syso
+# resource file in the main package, wails_tools.nsh, the WebView2 bootstrapper, build/bin)
+# and the version has to be written into wails.json and the NSIS script. Doing that in a copy
+# keeps the working tree clean and keeps a concurrent `go test ./...` from linking a Windows
+# resource object into a Linux test binary. The copy lives in build/bin/stage (git-ignored;
+# it has its own go.mod, so `./...` patterns in the repository skip it).
+#
+# Written for bash 3.2 as well, because macOS runners still ship it.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "dist: $*" >&2; exit 1; }
+log() { echo "dist: $*" >&2; }
+
+# version_from_git prints one version for everything built from REPO's current checkout:
+#   exactly on tag v1.2.3            -> 1.2.3
+#   3 commits after v1.2.3           -> 1.2.3+3.g1a2b3c4   (sorts after 1.2.3 for dpkg)
+#   uncommitted changes              -> ...with .dirty (or +dirty) appended
+#   no v* tag (e.g. a shallow CI clone) -> 0.0.0-dev+g1a2b3c4
+#   not a git checkout at all        -> 0.0.0-dev
+# CLANKER_VERSION, when set, wins (release jobs), but must look like a version.
+version_from_git() {
+  local repo=$1 desc base n hash dirty=""
+  if [ -n "${CLANKER_VERSION:-}" ]; then
+    check_version "$CLANKER_VERSION"
+    echo "$CLANKER_VERSION"
+    return
+  fi
+  if ! desc=$(git -C "$repo" describe --tags --always --dirty --abbrev=7 --match 'v[0-9]*' 2>/dev/null); then
+    echo "0.0.0-dev"
+    return
+  fi
+  case $desc in
+    *-dirty) dirty=dirty; desc=${desc%-dirty} ;;
+  esac
+  if [[ $desc =~ ^v([0-9]+(\.[0-9]+)*([-.][0-9A-Za-z.]+)?)-([0-9]+)-g([0-9a-f]+)$ ]]; then
+    base=${BASH_REMATCH[1]} n=${BASH_REMATCH[4]} hash=${BASH_REMATCH[5]}
+    echo "$base+$n.g$hash${dirty:+.$dirty}"
+  elif [[ $desc =~ ^v([0-9]+(\.[0-9]+)*([-.][0-9A-Za-z.]+)?)$ ]]; then
+    base=${BASH_REMATCH[1]}
+    echo "$base${dirty:++$dirty}"
+  elif [[ $desc =~ ^[0-9a-f]+$ ]]; then
+    echo "0.0.0-dev+g$desc${dirty:+.$dirty}"
+  else
+    # A tag like "vNext" that matched v[0-9]* loosely; keep the build going with a dev version.
+    echo "0.0.0-dev${dirty:++$dirty}"
+  fi
+}
+
+# check_version rejects anything that could break out of the quoting in ldflags, NSIS
+# defines or nfpm's YAML: a version is digits, dots, and then a restricted suffix.
+check_version() {
+  [[ $1 =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$ ]] ||
+    die "version \"$1\" is not of the form 1.2.3 or 1.2.3-suffix / 1.2.3+suffix"
+}
+
+# numeric_version prints the leading X.Y.Z of a version, padded with zeros, for the places
+# that only take numbers (Windows version resources, macOS CFBundleVersion).
+numeric_version() {
+  local v=$1 a b c
+  [[ $v =~ ^([0-9]+)(\.([0-9]+))?(\.([0-9]+))? ]] || { echo 0.0.0; return; }
+  a=${BASH_REMATCH[1]} b=${BASH_REMATCH[3]:-0} c=${BASH_REMATCH[5]:-0}
+  echo "$((10#$a)).$((10#$b)).$((10#$c))"
+}
+
+if [ "${1:-}" = "version" ]; then
+  version_from_git "${2:-$root}"
+  exit 0
+fi
+
+out="$root/dist"
+targets=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    -o) [ $# -ge 2 ] || die "-o needs a directory"; out=$2; shift 2 ;;
+    windows|linux|darwin) targets="$targets $1"; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) die "unknown argument \"$1\" (try --help)" ;;
+  esac
+done
+[ -n "$targets" ] || targets=" windows linux"
+case $out in /*) ;; *) out="$PWD/$out" ;; esac
+
+version=$(version_from_git "$root")
+check_version "$version"
+numeric=$(numeric_version "$version")
+log "version $version (numeric $numeric); targets:$targets; output $out"
+
+tools="$root/.tools/bin"
+find_tool() { # name: prefer the pinned copy in .tools/bin, then PATH
+  if [ -x "$tools/$1" ]; then echo "$tools/$1"; return; fi
+  command -v "$1" 2>/dev/null || die "$1 not found: run 'bash build/install-deps.sh --dist' (installs the pinned wails and nfpm into .tools/bin)"
+}
+wails=$(find_tool wails)
+
+# Stage the repository: tracked and untracked-but-not-ignored files, as they are on disk.
+stage="$root/build/bin/stage"
+rm -rf "$stage"
+mkdir -p "$stage"
+list="$root/build/bin/stage.files"
+(cd "$root" && git ls-files -co --exclude-standard 2>/dev/null || true) |
+  while IFS= read -r f; do
+    if [ -f "$root/$f" ] && [ "${f#build/bin/}" = "$f" ]; then echo "$f"; fi
+  done >"$list"
+[ -s "$list" ] || die "no files to stage (is $root a git checkout?)"
+(cd "$root" && tar -cf - -T "$list") | (cd "$stage" && tar -xf -)
+rm -f "$list"
+
+# Stamp the version into the staged project: wails.json feeds the Windows version resource,
+# the exe manifest and macOS's Info.plist (all numeric-only); the NSIS script and the exe's
+# ProductVersion string get the full version.
+sed -E -i.orig "s/(\"productVersion\"[[:space:]]*:[[:space:]]*\")[^\"]*\"/\1$numeric\"/" "$stage/wails.json"
+sed -E -i.orig "s/(\"ProductVersion\"[[:space:]]*:[[:space:]]*\")[^\"]*\"/\1$version\"/" "$stage/build/windows/info.json"
+rm -f "$stage/wails.json.orig" "$stage/build/windows/info.json.orig"
+grep -q "\"productVersion\": *\"$numeric\"" "$stage/wails.json" || die "could not stamp the version into wails.json"
+printf '!define CLANKER_VERSION "%s"\n!define CLANKER_VERSION_NUMERIC "%s"\n' "$version" "$numeric" \
+  >"$stage/build/windows/installer/version.nsh"
+
+mkdir -p "$out"
+# Remove earlier artifacts so SHA256SUMS never lists files from another version.
+rm -f "$out"/clanker* "$out"/Clanker* "$out"/SHA256SUMS
+
+# Every build: no `go mod tidy` (other people edit go.mod; the release takes it as committed),
+# no bindings generation (it would run the app), no frontend build (the pages are embedded Go
+# assets), paths trimmed for reproducible binaries.
+wails_build() {
+  (cd "$stage" && GOFLAGS=-mod=mod "$wails" build -m -nosyncgomod -skipbindings -s -skipembedcreate \
+    -trimpath -ldflags "-X main.version=$version" "$@")
+}
+
+for target in $targets; do
+  case $target in
+  windows)
+    command -v makensis >/dev/null || die "makensis not found: install the nsis package"
+    log "windows: wails build (NSIS installer with the WebView2 bootstrapper)"
+    wails_build -platform windows/amd64 -tags webkit2_41 -nsis -webview2 download
+    [ -f "$stage/build/bin/clanker-amd64-installer.exe" ] || die "wails did not produce the NSIS installer (is makensis installed?)"
+    cp "$stage/build/bin/clanker.exe" "$out/clanker-$version-windows-amd64.exe"
+    cp "$stage/build/bin/clanker-amd64-installer.exe" "$out/Clanker-$version-windows-amd64-setup.exe"
+    ;;
+  linux)
+    nfpm=$(find_tool nfpm)
+    log "linux: wails build"
+    wails_build -platform linux/amd64 -tags webkit2_41
+    bin="$stage/build/bin/clanker"
+    [ -x "$bin" ] || die "wails did not produce $bin"
+    log "linux: nfpm .deb"
+    (cd "$stage" && CLANKER_VERSION=$version \
+      "$nfpm" package --config build/linux/nfpm.yaml --packager deb --target "$out/") >&2
+    log "linux: .tar.gz"
+    name="clanker-$version-linux-amd64"
+    tree="$stage/build/bin/$name"
+    rm -rf "$tree"
+    mkdir -p "$tree/icons"
+    cp "$bin" "$tree/clanker"
+    cp "$stage/build/linux/clanker.desktop" "$tree/clanker.desktop"
+    cp "$stage/build/linux/README.tarball.txt" "$tree/README"
+    cp -R "$stage/build/linux/hicolor" "$tree/icons/hicolor"
+    chmod 0755 "$tree/clanker"
+    (cd "$stage/build/bin" && tar --sort=name --owner=0 --group=0 -czf "$out/$name.tar.gz" "$name")
+    ;;
+  darwin)
+    [ "$(uname -s)" = Darwin ] || die "the macOS app can only be built on macOS (cgo + Cocoa); see .github/workflows/macos.yml"
+    log "darwin: wails build (universal)"
+    wails_build -platform darwin/universal
+    app="$stage/build/bin/Clanker.app"
+    rm -rf "$app"
+    mv "$stage/build/bin/clanker.app" "$app"
+    # Clanker's own icon set (build/icons/gen) instead of Wails' conversion of appicon.png.
+    cp "$stage/build/darwin/icon.icns" "$app/Contents/Resources/iconfile.icns"
+    # Ad-hoc signature: Apple Silicon refuses to run unsigned code. This is not a Developer ID
+    # signature, so Gatekeeper still asks on first start (see INSTALL.md).
+    codesign --force --deep --sign - "$app"
+    name="Clanker-$version-macos-universal"
+    (cd "$stage/build/bin" && ditto -c -k --keepParent Clanker.app "$out/$name.app.zip")
+    dmgroot="$stage/build/bin/dmg"
+    rm -rf "$dmgroot"
+    mkdir -p "$dmgroot"
+    cp -R "$app" "$dmgroot/"
+    ln -s /Applications "$dmgroot/Applications"
+    hdiutil create -volname "Clanker" -srcfolder "$dmgroot" -ov -format UDZO "$out/$name.dmg" >&2
+    ;;
+  esac
+done
+
+(
+  cd "$out"
+  files=$(ls | grep -v "^SHA256SUMS$" | sort || true)
+  [ -n "$files" ] || die "nothing was built"
+  if command -v sha256sum >/dev/null; then sha256sum $files; else shasum -a 256 $files; fi >SHA256SUMS
+)
+log "done:"
+(cd "$out" && ls -l) >&2

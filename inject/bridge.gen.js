@@ -153,7 +153,7 @@
     let host = capture();
     let seq = 0;
     const backlog = [];
-    const stats = { events: 0, dropped: 0, bytes: 0 };
+    const stats = { events: 0, dropped: 0, bytes: 0, postMs: 0 };
     function post(text) {
       if (!host) host = capture();
       if (!host) {
@@ -168,11 +168,13 @@
           stats.dropped++;
         }
       }
+      const t0 = performance.now();
       try {
         host.send(text);
       } catch (e) {
         stats.dropped++;
       }
+      stats.postMs += performance.now() - t0;
     }
     function emit(type, data) {
       seq++;
@@ -1361,7 +1363,7 @@
         obs.snapshot();
         return { ok: true };
       },
-      stats: () => ({ ok: true, data: Object.assign({}, obs.stats) }),
+      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
         obs.scheduleState(0);
@@ -1412,6 +1414,7 @@
     const ui = createUI(emit);
     const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
     const selfTest = () => emit("self_test", runSelfTest(obs.pageState()));
+    obs.stats.transport = transport.stats;
     const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
     const api = Object.freeze({ command: (text) => {
       try {

@@ -125,7 +125,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
     self_test: () => { selfTest(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },
-    stats: () => ({ ok: true, data: Object.assign({}, obs.stats) }),
+    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
     configure: (a) => {
       if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
       obs.scheduleState(0);

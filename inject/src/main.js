@@ -22,6 +22,7 @@ const BRIDGE = 'clanker-bridge/1';
   const ui = createUI(emit);
   const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
   const selfTest = () => emit('self_test', runSelfTest(obs.pageState()));
+  obs.stats.transport = transport.stats;
   const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
   const api = Object.freeze({ command: (text) => { try { command(text); } catch (e) { /* never throw into the page */ } }, version: BRIDGE });
   Object.defineProperty(window, '__clanker', { value: api, writable: false, configurable: false, enumerable: false });

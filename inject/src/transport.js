@@ -36,7 +36,7 @@ export function createTransport() {
   let host = capture();
   let seq = 0;
   const backlog = [];
-  const stats = { events: 0, dropped: 0, bytes: 0 };
+  const stats = { events: 0, dropped: 0, bytes: 0, postMs: 0 };
 
   function post(text) {
     if (!host) host = capture();
@@ -47,7 +47,9 @@ export function createTransport() {
     while (backlog.length) {
       try { host.send(backlog.shift()); } catch (e) { stats.dropped++; }
     }
+    const t0 = performance.now();
     try { host.send(text); } catch (e) { stats.dropped++; }
+    stats.postMs += performance.now() - t0;
   }
 
   function emit(type, data) {

@@ -43,6 +43,9 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
     ]},
     CONV_S: { header: ['72975'], rows: [ {id:'s1', label: L('72975','Your code is 1234'), text:'Your code is 1234'} ]}
   };
+  // ?rows=N adds a conversation BENCH with N rows (benchmarks).
+  var nRows = +new URLSearchParams(location.search).get('rows');
+  if (nRows) data.BENCH = { header: ['Bench'], rows: Array.from({length: nRows}, function(_, i){ return {id: 'r' + i, label: L('Jane Doe', 'row ' + i), text: 'row ' + i}; }) };
   var list = function(){ return document.querySelector('mws-messages-list'); };
   function make(r){
     var w = document.createElement('mws-message-wrapper');

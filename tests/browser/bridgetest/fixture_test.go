@@ -45,7 +45,10 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
   };
   // ?rows=N adds a conversation BENCH with N rows (benchmarks).
   var nRows = +new URLSearchParams(location.search).get('rows');
-  if (nRows) data.BENCH = { header: ['Bench'], rows: Array.from({length: nRows}, function(_, i){ return {id: 'r' + i, label: L('Jane Doe', 'row ' + i), text: 'row ' + i}; }) };
+  // &long=N makes every row's text N characters long (size caps).
+  var long = +new URLSearchParams(location.search).get('long');
+  var body = function(i){ return long ? ('row ' + i + ' ' + 'x'.repeat(long)).slice(0, long) : 'row ' + i; };
+  if (nRows) data.BENCH = { header: ['Bench'], rows: Array.from({length: nRows}, function(_, i){ return {id: 'r' + i, label: L('Jane Doe', body(i)), text: body(i)}; }) };
   var list = function(){ return document.querySelector('mws-messages-list'); };
   function make(r){
     var w = document.createElement('mws-message-wrapper');

@@ -84,10 +84,12 @@ const (
 )
 
 // ImageData is an image the model asked to see, as fetched by the page (not yet optimised; the
-// LLM side owns optimisation).
+// LLM side owns optimisation). When the page could not deliver it, Data is empty and
+// Unavailable says why, so the model can still answer, knowing it cannot see the picture.
 type ImageData struct {
-	Src  string
-	Data []byte
+	Src         string
+	Data        []byte
+	Unavailable string
 }
 
 // LLMRequest is everything the LLM client needs from the engine. Stored summary,

@@ -309,16 +309,20 @@ func (e *Engine) fetchImage(in *inflight, src string) {
 		if e.inflight != in {
 			return
 		}
-		if r.Err != "" || len(r.Data) == 0 || in.gen != e.gen {
-			e.inflight = nil
-			if r.Err != "" || len(r.Data) == 0 {
-				e.toast("error", "Could not fetch the image the model asked for.")
-			}
+		if in.gen != e.gen {
+			e.inflight = nil // superseded while fetching
 			return
+		}
+		img := &ImageData{Src: src, Data: r.Data}
+		if r.Err != "" || len(r.Data) == 0 {
+			// The model still answers, told that it cannot see the picture: a person who
+			// addressed Clanker gets a reply either way.
+			e.log.Info("engine: image fetch failed; the model is told it is unavailable", "conversation", in.req.Conversation, "err", r.Err)
+			img = &ImageData{Src: src, Unavailable: "the app could not fetch it from the page"}
 		}
 		next := *in
 		next.followUp = true
-		next.req.Image = &ImageData{Src: src, Data: r.Data}
+		next.req.Image = img
 		e.launch(&next)
 	})
 }

@@ -1,0 +1,629 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/images"
+	"github.com/clanker-desktop/clanker/tests/fakellm"
+)
+
+// These tests run the real engine, the adapter and the real HTTP client against tests/fakellm on
+// loopback. The fake server is started outside the synctest bubble and the client's transport
+// keeps no idle connections, so every goroutine in the bubble ends up durably blocked and the
+// fake clock drives the engine's delays, the client's Retry-After waits and the typing.
+
+// e2ePage plays the page and the shell for the engine: every command succeeds, typed text
+// accumulates in a compose box, Enter "sends" the box and echoes it back as the user's own
+// message, and fetch_image serves bytes from images.
+type e2ePage struct {
+	mu     sync.Mutex
+	eng    *engine.Engine
+	cmds   []engine.Command
+	box    string
+	sent   []string
+	images map[string][]byte
+	seq    int
+}
+
+func (p *e2ePage) Do(cmd engine.Command) {
+	p.mu.Lock()
+	p.cmds = append(p.cmds, cmd)
+	var data []byte
+	errText := ""
+	var echo *engine.MessageAdded
+	switch cmd.Kind {
+	case engine.CmdInsertText:
+		p.box = cmd.Text
+	case engine.CmdTypeText:
+		p.box += cmd.Text
+	case engine.CmdRemoveText:
+		p.box = strings.TrimSuffix(p.box, cmd.Text)
+	case engine.CmdPressEnter:
+		p.sent = append(p.sent, p.box)
+		p.seq++
+		echo = &engine.MessageAdded{Conversation: cmd.Conversation, Message: engine.Message{
+			ID: fmt.Sprintf("sent-%d", p.seq), Sender: "You", Direction: engine.Outgoing, Text: p.box}}
+		p.box = ""
+	case engine.CmdFetchImage:
+		data = p.images[cmd.Src]
+		if data == nil {
+			errText = "not found"
+		}
+	}
+	p.mu.Unlock()
+	_ = p.eng.Send(engine.CommandResult{ID: cmd.ID, Err: errText, Data: data})
+	if echo != nil {
+		_ = p.eng.Send(*echo)
+	}
+}
+
+func (p *e2ePage) commands(kind engine.CommandKind) []engine.Command {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []engine.Command
+	for _, c := range p.cmds {
+		if c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (p *e2ePage) sentTexts() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.sent...)
+}
+
+// e2eStore is the engine's store (modes) and the adapter's context source and usage sink.
+type e2eStore struct {
+	mu       sync.Mutex
+	recs     map[engine.ConversationID]engine.ConversationRecord
+	summary  map[string]string
+	updates  []engine.ContextUpdate
+	usage    []UsageRecord
+	failLoad error
+}
+
+func newE2EStore() *e2eStore {
+	return &e2eStore{recs: map[engine.ConversationID]engine.ConversationRecord{}, summary: map[string]string{}}
+}
+
+func (s *e2eStore) LoadConversation(id engine.ConversationID) (engine.ConversationRecord, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	return r, ok, nil
+}
+
+func (s *e2eStore) SaveConversation(r engine.ConversationRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recs[r.ID] = r
+	return nil
+}
+
+func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.updates = append(s.updates, u)
+	if u.Summary != nil {
+		s.summary[string(id)] = *u.Summary
+	}
+	return nil
+}
+
+func (s *e2eStore) DeactivateAll() (int, error)                       { return 0, nil }
+func (s *e2eStore) MarkSeen([]engine.ConversationID, time.Time) error { return nil }
+func (s *e2eStore) ForgetUnseen(time.Time) (int, error)               { return 0, nil }
+func (s *e2eStore) RecordUsage(_ context.Context, u UsageRecord) error {
+	s.mu.Lock()
+	s.usage = append(s.usage, u)
+	s.mu.Unlock()
+	return nil
+}
+func (s *e2eStore) usageRecords() []UsageRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]UsageRecord(nil), s.usage...)
+}
+func (s *e2eStore) mode(id engine.ConversationID) engine.Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recs[id].Mode
+}
+func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
+	s.mu.Lock()
+	s.recs[id] = engine.ConversationRecord{ID: id, Mode: m}
+	s.mu.Unlock()
+}
+func (s *e2eStore) contextUpdates() []engine.ContextUpdate {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]engine.ContextUpdate(nil), s.updates...)
+}
+func (s *e2eStore) LoadContext(_ context.Context, conv string) (string, string, map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failLoad != nil {
+		return "", "", nil, s.failLoad
+	}
+	return s.summary[conv], "", nil, nil
+}
+
+// timedTransport records, on the bubble's fake clock, when each HTTP request left.
+type timedTransport struct {
+	mu    sync.Mutex
+	base  http.RoundTripper
+	times []time.Time
+}
+
+func (t *timedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.mu.Lock()
+	t.times = append(t.times, time.Now())
+	t.mu.Unlock()
+	return t.base.RoundTrip(r)
+}
+
+func (t *timedTransport) sentAt() []time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]time.Time(nil), t.times...)
+}
+
+type e2e struct {
+	t     *testing.T
+	srv   *fakellm.Server
+	eng   *engine.Engine
+	page  *e2ePage
+	store *e2eStore
+	tr    *timedTransport
+}
+
+// startE2E must be called inside synctest.Test with a server started outside it.
+func startE2E(t *testing.T, srv *fakellm.Server, relaxed bool) *e2e {
+	t.Helper()
+	h := &e2e{t: t, srv: srv, page: &e2ePage{images: map[string][]byte{}}, store: newE2EStore(),
+		tr: &timedTransport{base: &http.Transport{DisableKeepAlives: true}}}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	hc := &http.Client{Transport: h.tr}
+	adapter := &EngineAdapter{
+		Config: func(string) (Config, error) {
+			return Config{Endpoint: srv.BaseURL(), APIKey: "sk-e2e", Model: "fake-model", HTTPClient: hc, MaxRetryWait: time.Minute}, nil
+		},
+		Context: h.store, Usage: h.store, Images: images.NewCache(1 << 20), Logger: quiet,
+	}
+	s := engine.DefaultSettings()
+	s.Missing, s.UserName, s.Relaxed = nil, "Dana", relaxed
+	eng, err := engine.New(engine.Config{Page: h.page, Store: h.store, LLM: adapter, Rand: rand.New(rand.NewPCG(7, 9)),
+		Location: time.UTC, Settings: &s, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.eng, h.page.eng = eng, eng
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = eng.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	h.send(engine.PageStateChanged{State: engine.PageReady})
+	return h
+}
+
+func (h *e2e) send(ev engine.Event) {
+	h.t.Helper()
+	if err := h.eng.Send(ev); err != nil {
+		h.t.Fatalf("Send(%T): %v", ev, err)
+	}
+	synctest.Wait()
+}
+
+func (h *e2e) open(conv engine.ConversationID, mode engine.Mode, msgs ...engine.Message) {
+	h.store.setMode(conv, mode)
+	h.send(engine.ConversationChanging{To: conv})
+	h.send(engine.ConversationOpened{ID: conv, Participants: []engine.Participant{{Name: "Ann"}}, Messages: msgs})
+}
+
+func (h *e2e) receive(conv engine.ConversationID, m engine.Message) {
+	h.send(engine.MessageAdded{Conversation: conv, Message: m})
+}
+
+func (h *e2e) wait(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+func (h *e2e) toasts() []string {
+	var out []string
+	for _, c := range h.page.commands(engine.CmdToast) {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+var e2eSeq int
+
+func ann(text string) engine.Message {
+	e2eSeq++
+	return engine.Message{ID: fmt.Sprintf("a%d", e2eSeq), Sender: "Ann", Direction: engine.Incoming, Text: text}
+}
+
+func startFake(t *testing.T) *fakellm.Server {
+	t.Helper()
+	srv, _ := fakellm.StartNew(fakellm.Config{APIKey: "sk-e2e"})
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestHeyClankerInAvailableModeTypesExactlyOnePrefixedReplyAndPressesEnter(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, true)
+		h.store.summary["c1"] = "Ann and Dana plan a picnic."
+		srv.Enqueue(fakellm.JSONReply("Saturday works!", "Picnic on Saturday.").WithUsage(200, 12))
+		h.open("c1", engine.ModeAvailable, ann("morning"))
+		h.receive("c1", ann("hey clanker, when should we go?"))
+		h.wait(30 * time.Second)
+
+		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] Saturday works!" {
+			t.Fatalf("want exactly one sent text %q, got %q", "[clanker] Saturday works!", got)
+		}
+		ins := h.page.commands(engine.CmdInsertText)
+		if len(ins) != 1 || ins[0].Text != engine.Prefix {
+			t.Fatalf("want the prefix inserted once at the start of typing, got %+v", ins)
+		}
+		if n, want := len(h.page.commands(engine.CmdTypeText)), len("Saturday works!"); n != want {
+			t.Errorf("want %d typed characters, got %d", want, n)
+		}
+		if n := len(h.page.commands(engine.CmdPressEnter)); n != 1 {
+			t.Errorf("want exactly one Enter, got %d", n)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 1 {
+			t.Fatalf("want one model request, got %d", len(reqs))
+		}
+		body := string(reqs[0].Body)
+		for _, want := range []string{"Ann and Dana plan a picnic.", "Ann: hey clanker, when should we go?", "The local user is Dana"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("want the request to contain %q; body: %.400s", want, body)
+			}
+		}
+		if h.store.summary["c1"] != "Picnic on Saturday." {
+			t.Errorf("want the new summary stored under c1, got %q", h.store.summary["c1"])
+		}
+		u := h.store.usageRecords()
+		if len(u) != 1 || u[0].Conversation != "c1" || u[0].Model != "fake-model" || u[0].PromptTokens != 200 || u[0].CompletionTokens != 12 {
+			t.Errorf("want one usage record c1/fake-model 200+12, got %+v", u)
+		}
+	})
+}
+
+func TestUnpostableModelOutputPostsNothing(t *testing.T) {
+	cases := []struct {
+		name      string
+		replies   []fakellm.Reply
+		wantToast bool
+	}{
+		{"broken JSON", []fakellm.Reply{fakellm.Text(`{"response": "I was going to say`)}, true},
+		{"broken envelope", []fakellm.Reply{fakellm.MalformedBody()}, true},
+		{"truncated twice", []fakellm.Reply{fakellm.Truncated(`{"response": "I was about to`), fakellm.Truncated(`{"response": "I was about to say`)}, true},
+		{"null literal", []fakellm.Reply{fakellm.Text("null")}, false},
+		{"null response", []fakellm.Reply{fakellm.NullReply()}, false},
+		{"reasoning only", []fakellm.Reply{fakellm.Text("<think>The user wants a reply, so I should")}, true},
+		{"JSON without reply fields", []fakellm.Reply{fakellm.Text(`{"answer": "hi"}`)}, true},
+		{"empty content", []fakellm.Reply{fakellm.Text("")}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := startFake(t)
+			synctest.Test(t, func(t *testing.T) {
+				h := startE2E(t, srv, false)
+				srv.Enqueue(tc.replies...)
+				h.open("c1", engine.ModeActive, ann("hi"))
+				h.receive("c1", ann("clanker, tell me something"))
+				h.wait(30 * time.Second)
+				if got := h.page.sentTexts(); len(got) != 0 {
+					t.Fatalf("want nothing sent for %s, got %q", tc.name, got)
+				}
+				if n := len(h.page.commands(engine.CmdInsertText)); n != 0 {
+					t.Fatalf("want nothing inserted into the box, got %d inserts", n)
+				}
+				if n := len(srv.Requests()); n != len(tc.replies) {
+					t.Errorf("want %d model requests, got %d", len(tc.replies), n)
+				}
+				if got := len(h.toasts()) > 0; got != tc.wantToast {
+					t.Errorf("want toast=%v, got toasts %q", tc.wantToast, h.toasts())
+				}
+			})
+		})
+	}
+}
+
+func TestInvalidKeyDeactivatesWithABannerAndNoSMS(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		srv.Enqueue(fakellm.OpenAIError(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided"))
+		h.open("c1", engine.ModeActive, ann("hi"))
+		h.receive("c1", ann("clanker?"))
+		h.wait(30 * time.Second)
+		if got := h.page.sentTexts(); len(got) != 0 {
+			t.Fatalf("want no SMS after a 401, got %q", got)
+		}
+		if m := h.store.mode("c1"); m != engine.ModeDeactivated {
+			t.Fatalf("want c1 stored as deactivated, got %q", m)
+		}
+		var banner string
+		for _, c := range h.page.commands(engine.CmdBanner) {
+			if c.Key == engine.BannerDeactivated {
+				banner = c.Text
+			}
+		}
+		if !strings.Contains(banner, "Invalid API key") || !strings.HasSuffix(banner, "Clanker has been deactivated.") {
+			t.Fatalf("want a deactivation banner naming the invalid key, got %q", banner)
+		}
+		h.receive("c1", ann("clanker, are you there?"))
+		h.wait(30 * time.Second)
+		if n := len(srv.Requests()); n != 1 {
+			t.Fatalf("want no further requests once deactivated, got %d in all", n)
+		}
+	})
+}
+
+func TestServerErrorTwiceToastsOnceAndNotFoundToastsEachTime(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		srv.Enqueue(fakellm.OpenAIError(500, "server_error", nil, "boom"), fakellm.OpenAIError(500, "server_error", nil, "boom"))
+		h.open("c1", engine.ModeActive, ann("hi"))
+		h.receive("c1", ann("one"))
+		h.wait(10 * time.Second)
+		h.receive("c1", ann("two"))
+		h.wait(10 * time.Second)
+		if got := h.toasts(); len(got) != 1 || !strings.Contains(got[0], "500") {
+			t.Fatalf("want one toast for two 500s in a row, got %q", got)
+		}
+
+		srv.Enqueue(fakellm.OpenAIError(404, "invalid_request_error", "model_not_found", "no such model"),
+			fakellm.OpenAIError(404, "invalid_request_error", "model_not_found", "no such model"))
+		h.receive("c1", ann("three"))
+		h.wait(10 * time.Second)
+		h.receive("c1", ann("four"))
+		h.wait(10 * time.Second)
+		got := h.toasts()
+		if len(got) != 3 || !strings.Contains(got[1], "not found") || !strings.Contains(got[2], "not found") {
+			t.Fatalf("want a toast for each 404 after the 500 one, got %q", got)
+		}
+		if n := len(h.page.sentTexts()); n != 0 {
+			t.Fatalf("want nothing sent on errors, got %d texts", n)
+		}
+	})
+}
+
+func TestRetryAfterIsHonouredBeforeTheReplyIsPosted(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		srv.Enqueue(fakellm.OpenAIError(429, "requests", "rate_limit_exceeded", "Rate limit reached").WithRetryAfter(7),
+			fakellm.JSONReply("sorry for the wait", ""))
+		h.open("c1", engine.ModeActive, ann("hi"))
+		h.receive("c1", ann("clanker, ping"))
+		h.wait(30 * time.Second)
+		at := h.tr.sentAt()
+		if len(at) != 2 {
+			t.Fatalf("want the rate-limited request retried once, got %d requests", len(at))
+		}
+		if d := at[1].Sub(at[0]); d != 7*time.Second {
+			t.Errorf("want the retry exactly 7 s (Retry-After) after the first attempt, got %v", d)
+		}
+		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] sorry for the wait" {
+			t.Fatalf("want the reply after the retry, got %q", got)
+		}
+		if got := h.toasts(); len(got) != 0 {
+			t.Errorf("want no toast for a rate limit that resolved, got %q", got)
+		}
+	})
+}
+
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		src := "blob:https://messages.google.com/pic-1"
+		h.page.images[src] = pngBytes(t, 1000, 500)
+		srv.Enqueue(fakellm.Text(`{"requestImage": "`+src+`", "summary": "Ann shared a photo."}`),
+			fakellm.JSONReply("What a sunset!", ""))
+		h.open("c1", engine.ModeActive, ann("hi"))
+		pic := ann("look clanker")
+		pic.Images = []engine.Image{{Src: src, Alt: "sunset over a lake"}}
+		h.receive("c1", pic)
+		h.wait(30 * time.Second)
+
+		reqs := srv.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("want the request and its image follow-up, got %d requests", len(reqs))
+		}
+		imgs := reqs[1].Images()
+		if len(imgs) != 1 || !strings.HasPrefix(imgs[0].ImageURL, "data:image/jpeg;base64,") {
+			t.Fatalf("want one JPEG data URL in the follow-up, got %+v", imgs)
+		}
+		follow := string(reqs[1].Body)
+		if !strings.Contains(follow, "896x448") || !strings.Contains(follow, "sunset over a lake") {
+			t.Errorf("want the follow-up to name the 896x448 size and the alt text; body: %.300s", follow[len(follow)-600:])
+		}
+		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] What a sunset!" {
+			t.Fatalf("want the answer after seeing the image, got %q", got)
+		}
+		if h.store.summary["c1"] != "Ann shared a photo." {
+			t.Errorf("want the summary from the image request kept, got %q", h.store.summary["c1"])
+		}
+	})
+}
+
+func TestUnreadableImageIsDescribedAsUnavailableAndStillAnswered(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		heic := "blob:https://messages.google.com/heic"
+		missing := "blob:https://messages.google.com/gone"
+		h.page.images[heic] = append([]byte("\x00\x00\x00\x18ftypheic"), make([]byte, 64)...)
+		srv.Enqueue(fakellm.Text(`{"requestImage": "`+heic+`"}`), fakellm.JSONReply("I can't open that one.", ""),
+			fakellm.Text(`{"requestImage": "`+missing+`"}`), fakellm.Text(`{"response": "Can't see it.", "requestImage": "`+heic+`"}`))
+		h.open("c1", engine.ModeActive, ann("hi"))
+		m1 := ann("clanker look")
+		m1.Images = []engine.Image{{Src: heic}}
+		h.receive("c1", m1)
+		h.wait(20 * time.Second)
+		m2 := ann("and this one")
+		m2.Images = []engine.Image{{Src: missing}}
+		h.receive("c1", m2)
+		h.wait(20 * time.Second)
+
+		reqs := srv.Requests()
+		if len(reqs) != 4 {
+			t.Fatalf("want two requests with two follow-ups, got %d", len(reqs))
+		}
+		if last := reqs[1].LastUserText(); !strings.Contains(last, "IMAGE UNAVAILABLE") || !strings.Contains(last, "not supported") {
+			t.Errorf("want the HEIC described as an unsupported format, got %q", last)
+		}
+		if last := reqs[3].LastUserText(); !strings.Contains(last, "IMAGE UNAVAILABLE") || !strings.Contains(last, "could not fetch") {
+			t.Errorf("want the failed fetch described as unavailable, got %q", last)
+		}
+		if n := len(reqs[1].Images()) + len(reqs[3].Images()); n != 0 {
+			t.Errorf("want no image parts for unavailable images, got %d", n)
+		}
+		want := []string{"[clanker] I can't open that one.", "[clanker] Can't see it."}
+		if got := h.page.sentTexts(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Fatalf("want %q (a second image request in the follow-up ignored), got %q", want, got)
+		}
+	})
+}
+
+func TestActivationGreetingComesFromTheModelThroughTheAdapter(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, true)
+		srv.Enqueue(fakellm.JSONReply("Hi all, Clanker here!", ""))
+		h.open("c1", engine.ModeDeactivated, ann("hi"))
+		h.send(engine.SetMode{Mode: engine.ModeActive, Source: "test"})
+		h.wait(10 * time.Second)
+		reqs := srv.Requests()
+		if len(reqs) != 1 || !strings.Contains(reqs[0].LastUserText(), "switched on") {
+			t.Fatalf("want one activation request carrying the activation instruction, got %d", len(reqs))
+		}
+		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] Hi all, Clanker here!" {
+			t.Fatalf("want the model's greeting sent once, got %q", got)
+		}
+		if n := len(h.page.commands(engine.CmdTypeText)); n != 0 {
+			t.Errorf("want announcements inserted whole, got %d typing steps", n)
+		}
+	})
+}
+
+func TestContextThatCannotBeLoadedStopsTheRequestWithAClearError(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, false)
+		h.store.failLoad = errors.New("database is locked")
+		h.open("c1", engine.ModeActive, ann("hi"))
+		h.receive("c1", ann("clanker?"))
+		h.wait(10 * time.Second)
+		if n := len(srv.Requests()); n != 0 {
+			t.Fatalf("want no model request without the stored memory, got %d", n)
+		}
+		if got := h.toasts(); len(got) != 1 || !strings.Contains(got[0], "memory") {
+			t.Fatalf("want one toast saying the memory could not be read, got %q", got)
+		}
+	})
+}
+
+func TestRepliesMapToEngineUpdates(t *testing.T) {
+	cases := []struct {
+		raw  string
+		want func(engine.Reply) bool
+		desc string
+	}{
+		{`{"response": "hi", "summary": "S"}`, func(r engine.Reply) bool {
+			return r.Text == "hi" && r.Update.Summary != nil && *r.Update.Summary == "S" && !r.Update.CustomizationSet && !r.Update.ProfilesSet
+		}, "summary set, others untouched"},
+		{`{"response": null, "customization": null}`, func(r engine.Reply) bool {
+			return r.Text == "" && r.Update.CustomizationSet && r.Update.Customization == nil
+		}, "customization null clears"},
+		{`{"response": "ok", "customization": "pirate"}`, func(r engine.Reply) bool {
+			return r.Update.CustomizationSet && r.Update.Customization != nil && *r.Update.Customization == "pirate"
+		}, "customization replaced"},
+		{`{"response": "ok", "profiles": {"Ann": "hikes"}}`, func(r engine.Reply) bool {
+			return r.Update.ProfilesSet && r.Update.Profiles["Ann"] == "hikes"
+		}, "profiles replaced"},
+		{`{"response": "ok", "profiles": {}}`, func(r engine.Reply) bool {
+			return r.Update.ProfilesSet && len(r.Update.Profiles) == 0
+		}, "empty profiles clear"},
+		{`{"response": "[clanker] hello"}`, func(r engine.Reply) bool { return r.Text == "hello" }, "model prefix removed"},
+		{`{"requestImage": "blob:x"}`, func(r engine.Reply) bool { return r.RequestImage == "blob:x" && r.Text == "" }, "image request"},
+	}
+	for _, tc := range cases {
+		parsed, err := ParseReply(tc.raw)
+		if err != nil {
+			t.Fatalf("%s: parse %s: %v", tc.desc, tc.raw, err)
+		}
+		if got := toEngineReply(parsed); !tc.want(got) {
+			t.Errorf("%s: unexpected engine reply %+v for %s", tc.desc, got, tc.raw)
+		}
+	}
+}
+
+func TestErrorsMapToEngineClasses(t *testing.T) {
+	cases := []struct {
+		err  error
+		want engine.ErrorClass
+	}{
+		{ClassifyHTTP(401, nil, nil), engine.ErrAuth},
+		{ClassifyHTTP(403, nil, []byte(`{"error":{"message":"forbidden"}}`)), engine.ErrAuth},
+		{ClassifyHTTP(402, nil, nil), engine.ErrQuota},
+		{ClassifyHTTP(429, nil, []byte(`{"error":{"message":"You exceeded your current quota","code":429}}`)), engine.ErrQuota},
+		{ClassifyHTTP(429, nil, []byte(`{"error":{"message":"slow down"}}`)), engine.ErrRateLimit},
+		{ClassifyHTTP(503, nil, nil), engine.ErrServer},
+		{&Error{Category: CatNetwork, Err: errors.New("dial")}, engine.ErrNetwork},
+		{ClassifyHTTP(404, nil, nil), engine.ErrModel},
+		{ClassifyHTTP(418, nil, nil), engine.ErrUnknown},
+		{fmt.Errorf("%w (max_tokens 2048)", ErrTruncated), engine.ErrModel},
+		{ErrMalformedJSON, engine.ErrModel},
+		{ErrReasoningOnly, engine.ErrModel},
+	}
+	for _, tc := range cases {
+		got := engineError(tc.err)
+		if got.Class != tc.want || got.UserText == "" {
+			t.Errorf("%v: want class %s with a user sentence, got %s %q", tc.err, tc.want, got.Class, got.UserText)
+		}
+	}
+}

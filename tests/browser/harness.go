@@ -61,9 +61,16 @@ func New(t testing.TB, opts ...Options) *Browser {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The profile lives in a directory of our own rather than t.TempDir: Chromium's helper
+	// processes can still be writing to it for a moment after the browser exits, and
+	// t.TempDir would fail the test over that.
+	profile, err := os.MkdirTemp("", "clanker-chromium-")
+	if err != nil {
+		t.Fatalf("create Chromium profile dir: %v", err)
+	}
 	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.Headless,
@@ -97,9 +104,22 @@ func New(t testing.TB, opts ...Options) *Browser {
 	if err := chromedp.Run(ctx); err != nil {
 		cancelCtx()
 		cancelAlloc()
+		os.RemoveAll(profile)
 		t.Fatalf("start Chromium (%s): %v", path, err)
 	}
-	b := &Browser{allocCtx: allocCtx, ctx: ctx, cancel: func() { cancelCtx(); cancelAlloc() }}
+	b := &Browser{allocCtx: allocCtx, ctx: ctx, cancel: func() {
+		// Close the browser gracefully (chromedp.Cancel waits for it), then make sure the
+		// process is gone, then remove the profile, retrying while stragglers finish.
+		_ = chromedp.Cancel(ctx)
+		cancelCtx()
+		cancelAlloc()
+		for i := 0; i < 20; i++ {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}}
 	t.Cleanup(b.cancel)
 	return b
 }

@@ -15,7 +15,8 @@
 # and the version has to be written into wails.json and the NSIS script. Doing that in a copy
 # keeps the working tree clean and keeps a concurrent `go test ./...` from linking a Windows
 # resource object into a Linux test binary. The copy lives in build/bin/stage (git-ignored;
-# it has its own go.mod, so `./...` patterns in the repository skip it).
+# it has its own go.mod, so `./...` patterns in the repository skip it) unless
+# CLANKER_DIST_STAGE names another folder.
 #
 # Written for bash 3.2 as well, because macOS runners still ship it.
 set -euo pipefail
@@ -107,10 +108,15 @@ find_tool() { # name: prefer the pinned copy in .tools/bin, then PATH
 wails=$(find_tool wails)
 
 # Stage the repository: tracked and untracked-but-not-ignored files, as they are on disk.
-stage="$root/build/bin/stage"
+# CLANKER_DIST_STAGE moves it elsewhere (the packaging test uses a temporary folder, so it can
+# run beside a `make dist`).
+stage="${CLANKER_DIST_STAGE:-$root/build/bin/stage}"
+case $stage in /*) ;; *) stage="$PWD/$stage" ;; esac
+case $stage in /|"$root"|"$root/"|"${HOME:-/}"|"$out") die "refusing to use $stage as the staging folder (it is emptied first)" ;; esac
+[ "$out" != "$root" ] || die "refusing to write artifacts into the repository root; use -o dist"
 rm -rf "$stage"
 mkdir -p "$stage"
-list="$root/build/bin/stage.files"
+list="$stage.files"
 (cd "$root" && git ls-files -co --exclude-standard 2>/dev/null || true) |
   while IFS= read -r f; do
     if [ -f "$root/$f" ] && [ "${f#build/bin/}" = "$f" ]; then echo "$f"; fi

@@ -95,6 +95,10 @@ done
 [ -n "$targets" ] || targets=" windows linux"
 case $out in /*) ;; *) out="$PWD/$out" ;; esac
 
+case "$targets " in
+  *" darwin "*) [ "$(uname -s)" = Darwin ] || die "the macOS app can only be built on macOS (cgo + Cocoa); see .github/workflows/macos.yml" ;;
+esac
+
 version=$(version_from_git "$root")
 check_version "$version"
 numeric=$(numeric_version "$version")
@@ -179,12 +183,13 @@ for target in $targets; do
     (cd "$stage/build/bin" && tar --sort=name --owner=0 --group=0 -czf "$out/$name.tar.gz" "$name")
     ;;
   darwin)
-    [ "$(uname -s)" = Darwin ] || die "the macOS app can only be built on macOS (cgo + Cocoa); see .github/workflows/macos.yml"
     log "darwin: wails build (universal)"
     wails_build -platform darwin/universal
+    # Wails names the bundle after the project ("clanker.app"); the Finder shows the bundle
+    # name, so rename it. Two steps, because macOS file systems usually ignore case.
     app="$stage/build/bin/Clanker.app"
-    rm -rf "$app"
-    mv "$stage/build/bin/clanker.app" "$app"
+    mv "$stage/build/bin/clanker.app" "$stage/build/bin/Clanker.app.tmp"
+    mv "$stage/build/bin/Clanker.app.tmp" "$app"
     # Clanker's own icon set (build/icons/gen) instead of Wails' conversion of appicon.png.
     cp "$stage/build/darwin/icon.icns" "$app/Contents/Resources/iconfile.icns"
     # Ad-hoc signature: Apple Silicon refuses to run unsigned code. This is not a Developer ID

@@ -232,3 +232,88 @@ func TestNothingIsSentWhileThePageIsSignedOut(t *testing.T) {
 		h.wantSent("signed out")
 	})
 }
+
+// imageThenAnswer asks for src on the first request and answers text on the follow-up.
+func imageThenAnswer(src, text string) func(LLMRequest) (Reply, error) {
+	return func(req LLMRequest) (Reply, error) {
+		if req.Image != nil {
+			return Reply{Text: text}, nil
+		}
+		return Reply{RequestImage: src}, nil
+	}
+}
+
+func imageMessage(src string) Message {
+	m := in("Ann", "clanker, look")
+	m.Images = []Image{{Src: src}}
+	return m
+}
+
+func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		src := "blob:https://messages.google.com/slow"
+		h.page.holdFetch = true
+		h.llm.set(0, imageThenAnswer(src, "I can't load that picture."))
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", imageMessage(src))
+		h.wait(2 * time.Second) // past the flat delay: the model asked, the fetch hangs
+		h.wantRequests(1, "the first request")
+		if s := h.snap(); s.InFlight == nil || !s.InFlight.FetchingImage {
+			t.Fatalf("want the request in flight and fetching its image, got %+v", s.InFlight)
+		}
+		h.wait(imageFetchTimeout)
+		reqs := h.wantRequests(2, "the follow-up after the fetch timed out")
+		if img := reqs[1].Image; img == nil || img.Src != src || len(img.Data) != 0 || !strings.Contains(img.Unavailable, "too long") {
+			t.Fatalf("want the follow-up to say the image is unavailable, got %+v", img)
+		}
+		h.wantSent("the answer without the image", "c1|[clanker] I can't load that picture.")
+		if s := h.snap(); s.InFlight != nil {
+			t.Fatalf("want nothing in flight after the answer, got %+v", s.InFlight)
+		}
+	})
+}
+
+func TestFailedImageFetchStillGetsAnAnswerTellingTheModelWhy(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		src := "blob:https://messages.google.com/gone"
+		h.llm.set(0, imageThenAnswer(src, "That image didn't load for me."))
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", imageMessage(src)) // the fake page has no bytes for src
+		h.wait(5 * time.Second)
+		reqs := h.wantRequests(2, "request and follow-up")
+		if img := reqs[1].Image; img == nil || img.Unavailable == "" {
+			t.Fatalf("want the follow-up to carry the reason the image is unavailable, got %+v", img)
+		}
+		h.wantSent("the answer", "c1|[clanker] That image didn't load for me.")
+	})
+}
+
+func TestSupersededImageFetchDoesNotHoldUpTheNewerMessage(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		src := "blob:https://messages.google.com/slow"
+		h.page.holdFetch = true
+		h.llm.set(0, func(req LLMRequest) (Reply, error) {
+			last := req.History[len(req.History)-1]
+			if len(last.Images) > 0 {
+				return Reply{RequestImage: src}, nil
+			}
+			return Reply{Text: "answering the newer message"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", imageMessage(src))
+		h.wait(2 * time.Second) // fetch hanging
+		h.receive("c1", in("Ann", "never mind, what's for dinner?"))
+		h.wait(2 * time.Second) // the newer message's flat delay
+		h.wantRequests(2, "the newer message is asked at once, not after the fetch timeout")
+		h.wantSent("the newer answer", "c1|[clanker] answering the newer message")
+		h.wait(imageFetchTimeout)
+		h.wantRequests(2, "no follow-up for the superseded image")
+		h.wantSent("still only the newer answer", "c1|[clanker] answering the newer message")
+	})
+}

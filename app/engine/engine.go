@@ -39,6 +39,10 @@ const (
 	typingMinPerChar   = 500 * time.Microsecond
 	idleThreshold      = 10 * time.Minute
 	navigationTimeout  = 10 * time.Second
+	visitRetryPause    = 30 * time.Second
+	maxVisitFailures   = 3
+	imageFetchTimeout  = 20 * time.Second
+	keepMessages       = 600
 	processingTimeout  = 60 * time.Second
 	processingSettle   = time.Second
 	newsInterval       = 5 * time.Minute
@@ -312,14 +316,16 @@ func (e *Engine) pump() {
 	e.sbProgress()
 }
 
-// do sends a command and, if cb is non-nil, arranges for cb to run with its result.
-func (e *Engine) do(cmd Command, cb func(CommandResult)) {
+// do sends a command and, if cb is non-nil, arranges for cb to run with its result. It returns
+// the command id, so a caller that stops waiting can forget the callback.
+func (e *Engine) do(cmd Command, cb func(CommandResult)) uint64 {
 	e.cmdSeq++
 	cmd.ID = e.cmdSeq
 	if cb != nil {
 		e.awaiting[cmd.ID] = cb
 	}
 	e.page.Do(cmd)
+	return cmd.ID
 }
 
 func (e *Engine) toast(level, text string) {

@@ -39,6 +39,8 @@ type fakePage struct {
 	images  map[string][]byte
 	seq     int
 	noNav   bool // ignore navigate commands (navigation "fails")
+	// holdFetch leaves fetch_image commands unanswered (a fetch that hangs).
+	holdFetch bool
 }
 
 func newFakePage() *fakePage {
@@ -98,7 +100,11 @@ func (p *fakePage) Do(cmd Command) {
 			errText = "not found"
 		}
 	}
+	hold := cmd.Kind == CmdFetchImage && p.holdFetch
 	p.mu.Unlock()
+	if hold {
+		return
+	}
 	p.result(cmd.ID, errText, data)
 	for _, ev := range after {
 		if err := p.eng.Send(ev); err != nil {

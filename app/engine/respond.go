@@ -25,6 +25,7 @@ type inflight struct {
 	base     MessageRef // newest message when the request was made
 	process  bool       // inactive-conversation "process" mode: no typing
 	followUp bool       // the image follow-up; a second image request is ignored
+	fetching bool       // waiting for the page to fetch the image the model asked for
 }
 
 // deferredReply is an answer computed for a conversation the user left before it arrived. It is
@@ -120,6 +121,11 @@ func (e *Engine) pumpPending() {
 	if e.fg == nil || e.switching || e.fg.id != p.conv || !e.mode().participating() || p.gen != e.gen {
 		e.pending = nil
 		return
+	}
+	if in := e.inflight; in != nil && in.fetching && in.gen != e.gen {
+		// A superseded image fetch does not hold up the newer trigger; its late result is
+		// ignored because it is no longer the request in flight.
+		e.inflight = nil
 	}
 	if e.draft || e.inflight != nil {
 		return
@@ -305,25 +311,40 @@ func (e *Engine) fetchImage(in *inflight, src string) {
 		return
 	}
 	e.inflight = in // still busy: fetching belongs to this request
-	e.do(Command{Kind: CmdFetchImage, Conversation: in.req.Conversation, Src: src}, func(r CommandResult) {
-		if e.inflight != in {
+	in.fetching = true
+	// finish runs once, with the page's answer or at the timeout, whichever comes first. A
+	// fetch that never answers must not keep the request in flight forever.
+	var tm *timer
+	finish := func(img *ImageData) {
+		tm.stop()
+		if e.inflight != in || !in.fetching {
 			return
 		}
+		in.fetching = false
 		if in.gen != e.gen {
 			e.inflight = nil // superseded while fetching
 			return
-		}
-		img := &ImageData{Src: src, Data: r.Data}
-		if r.Err != "" || len(r.Data) == 0 {
-			// The model still answers, told that it cannot see the picture: a person who
-			// addressed Clanker gets a reply either way.
-			e.log.Info("engine: image fetch failed; the model is told it is unavailable", "conversation", in.req.Conversation, "err", r.Err)
-			img = &ImageData{Src: src, Unavailable: "the app could not fetch it from the page"}
 		}
 		next := *in
 		next.followUp = true
 		next.req.Image = img
 		e.launch(&next)
+	}
+	var id uint64
+	tm = e.after(imageFetchTimeout, func() {
+		delete(e.awaiting, id) // a late answer from the page is ignored
+		e.log.Info("engine: image fetch timed out; the model is told it is unavailable", "conversation", in.req.Conversation)
+		finish(&ImageData{Src: src, Unavailable: "fetching it from the page took too long"})
+	})
+	id = e.do(Command{Kind: CmdFetchImage, Conversation: in.req.Conversation, Src: src}, func(r CommandResult) {
+		if r.Err != "" || len(r.Data) == 0 {
+			// The model still answers, told that it cannot see the picture: a person who
+			// addressed Clanker gets a reply either way.
+			e.log.Info("engine: image fetch failed; the model is told it is unavailable", "conversation", in.req.Conversation, "err", r.Err)
+			finish(&ImageData{Src: src, Unavailable: "the app could not fetch it from the page"})
+			return
+		}
+		finish(&ImageData{Src: src, Data: r.Data})
 	})
 }
 

@@ -23,6 +23,12 @@ type sidebarState struct {
 	run      *sidebarRun
 	idleTm   *timer
 	idleAt   time.Time
+	// After a visit whose navigation failed, no visit starts before pauseUntil (the reference's
+	// 30 s pause), so a conversation that will not open cannot make Clanker flick between
+	// conversations. failures counts consecutive failed navigations per conversation.
+	pauseUntil time.Time
+	pauseTm    *timer
+	failures   map[ConversationID]int
 }
 
 type sidebarRun struct {
@@ -36,6 +42,7 @@ type sidebarRun struct {
 
 func (s *sidebarState) stopTimers() {
 	s.idleTm.stop()
+	s.pauseTm.stop()
 	if s.run != nil {
 		s.run.tm.stop()
 		s.run.settle.stop()
@@ -137,6 +144,12 @@ func (e *Engine) sbProgress() {
 		e.pageState != PageReady || !e.settings.Configured() || !e.foregroundAvailable() {
 		return
 	}
+	if now := time.Now(); now.Before(e.sb.pauseUntil) {
+		if e.sb.pauseTm == nil {
+			e.sb.pauseTm = e.after(e.sb.pauseUntil.Sub(now), func() { e.sb.pauseTm = nil })
+		}
+		return
+	}
 	if e.settings.Inactive == InactiveIdle && !e.hidden {
 		at := e.lastActivity.Add(idleThreshold)
 		if time.Now().Before(at) {
@@ -161,12 +174,32 @@ func (e *Engine) sbGo(target ConversationID) {
 	r.settle.stop()
 	r.settle = nil
 	r.tm.stop()
-	r.tm = e.after(navigationTimeout, func() {
-		e.log.Warn("engine: inactive conversation did not open", "conversation", target)
-		e.sbReturn()
-	})
+	r.tm = e.after(navigationTimeout, func() { e.sbNavigationFailed(target) })
 	e.log.Info("engine: visiting inactive conversation", "conversation", target)
 	e.do(Command{Kind: CmdNavigate, Conversation: target}, nil)
+}
+
+// sbNavigationFailed handles a visit whose conversation did not open within the navigation
+// wait: the conversation goes back to the head of the queue, Clanker returns home, and the next
+// attempt waits out the retry pause. The queue is never given up while it holds work; only a
+// conversation that failed to open maxVisitFailures times in a row is dropped (it most likely no
+// longer exists), so it cannot block the others forever.
+func (e *Engine) sbNavigationFailed(target ConversationID) {
+	if e.sb.failures == nil {
+		e.sb.failures = map[ConversationID]int{}
+	}
+	e.sb.failures[target]++
+	if n := e.sb.failures[target]; n >= maxVisitFailures {
+		e.log.Warn("engine: inactive conversation did not open; giving up on it", "conversation", target, "attempts", n)
+		delete(e.sb.failures, target)
+	} else {
+		e.log.Warn("engine: inactive conversation did not open; will retry", "conversation", target, "attempts", n, "pause", visitRetryPause)
+		e.sb.queue = append([]ConversationID{target}, slices.DeleteFunc(e.sb.queue, func(id ConversationID) bool { return id == target })...)
+	}
+	e.sb.pauseUntil = time.Now().Add(visitRetryPause)
+	e.sb.pauseTm.stop()
+	e.sb.pauseTm = nil
+	e.sbReturn()
 }
 
 // sbNext moves on after a visit: to the next queued conversation, or back home.
@@ -222,6 +255,7 @@ func (e *Engine) sbAbort(reason string) {
 	}
 	e.log.Info("engine: inactive-conversation processing stopped", "reason", reason)
 	e.sb.queue = nil
+	e.sb.failures = nil
 	e.sbFinish()
 }
 
@@ -244,6 +278,7 @@ func (e *Engine) sbOnOpened(id ConversationID) bool {
 	}
 	switch {
 	case r.phase == phaseNavigating && id == r.target:
+		delete(e.sb.failures, id)
 		r.phase = phaseProcessing
 		r.tm.stop()
 		r.tm = e.after(processingTimeout, func() {

@@ -208,3 +208,58 @@ func TestVisitThatNeverOpensReturnsHome(t *testing.T) {
 		}
 	})
 }
+
+func (p *fakePage) setNoNav(v bool) {
+	p.mu.Lock()
+	p.noNav = v
+	p.mu.Unlock()
+}
+
+// Upstream bug 17 / reference section 2: a navigation that does not complete within 10 s is
+// retried after a 30 s pause instead of silently losing the conversation's new message.
+func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "sorry, late"}, nil })
+		h.page.setNoNav(true)
+		h.receive("c2", in("Bob", "anyone?"))
+		h.wait(navigationTimeout)
+		s := h.snap()
+		if s.Visiting != "" || len(s.SidebarQueue) != 1 || s.SidebarQueue[0] != "c2" || s.VisitPauseLeft != visitRetryPause {
+			t.Fatalf("want c2 back in the queue with a %v pause after the failed navigation, got queue=%v visiting=%q pause=%v",
+				visitRetryPause, s.SidebarQueue, s.Visiting, s.VisitPauseLeft)
+		}
+		h.page.setNoNav(false)
+		h.wait(visitRetryPause - time.Millisecond)
+		if got := navigations(h); len(got) != 1 {
+			t.Fatalf("want no second attempt before the pause ends, got navigations %v", got)
+		}
+		h.wait(time.Millisecond)
+		h.wait(10 * time.Second)
+		if got := navigations(h); len(got) != 3 || got[1] != "c2" || got[2] != "c1" {
+			t.Fatalf("want the retry to visit c2 and return to c1, got %v", got)
+		}
+		h.wantSent("the answer after the retry", "c2|[clanker] sorry, late")
+	})
+}
+
+func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStillVisited(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hi"}, nil })
+		h.page.setNoNav(true)
+		h.receive("c2", in("Bob", "one"))
+		h.receive("c3", in("Cy", "two"))
+		// Three attempts on c2, each a 10 s wait followed by a 30 s pause.
+		h.wait(3*navigationTimeout + 2*visitRetryPause)
+		if got := navigations(h); len(got) != 3 || got[0] != "c2" || got[2] != "c2" {
+			t.Fatalf("want three attempts on c2, got %v", got)
+		}
+		if s := h.snap(); len(s.SidebarQueue) != 1 || s.SidebarQueue[0] != "c3" {
+			t.Fatalf("want c2 dropped and c3 still queued after three failures, got %v", s.SidebarQueue)
+		}
+		h.page.setNoNav(false)
+		h.wait(visitRetryPause + 10*time.Second)
+		h.wantSent("c3 is still answered", "c3|[clanker] hi")
+	})
+}

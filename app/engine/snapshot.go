@@ -27,6 +27,8 @@ type Snapshot struct {
 	Visiting      ConversationID // conversation being processed by inactive-conversation handling
 	VisitPhase    string
 	ReturnTo      ConversationID
+	// VisitPauseLeft is how long visits still wait after a navigation that failed.
+	VisitPauseLeft time.Duration
 }
 
 // ForegroundSnapshot describes the conversation on screen.
@@ -53,6 +55,8 @@ type InFlightSnapshot struct {
 	Conversation ConversationID
 	Kind         RequestKind
 	Generation   uint64
+	// FetchingImage is true while the page fetches the image the model asked for.
+	FetchingImage bool
 }
 
 type snapshotReq struct{ reply chan Snapshot }
@@ -88,8 +92,11 @@ func (e *Engine) snapshot() Snapshot {
 	if e.deferred != nil {
 		s.DeferredFor = e.deferred.conv
 	}
+	if left := time.Until(e.sb.pauseUntil); left > 0 {
+		s.VisitPauseLeft = left
+	}
 	if in := e.inflight; in != nil {
-		s.InFlight = &InFlightSnapshot{Conversation: in.req.Conversation, Kind: in.req.Kind, Generation: in.gen}
+		s.InFlight = &InFlightSnapshot{Conversation: in.req.Conversation, Kind: in.req.Kind, Generation: in.gen, FetchingImage: in.fetching}
 	}
 	if r := e.sb.run; r != nil {
 		s.Visiting, s.VisitPhase, s.ReturnTo = r.target, string(r.phase), r.returnTo

@@ -96,7 +96,6 @@ type e2eStore struct {
 	mu       sync.Mutex
 	recs     map[engine.ConversationID]engine.ConversationRecord
 	summary  map[string]string
-	updates  []engine.ContextUpdate
 	usage    []UsageRecord
 	failLoad error
 }
@@ -122,7 +121,6 @@ func (s *e2eStore) SaveConversation(r engine.ConversationRecord) error {
 func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.updates = append(s.updates, u)
 	if u.Summary != nil {
 		s.summary[string(id)] = *u.Summary
 	}
@@ -152,11 +150,6 @@ func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
 	s.mu.Lock()
 	s.recs[id] = engine.ConversationRecord{ID: id, Mode: m}
 	s.mu.Unlock()
-}
-func (s *e2eStore) contextUpdates() []engine.ContextUpdate {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]engine.ContextUpdate(nil), s.updates...)
 }
 func (s *e2eStore) LoadContext(_ context.Context, conv string) (string, string, map[string]string, error) {
 	s.mu.Lock()

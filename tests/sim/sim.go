@@ -110,6 +110,9 @@ type Server struct {
 
 // Start listens on loopback and serves the simulator until Close.
 func Start(opts Options) (*Server, error) {
+	// Draw the media now, beside whatever the caller does next (usually starting a browser),
+	// so the first page that shows the 12-megapixel photo does not wait for it.
+	go mediaBytes(MediaPhoto)
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}

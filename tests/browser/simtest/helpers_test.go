@@ -71,7 +71,7 @@ func (e *env) conv(name string) sim.Conversation {
 
 func (e *env) wait(expr string) {
 	e.t.Helper()
-	browser.WaitJS(e.t, e.ctx, expr, 10*time.Second)
+	browser.WaitJS(e.t, e.ctx, expr, waitTimeout)
 }
 
 // eval runs JavaScript and decodes its JSON-able result into out.
@@ -161,7 +161,7 @@ func (e *env) rejected() []sim.Send {
 // waitFor polls a Go condition (e.g. on the control API's logs) with a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitTimeout)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("waited 10s for %s", what)
@@ -174,3 +174,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func sendKeys(text string) []chromedp.Action {
 	return []chromedp.Action{chromedp.SendKeys(`[data-e2e-message-input-box]`, text, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)}
 }
+
+// waitTimeout bounds every condition wait. It is generous on purpose: a condition that holds
+// ends the wait at once, and CI runs these tests beside others on two cores under the race
+// detector, where drawing the 12-megapixel photo alone can take many seconds.
+const waitTimeout = 60 * time.Second

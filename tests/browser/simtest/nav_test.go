@@ -119,7 +119,7 @@ func TestSignInPopupOnTheAccountsOriginCompletesSignIn(t *testing.T) {
 		t.Errorf("status = %+v, want signed in by a message from the accounts origin %s (not %s)", st, e.s.AccountsURL(), e.s.URL())
 	}
 	// The popup closed itself: only the app's tab is left.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitTimeout)
 	for {
 		infos, err := chromedp.Targets(e.ctx)
 		if err != nil {

@@ -192,7 +192,7 @@
   }
 
   // selectors.js
-  var SELECTORS_CHECKED = "2026-02-15";
+  var SELECTORS_CHECKED = "2026-02";
   var S = {
     conversationContainer: "[data-e2e-conversation-container]",
     messagesList: "mws-messages-list",
@@ -215,7 +215,7 @@
     sidebarName: "[data-e2e-conversation-name]",
     sidebarSnippet: "mws-conversation-snippet span",
     // Pairing / sign-in page (QR code). Not in the upstream notes; kept loose on purpose.
-    signedOut: "mw-authentication-container, mws-authentication-container, [data-e2e-qr-code], mw-qr-code, [data-clanker-sim-signed-out]"
+    signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
   var SELF_TEST = [
     { key: "sidebarList", expect: "one", when: ["no_conversation", "conversation"] },

@@ -2,7 +2,6 @@ package bridgetest
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -180,24 +179,20 @@ func TestFetchImageReturnsTheBlobBytesAndExplainsFailures(t *testing.T) {
 	if !r.OK {
 		t.Fatalf("fetch_image failed: %s %s", r.Code, r.Error)
 	}
-	var meta struct {
-		Mime   string
-		Size   int
-		Chunks int
-	}
-	_ = json.Unmarshal(r.Data, &meta)
-	var got []byte
+	// Reassemble exactly as the desktop shell will.
+	asm := protocol.NewImageAssembly(id)
+	n := 0
 	for _, e := range h.since(m) {
 		if c, ok := e.Event.(protocol.ImageChunk); ok && c.ID == id {
-			part, err := base64.StdEncoding.DecodeString(c.Data)
-			if err != nil {
-				t.Fatalf("chunk %d is not base64: %v", c.Index, err)
+			if err := asm.Add(c); err != nil {
+				t.Fatalf("chunk %d refused: %v", c.Index, err)
 			}
-			got = append(got, part...)
+			n++
 		}
 	}
-	if meta.Mime != "image/png" || meta.Size != len(want) || meta.Chunks != 4 || !bytes.Equal(got, want) {
-		t.Fatalf("fetch_image gave %+v and %d bytes, want image/png, %d bytes in 4 chunks, identical", meta, len(got), len(want))
+	got, mime, err := asm.Finish(r)
+	if err != nil || mime != "image/png" || n != 4 || !bytes.Equal(got, want) {
+		t.Fatalf("fetch_image gave %d bytes (%q) in %d chunks, err %v; want image/png, %d identical bytes in 4 chunks", len(got), mime, n, err, len(want))
 	}
 	if r := h.do(protocol.FetchImage{Src: src, MaxBytes: 1000}); r.OK || r.Code != "too_large" {
 		t.Errorf("fetch_image over maxBytes = %+v, want too_large", r)

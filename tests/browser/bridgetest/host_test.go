@@ -95,8 +95,8 @@ func newHost(t testing.TB, ctx context.Context, mode injectMode) *host {
 	return h
 }
 
-// newBrowser starts Chromium and, at cleanup, leaves the page and closes the browser
-// before the harness removes the profile directory (an open page can still be writing).
+// newBrowser starts Chromium and, at cleanup, leaves the page first so an open event
+// stream (the simulator's) does not hold up the harness's graceful browser shutdown.
 func newBrowser(t testing.TB) *browser.Browser {
 	t.Helper()
 	b := browser.New(t)
@@ -104,7 +104,6 @@ func newBrowser(t testing.TB) *browser.Browser {
 		ctx, cancel := context.WithTimeout(b.Context(), 5*time.Second)
 		defer cancel()
 		_ = chromedp.Run(ctx, chromedp.Navigate("about:blank"))
-		_ = chromedp.Cancel(b.Context())
 	})
 	return b
 }

@@ -22,6 +22,21 @@ type foreground struct {
 	quiet bool
 }
 
+// add appends a new message at the bottom. Only the newest keepMessages are kept, and the ids
+// of dropped messages are forgotten with them, so a conversation left open for weeks holds
+// bounded memory. A forgotten id can never re-trigger: a refresh treats anything above the
+// newest known message as history (see onOpened), and older messages are never new.
+func (f *foreground) add(m Message) {
+	f.seen[m.ID] = true
+	f.msgs = append(f.msgs, m)
+	if over := len(f.msgs) - keepMessages; over > 0 {
+		for _, old := range f.msgs[:over] {
+			delete(f.seen, old.ID)
+		}
+		f.msgs = f.msgs[over:]
+	}
+}
+
 func (f *foreground) newest() (Message, bool) {
 	if len(f.msgs) == 0 {
 		return Message{}, false
@@ -127,12 +142,7 @@ func (e *Engine) onChanging(ev ConversationChanging) {
 func (e *Engine) onOpened(ev ConversationOpened) {
 	now := time.Now()
 	if e.fg != nil && e.fg.id == ev.ID && !e.switching {
-		// A refresh of the conversation on screen: anything unseen is simply new.
-		for _, m := range ev.Messages {
-			if !e.fg.seen[m.ID] {
-				e.onMessage(MessageAdded{Conversation: ev.ID, Message: m})
-			}
-		}
+		e.onRefresh(ev)
 		return
 	}
 	if e.fg != nil && e.fg.id != ev.ID && !e.switching {
@@ -164,8 +174,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		if fg.seen[m.ID] {
 			continue
 		}
-		fg.seen[m.ID] = true
-		fg.msgs = append(fg.msgs, m)
+		fg.add(m)
 		fg.quiet = nextQuiet(fg.quiet, m)
 		if m.Direction == Incoming && IsAutomatedName(m.Sender) {
 			fg.automated = true
@@ -207,6 +216,40 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	e.save(fg.rec)
 	if trigger != nil {
 		e.scheduleResponse(*trigger)
+	}
+}
+
+// onRefresh handles the conversation on screen being reported again (a page reload, a
+// re-render). Only unseen messages below the newest message the engine already knows are new;
+// unseen ones above it are history (or ids forgotten by the bounded seen set) and never trigger.
+// A view holding none of the known messages, not even the last processed one, cannot be placed
+// in time, so it is ignored: it neither triggers nor moves the last-processed pointer.
+func (e *Engine) onRefresh(ev ConversationOpened) {
+	fg := e.fg
+	known := -1
+	for i, m := range ev.Messages {
+		if fg.seen[m.ID] {
+			known = i
+		}
+	}
+	if known < 0 {
+		for i := len(ev.Messages) - 1; i >= 0; i-- {
+			if fg.rec.LastProcessed.matches(ev.Messages[i]) {
+				known = i
+				break
+			}
+		}
+	}
+	if known < 0 {
+		if len(ev.Messages) > 0 {
+			e.log.Info("engine: refreshed view shares no message with what was seen; ignored", "conversation", fg.id)
+		}
+		return
+	}
+	for _, m := range ev.Messages[known+1:] {
+		if !fg.seen[m.ID] {
+			e.onMessage(MessageAdded{Conversation: ev.ID, Message: m})
+		}
 	}
 }
 
@@ -295,11 +338,7 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	}
 	quiet := fg.quiet
 	fg.quiet = nextQuiet(fg.quiet, m)
-	fg.seen[m.ID] = true
-	fg.msgs = append(fg.msgs, m)
-	if len(fg.msgs) > maxMessages {
-		fg.msgs = fg.msgs[len(fg.msgs)-maxMessages:]
-	}
+	fg.add(m)
 	e.activity()
 	if m.Direction == Incoming && IsAutomatedName(m.Sender) {
 		fg.automated = true
@@ -365,14 +404,22 @@ func (e *Engine) onHistory(ev HistoryLoaded) {
 	var older []Message
 	for _, m := range ev.Messages {
 		if !fg.seen[m.ID] {
-			fg.seen[m.ID] = true
 			older = append(older, m)
 		}
 	}
-	fg.msgs = append(older, fg.msgs...)
-	if len(fg.msgs) > maxMessages {
-		fg.msgs = fg.msgs[:maxMessages]
+	// Keep the newest messages: when the loaded history does not fit, its oldest part is
+	// dropped (the model only ever sees the newest HistorySize messages anyway).
+	room := keepMessages - len(fg.msgs)
+	if room <= 0 {
+		return
 	}
+	if len(older) > room {
+		older = older[len(older)-room:]
+	}
+	for _, m := range older {
+		fg.seen[m.ID] = true
+	}
+	fg.msgs = append(older, fg.msgs...)
 }
 
 func (e *Engine) onCompose(ev ComposeState) {

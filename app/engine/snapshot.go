@@ -38,6 +38,7 @@ type ForegroundSnapshot struct {
 	StoredMode       Mode
 	Automated        bool
 	Messages         int
+	SeenIDs          int
 	Participants     int
 	LastProcessedID  string
 	Draft            bool
@@ -108,6 +109,7 @@ func (e *Engine) snapshot() Snapshot {
 			StoredMode:       fg.rec.Mode.normalized(),
 			Automated:        fg.automated,
 			Messages:         len(fg.msgs),
+			SeenIDs:          len(fg.seen),
 			Participants:     len(e.participants()),
 			LastProcessedID:  fg.rec.LastProcessed.ID,
 			Draft:            e.draft,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -272,5 +273,43 @@ func TestDuplicateMessageEventsTriggerOnce(t *testing.T) {
 		h.send(MessageAdded{Conversation: "c1", Message: m})
 		h.wait(10 * time.Second)
 		h.wantRequests(1, "the same message reported twice")
+	})
+}
+
+func TestSeenIDsAreBoundedAndForgottenMessagesNeverTriggerAgain(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil }) // always silent
+		h.store.setMode("c1", ModeActive)
+		first := in("Ann", "first")
+		h.open("c1", first)
+		var all []Message
+		for i := range keepMessages + 100 {
+			m := in("Ann", fmt.Sprintf("clanker, message %d", i))
+			all = append(all, m)
+			h.send(MessageAdded{Conversation: "c1", Message: m})
+		}
+		h.wait(3 * time.Second)
+		h.wantRequests(1, "one debounced request for the burst")
+		if s := h.snap(); s.Foreground.SeenIDs > keepMessages || s.Foreground.Messages > keepMessages {
+			t.Fatalf("want at most %d remembered ids and messages, got %d ids and %d messages", keepMessages, s.Foreground.SeenIDs, s.Foreground.Messages)
+		}
+
+		// A refresh whose top rows are long forgotten, followed by known ones: nothing is new.
+		view := append(append([]Message{first}, all[:40]...), all[len(all)-5:]...)
+		h.send(ConversationOpened{ID: "c1", Participants: []Participant{{Name: "Ann"}}, Messages: view})
+		// A refresh holding only forgotten messages cannot be placed in time and is ignored.
+		h.send(ConversationOpened{ID: "c1", Participants: []Participant{{Name: "Ann"}}, Messages: all[:30]})
+		// Scrolling far up once the window is full changes nothing.
+		h.send(HistoryLoaded{Conversation: "c1", Messages: all[:50]})
+		h.wait(5 * time.Second)
+		h.wantRequests(1, "forgotten messages reported again")
+		if got := h.store.recs["c1"].LastProcessed.ID; got != all[len(all)-1].ID {
+			t.Fatalf("want the last-processed pointer to stay on the newest message %s, got %s", all[len(all)-1].ID, got)
+		}
+
+		h.receive("c1", in("Bob", "clanker, a genuinely new one"))
+		h.wait(3 * time.Second)
+		h.wantRequests(2, "a new message after pruning")
 	})
 }

@@ -9,7 +9,7 @@ GOTEST     ?= go test -tags $(TAGS)
 # Packages whose tests run under the race detector (everything).
 PKGS       ?= ./...
 
-.PHONY: all deps check fmt test test-unit bench sim generate clean
+.PHONY: all deps check fmt test test-unit bench chaos fuzz sim generate clean
 
 all: test
 
@@ -31,6 +31,7 @@ check: deps
 ## test: everything CI runs (installs what it needs first)
 test: deps check
 	$(GOTEST) -race -timeout 20m $(PKGS)
+	$(MAKE) --no-print-directory dist-test
 
 ## test-unit: quick loop without browser tests
 test-unit:
@@ -40,6 +41,20 @@ test-unit:
 COUNT ?= 5
 bench: deps
 	go run ./tests/benchreport -count $(COUNT) -tags $(TAGS) -o BENCHMARKS.md
+
+## chaos: the seeded chaos simulation over the real engine and store (make test runs 100 seeds)
+SEEDS ?= 1000
+chaos:
+	go test -tags $(TAGS) -count=1 -timeout 60m ./tests/chaos -seeds=$(SEEDS)
+
+## fuzz: run every fuzz target for FUZZTIME each (their seed corpora run in make test)
+FUZZTIME ?= 5m
+fuzz:
+	@for pkg in $$(go list -tags $(TAGS) ./...); do \
+	  for f in $$(go test -tags $(TAGS) -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; go test -tags $(TAGS) -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:
@@ -51,3 +66,5 @@ generate:
 
 clean:
 	rm -rf artifacts bin dist
+
+include build/dist.mk

@@ -1,0 +1,174 @@
+package chaos
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	seedsFlag  = flag.Int("seeds", 100, "number of chaos seeds to run (make chaos uses 1000)")
+	seedFlag   = flag.Uint64("seed", 0, "run only this seed (0: run seeds 1..-seeds)")
+	eventsFlag = flag.Int("events", 300, "events per chaos session")
+	shrinkFlag = flag.Int("shrink", 400, "at most this many replays to shorten a failing event list (0: no shrinking)")
+	strictFlag = flag.Bool("strict", false, "fail on known engine bugs too")
+)
+
+// knownBug is an engine bug the chaos run found and reported (the engine is not this
+// package's to fix). Hits are counted and logged rather than failing the run, so the rest of
+// the invariants stay checked; -strict fails on them, and the run says when one is no longer
+// seen so its entry can be deleted.
+type knownBug struct {
+	id    string
+	match *regexp.Regexp
+	repro string
+}
+
+var knownBugs = []knownBug{
+	{
+		id:    "stale-announcement",
+		match: regexp.MustCompile(`^(deactivation|available|active) notice sent in \S+ whose stored mode is`),
+		repro: "a mode announcement held behind the user's draft is still sent after the mode changed again " +
+			"(dropReplies keeps non-reply jobs): mode active (pill); user types a draft; mode deactivated (pill); " +
+			"user clears the box; mode active (pill); wait -> 'The AI has been deactivated' is sent in an Active conversation",
+	},
+	{
+		id:    "image-request-text-posted",
+		match: regexp.MustCompile(`^sent the text of a reply that asked for an image`),
+		repro: "a news (or deferred) answer that asks for an image has its text posted without the image: " +
+			"model answers {response, requestImage}; mode active (menu); wait 2h31m -> the news reply's text is sent",
+	},
+}
+
+// sessionEvents is the event list of a seed; the same seed always gives the same list.
+func sessionEvents(seed uint64, n int) []event {
+	return generate(rand.New(rand.NewPCG(seed, 0x5eed)), n)
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// signature is what makes two failures "the same" while shrinking: the first violation with
+// its step number, ids and counters blanked.
+func signature(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	s := v[0]
+	if i := strings.Index(s, ": "); i >= 0 {
+		s = s[i+2:]
+	}
+	return digits.ReplaceAllString(s, "N")
+}
+
+// shrink drops events (halves, then quarters, ..., then single ones) as long as the session
+// still fails with the same signature, and returns the shortest list found and its result.
+func shrink(t *testing.T, base string, seed uint64, evs []event, first result, budget int) ([]event, result) {
+	want := signature(first.violations)
+	best, bestRes := evs[:first.events], first // nothing after the failing step matters
+	runs := 0
+	for chunk := len(best) / 2; chunk >= 1 && runs < budget; {
+		removed := false
+		for start := 0; start+chunk <= len(best) && runs < budget; {
+			cand := append(append([]event(nil), best[:start]...), best[start+chunk:]...)
+			runs++
+			r := play(t, base, seed, cand)
+			if len(r.violations) > 0 && signature(r.violations) == want {
+				best, bestRes, removed = cand[:r.events], r, true
+				continue // try the same position again on the shorter list
+			}
+			start += chunk
+		}
+		if !removed {
+			chunk /= 2
+		}
+		chunk = min(chunk, len(best)/2+1)
+		if len(best) <= 1 {
+			break
+		}
+	}
+	return best, bestRes
+}
+
+func report(seed uint64, total int, evs []event, res result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "chaos seed %d broke an invariant:\n  %s\n", seed, strings.Join(res.violations, "\n  "))
+	fmt.Fprintf(&b, "reproduce: go test ./tests/chaos -run TestChaosSeeds -seed=%d -v\n", seed)
+	fmt.Fprintf(&b, "shortened event list (%d of %d events; the last one is where it broke):\n", len(evs), total)
+	for i, e := range evs {
+		fmt.Fprintf(&b, "  %3d  %s\n", i, e)
+	}
+	return b.String()
+}
+
+// TestChaosSeedsKeepEveryInvariant runs -seeds sessions of -events random events over the real
+// engine and a real database file, checking DESIGN.md's invariants after every step. A failing
+// seed reports its seed and a shortened event list that still fails the same way.
+func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
+	seeds := []uint64{}
+	if *seedFlag != 0 {
+		seeds = append(seeds, *seedFlag)
+	} else {
+		for s := 1; s <= *seedsFlag; s++ {
+			seeds = append(seeds, uint64(s))
+		}
+	}
+	var mu sync.Mutex
+	var total stats
+	var events, failed int
+	known := map[string]int{}
+	start := time.Now()
+	t.Run("seeds", func(t *testing.T) {
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel()
+				base := t.TempDir()
+				evs := sessionEvents(seed, *eventsFlag)
+				res := play(t, base, seed, evs)
+				mu.Lock()
+				events += res.events
+				total.replies += res.stats.replies
+				total.announcements += res.stats.announcements
+				total.refusedDraft += res.stats.refusedDraft
+				total.wrongConv += res.stats.wrongConv
+				total.fetches += res.stats.fetches
+				total.requests += res.stats.requests
+				if len(res.violations) > 0 {
+					failed++
+				}
+				for id, n := range res.known {
+					if n > 0 {
+						known[id]++
+					}
+				}
+				mu.Unlock()
+				if len(res.violations) == 0 {
+					return
+				}
+				short, sres := evs[:res.events], res
+				if *shrinkFlag > 0 {
+					short, sres = shrink(t, base, seed, evs, res, *shrinkFlag)
+				}
+				t.Error(report(seed, len(evs), short, sres))
+			})
+		}
+	})
+	t.Logf("%d seeds, %d events in %v: %d failed; %d model requests, %d replies and %d announcements sent, "+
+		"%d inserts refused for a user draft, %d text commands refused as wrong conversation, %d image fetches",
+		len(seeds), events, time.Since(start).Round(time.Millisecond), failed, total.requests, total.replies,
+		total.announcements, total.refusedDraft, total.wrongConv, total.fetches)
+	for _, k := range knownBugs {
+		if known[k.id] > 0 {
+			t.Logf("known engine bug %q hit in %d of %d seeds (not failing; -strict fails): %s", k.id, known[k.id], len(seeds), k.repro)
+		} else if len(seeds) >= 100 {
+			t.Logf("known engine bug %q was not seen in %d seeds: if it was fixed, delete its knownBugs entry", k.id, len(seeds))
+		}
+	}
+	if total.replies == 0 && len(seeds) >= 10 {
+		t.Errorf("no reply was sent in %d seeds: the simulation is not exercising the send path", len(seeds))
+	}
+}

@@ -1,0 +1,9 @@
+// Package chaos holds the seeded chaos simulation: a random driver that runs the real engine
+// (app/engine) on the real SQLite store (app/sqlite, a file in a temporary directory) against a
+// model of the Google Messages page and a scripted model, and checks the invariants of
+// DESIGN.md after every step. Everything lives in the test files; this file only exists so the
+// directory is a package that `go vet` and `go build ./...` see.
+//
+// Run it with `go test ./tests/chaos -seeds=N` (default 100), one seed with `-seed=S`, and
+// `-events=N` to change the session length.
+package chaos

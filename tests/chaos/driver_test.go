@@ -1,0 +1,510 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+type kind int
+
+const (
+	evRemote kind = iota
+	evUserType
+	evUserClear
+	evUserSend
+	evSwitch
+	evMode
+	evDeactivateAll
+	evSidebar
+	evWindow
+	evWait
+	evLLM
+	evSettings
+	evRestart
+	evHistory
+	evIDSwap
+	evReload
+	evNavFail
+	evFetchFail
+)
+
+// event is one step of a session. Its fields are drawn when the session is generated and
+// resolved against the world when it runs, so any subset of a list is still a valid session:
+// that is what makes shrinking by dropping events possible.
+type event struct {
+	Kind kind
+	Conv int // conversation index; foreground when equal to len(convs)
+	Var  int
+	D    time.Duration
+}
+
+const numConvs = 6
+
+var remoteVariants = []string{"plain", "mention", "image", "other-clanker", "mention+image", "other-clanker-mention"}
+var modeNames = []engine.Mode{engine.ModeDeactivated, engine.ModeAvailable, engine.ModeActive}
+var entryPoints = []engine.ModeSource{"pill", "menu", "tray"}
+var settingsVariants = []string{"toggle-relaxed", "inactive-ignore", "inactive-process", "inactive-idle", "unconfigure", "reconfigure", "toggle-news"}
+
+func convName(i int) string {
+	if i >= numConvs {
+		return "foreground"
+	}
+	return fmt.Sprintf("c%d", i)
+}
+
+func (e event) String() string {
+	switch e.Kind {
+	case evRemote:
+		return fmt.Sprintf("remote message in %s (%s, sender %d)", convName(e.Conv), remoteVariants[e.Var%len(remoteVariants)], e.Var/len(remoteVariants))
+	case evUserType:
+		return "user types a draft"
+	case evUserClear:
+		return "user clears the box"
+	case evUserSend:
+		if e.Var%3 == 0 {
+			return "user sends a message naming clanker"
+		}
+		return "user sends a message"
+	case evSwitch:
+		return "user opens " + convName(e.Conv)
+	case evMode:
+		if src := entryPoints[e.Var/3%3]; src != "tray" {
+			return fmt.Sprintf("mode %s from the %s (foreground)", modeNames[e.Var%3], src)
+		}
+		return fmt.Sprintf("mode %s from the tray for %s", modeNames[e.Var%3], convName(e.Conv))
+	case evDeactivateAll:
+		return "deactivate all (tray)"
+	case evSidebar:
+		return "sidebar refresh"
+	case evWindow:
+		if e.Var == 1 {
+			return "window hidden to the tray"
+		}
+		return "window shown"
+	case evWait:
+		return "wait " + e.D.String()
+	case evLLM:
+		return fmt.Sprintf("model now answers %s after %s", outcome(e.Var), e.D)
+	case evSettings:
+		return "settings: " + settingsVariants[e.Var%len(settingsVariants)]
+	case evRestart:
+		return "restart the engine and reopen the database"
+	case evHistory:
+		return "user scrolls up (older messages load)"
+	case evIDSwap:
+		return "pending tmp_ ids become permanent"
+	case evReload:
+		return "page reload"
+	case evNavFail:
+		return fmt.Sprintf("navigation clicks fail: %v", e.Var == 1)
+	case evFetchFail:
+		return fmt.Sprintf("image fetches fail: %v", e.Var == 1)
+	}
+	return "?"
+}
+
+// generate draws a session of n events. The weights favour what happens most in a real chat
+// (messages and waiting) while every kind shows up in a few hundred events.
+func generate(rng *rand.Rand, n int) []event {
+	type w struct {
+		k kind
+		n int
+	}
+	weights := []w{{evRemote, 26}, {evUserType, 6}, {evUserClear, 3}, {evUserSend, 5}, {evSwitch, 6}, {evMode, 8},
+		{evDeactivateAll, 1}, {evSidebar, 3}, {evWindow, 2}, {evWait, 22}, {evLLM, 6}, {evSettings, 2}, {evRestart, 2},
+		{evHistory, 1}, {evIDSwap, 4}, {evReload, 1}, {evNavFail, 1}, {evFetchFail, 1}}
+	total := 0
+	for _, x := range weights {
+		total += x.n
+	}
+	evs := make([]event, 0, n)
+	for range n {
+		r := rng.IntN(total)
+		var k kind
+		for _, x := range weights {
+			if r < x.n {
+				k = x.k
+				break
+			}
+			r -= x.n
+		}
+		e := event{Kind: k}
+		switch k {
+		case evRemote:
+			e.Conv = rng.IntN(numConvs + 3) // the foreground gets extra weight
+			e.Conv = min(e.Conv, numConvs)
+			e.Var = rng.IntN(len(remoteVariants) * 3)
+		case evUserSend:
+			e.Var = rng.IntN(3)
+		case evSwitch:
+			e.Conv = rng.IntN(numConvs)
+		case evMode:
+			e.Conv = rng.IntN(numConvs + 1)
+			e.Var = rng.IntN(9)
+			if e.Var%3 != 0 && rng.IntN(3) > 0 {
+				e.Var = e.Var/3*3 + 2 // Active is where most happens
+			}
+		case evWindow, evNavFail, evFetchFail:
+			e.Var = rng.IntN(2)
+		case evWait:
+			switch r := rng.IntN(100); {
+			case r < 50:
+				e.D = time.Duration(100+rng.IntN(2900)) * time.Millisecond
+			case r < 80:
+				e.D = time.Duration(3+rng.IntN(17)) * time.Second
+			case r < 95:
+				e.D = time.Duration(20+rng.IntN(160)) * time.Second
+			default:
+				e.D = time.Duration(10+rng.IntN(170)) * time.Minute
+			}
+		case evLLM:
+			e.Var = rng.IntN(int(numOutcomes))
+			if rng.IntN(2) == 0 {
+				e.Var = int(outJSON) // mostly working, so replies get sent and checked
+			}
+			e.D = time.Duration(rng.IntN(12000)) * time.Millisecond
+		case evSettings:
+			e.Var = rng.IntN(len(settingsVariants))
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+// result is the outcome of one session.
+type result struct {
+	violations []string
+	known      map[string]int
+	stats      stats
+	events     int
+}
+
+func baseSettings() engine.Settings {
+	s := engine.DefaultSettings()
+	s.Missing = nil
+	s.UserName = "Dana"
+	s.Inactive = engine.InactiveProcess
+	s.WebSearch, s.News = true, true
+	s.QuietStart, s.QuietStop = 0, 0
+	return s
+}
+
+// session runs one engine (restarted as the events say) over one database file.
+type session struct {
+	t        *testing.T
+	seed     uint64
+	dir      string
+	db       *sqlite.Store
+	p        *page
+	m        *model
+	settings engine.Settings
+	eng      *engine.Engine
+	stop     context.CancelFunc
+	done     chan struct{}
+	restarts uint64
+	msgSeq   int
+}
+
+var quiet = slog.New(slog.DiscardHandler)
+
+func (s *session) openDB() {
+	db, err := sqlite.Open(s.dir)
+	if err != nil {
+		s.t.Fatalf("open database in %s: %v", s.dir, err)
+	}
+	db.Secrets = nil
+	db.Log = quiet
+	s.db = db
+	s.p.mu.Lock()
+	s.p.store = db.Engine()
+	s.p.mu.Unlock()
+}
+
+func (s *session) startEngine() {
+	st := s.settings
+	e, err := engine.New(engine.Config{Page: s.p, Store: s.db.Engine(), LLM: s.m,
+		Rand: rand.New(rand.NewPCG(s.seed, s.restarts)), Location: time.UTC, Settings: &st, Logger: quiet})
+	if err != nil {
+		s.t.Fatalf("engine.New: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.eng, s.stop, s.done = e, cancel, make(chan struct{})
+	go func() { _ = e.Run(ctx); close(s.done) }()
+	s.p.mu.Lock()
+	s.p.eng = e
+	evs := append([]engine.Event{engine.PageStateChanged{State: engine.PageReady}, s.p.sidebar()}, s.p.opened(s.p.current)...)
+	s.p.mu.Unlock()
+	s.p.emit(evs...)
+}
+
+func (s *session) stopEngine() {
+	s.stop()
+	<-s.done
+	synctest.Wait() // let the model's goroutines see the cancellation and finish
+}
+
+func (s *session) modes() map[string]sqlite.Mode {
+	cs, err := s.db.Conversations(context.Background())
+	if err != nil {
+		s.t.Fatalf("list conversations: %v", err)
+	}
+	out := map[string]sqlite.Mode{}
+	for _, c := range cs {
+		out[c.ID] = c.Mode
+	}
+	return out
+}
+
+func (s *session) restart() {
+	before := s.modes()
+	s.stopEngine()
+	if err := s.db.Close(); err != nil {
+		s.t.Fatalf("close database: %v", err)
+	}
+	s.openDB()
+	after := s.modes()
+	s.p.mu.Lock()
+	for id, m := range before {
+		if after[id] != m {
+			s.p.violate("mode of %s was %s before the restart and %q after", id, m, after[id])
+		}
+	}
+	s.p.mu.Unlock()
+	s.restarts++
+	s.startEngine()
+}
+
+func (s *session) target(i int) *conv {
+	if i >= len(s.p.convs) {
+		return s.p.current
+	}
+	return s.p.convs[i]
+}
+
+// apply runs one event against the world and the engine.
+func (s *session) apply(e event) {
+	p := s.p
+	var evs []engine.Event
+	p.mu.Lock()
+	cur := p.current
+	switch e.Kind {
+	case evRemote:
+		c := s.target(e.Conv)
+		variant := remoteVariants[e.Var%len(remoteVariants)]
+		sender := c.people[(e.Var/len(remoteVariants))%len(c.people)]
+		s.msgSeq++
+		m := engine.Message{ID: fmt.Sprintf("m%d", s.msgSeq), Sender: sender, Direction: engine.Incoming}
+		switch variant {
+		case "plain":
+			m.Text = fmt.Sprintf("message %d", s.msgSeq)
+		case "mention":
+			m.Text = fmt.Sprintf("hey Clanker, what about %d?", s.msgSeq)
+		case "image", "mention+image":
+			m.Text = map[bool]string{true: "clanker look at this", false: ""}[variant == "mention+image"]
+			src := fmt.Sprintf("blob:https://messages.google.com/%s-%d", c.id, s.msgSeq)
+			m.Images = []engine.Image{{Src: src, Alt: "photo"}}
+			p.images[src] = c.id
+		case "other-clanker":
+			m.Text = fmt.Sprintf("[clanker] another bot says %d", s.msgSeq)
+		case "other-clanker-mention":
+			m.Text = fmt.Sprintf("[clanker] hello fellow clanker %d", s.msgSeq)
+		}
+		if c.automated {
+			m.Sender, m.Text, m.Images = c.people[0], fmt.Sprintf("Your code is %d. Reply STOP to end, clanker", s.msgSeq), nil
+		}
+		c.msgs = append(c.msgs, m)
+		if c == cur {
+			evs = append(evs, engine.MessageAdded{Conversation: c.id, Message: m})
+		}
+		evs = append(evs, p.sidebar())
+	case evUserType:
+		cur.user += "draft "
+		evs = append(evs, p.compose(cur))
+	case evUserClear:
+		cur.user, cur.clanker = "", ""
+		evs = append(evs, p.compose(cur))
+	case evUserSend:
+		if cur.clanker != "" {
+			break // the user sees Clanker's text in the box and does not press Enter over it
+		}
+		text := strings.TrimSpace(cur.user)
+		if text == "" {
+			text = "ok"
+		}
+		if e.Var == 0 {
+			text += " clanker?"
+		}
+		cur.user = ""
+		p.seq++
+		id := fmt.Sprintf("tmp_%d", p.seq)
+		p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
+		m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
+		cur.msgs = append(cur.msgs, m)
+		evs = append(evs, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur), p.sidebar())
+	case evSwitch:
+		evs = append(evs, p.switchTo(p.convs[e.Conv])...)
+	case evMode:
+		mode := modeNames[e.Var%3]
+		src := entryPoints[e.Var/3%3]
+		switch src {
+		case "pill":
+			evs = append(evs, engine.SetMode{Mode: mode, Source: src})
+		case "menu":
+			evs = append(evs, engine.SetMode{Conversation: cur.id, Mode: mode, Source: src})
+		default:
+			evs = append(evs, engine.SetMode{Conversation: s.target(e.Conv).id, Mode: mode, Source: src})
+		}
+	case evDeactivateAll:
+		evs = append(evs, engine.DeactivateAll{})
+	case evSidebar:
+		evs = append(evs, p.sidebar())
+	case evWindow:
+		evs = append(evs, engine.WindowVisibility{Hidden: e.Var == 1})
+	case evLLM:
+		s.m.setPolicy(policy{out: outcome(e.Var), latency: e.D})
+	case evSettings:
+		st := s.settings
+		switch settingsVariants[e.Var%len(settingsVariants)] {
+		case "toggle-relaxed":
+			st.Relaxed = !st.Relaxed
+		case "inactive-ignore":
+			st.Inactive = engine.InactiveIgnore
+		case "inactive-process":
+			st.Inactive = engine.InactiveProcess
+		case "inactive-idle":
+			st.Inactive = engine.InactiveIdle
+		case "unconfigure":
+			st.Missing = []string{"API key"}
+		case "reconfigure":
+			st.Missing = nil
+		case "toggle-news":
+			st.News, st.WebSearch = !st.News, !st.WebSearch
+		}
+		s.settings = st
+		p.configured = st.Configured()
+		evs = append(evs, engine.SettingsChanged{Settings: st})
+	case evHistory:
+		if n := len(cur.msgs); n > 35 {
+			older := cur.msgs[max(0, n-45) : n-35]
+			evs = append(evs, engine.HistoryLoaded{Conversation: cur.id, Messages: append([]engine.Message(nil), older...)})
+		}
+	case evIDSwap:
+		evs = append(evs, p.swapIDs()...)
+	case evReload:
+		evs = append(evs, engine.PageStateChanged{State: engine.PageLoading}, engine.PageStateChanged{State: engine.PageReady})
+		evs = append(evs, p.opened(cur)...)
+		evs = append(evs, p.sidebar())
+	case evNavFail:
+		p.navFails = e.Var == 1
+	case evFetchFail:
+		p.fetchFails = e.Var == 1
+	}
+	p.mu.Unlock()
+
+	switch e.Kind {
+	case evRestart:
+		s.restart()
+	case evWait:
+		time.Sleep(e.D)
+	}
+	p.emit(evs...)
+	synctest.Wait()
+}
+
+// checkState compares the engine's view with the page and the database after a step.
+func (s *session) checkState() {
+	snap, err := s.eng.Snapshot(context.Background())
+	if err != nil {
+		s.t.Fatalf("snapshot: %v", err)
+	}
+	p := s.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fg := snap.Foreground
+	if fg == nil {
+		return
+	}
+	if !fg.Switching && fg.ID != p.current.id {
+		p.violate("engine believes %s is on screen; the page shows %s", fg.ID, p.current.id)
+	}
+	rec, ok, err := p.store.LoadConversation(fg.ID)
+	if err != nil {
+		p.violate("load %s: %v", fg.ID, err)
+		return
+	}
+	stored := engine.ModeDeactivated
+	if ok {
+		stored = rec.Mode
+	}
+	if fg.StoredMode != stored {
+		p.violate("engine holds mode %s for %s but the database says %s (store-first broken)", fg.StoredMode, fg.ID, stored)
+	}
+}
+
+// runSession plays evs inside the current synctest bubble and reports what broke. It stops at
+// the first step that broke an invariant.
+func runSession(t *testing.T, dir string, seed uint64, evs []event) result {
+	m := newModel()
+	p := newPage(m)
+	m.imageCheck = func(c engine.ConversationID, src string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if owner := p.images[src]; owner != c {
+			p.violate("the model was shown image %q of %q in a request for %s", src, owner, c)
+		}
+	}
+	s := &session{t: t, seed: seed, dir: dir, p: p, m: m, settings: baseSettings()}
+	s.openDB()
+	s.startEngine()
+	synctest.Wait()
+	res := result{}
+	for i, e := range evs {
+		p.mu.Lock()
+		p.step = i
+		p.mu.Unlock()
+		s.apply(e)
+		s.checkState()
+		res.events = i + 1
+		p.mu.Lock()
+		broken := len(p.violations) > 0
+		p.mu.Unlock()
+		if broken {
+			break
+		}
+	}
+	s.stopEngine()
+	if err := s.db.Close(); err != nil {
+		t.Errorf("close database: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	res.violations = append([]string(nil), p.violations...)
+	res.known = p.known
+	res.stats = p.stats
+	m.mu.Lock()
+	res.stats.requests = m.requests
+	m.mu.Unlock()
+	return res
+}
+
+// play runs one session in its own bubble and database directory under base.
+func play(t *testing.T, base string, seed uint64, evs []event) result {
+	dir, err := os.MkdirTemp(base, "db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	var res result
+	synctest.Test(t, func(t *testing.T) { res = runSession(t, dir, seed, evs) })
+	return res
+}

@@ -1,0 +1,399 @@
+package chaos
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+// conv is one conversation of the simulated Messages account.
+type conv struct {
+	id        engine.ConversationID
+	name      string
+	people    []string
+	automated bool
+	msgs      []engine.Message
+	// The compose box is what Clanker put there followed by what the user typed. Google
+	// Messages keeps a box per conversation, so text left behind by an interrupted Clanker
+	// stays in that conversation's box until something replaces or clears it.
+	clanker string
+	user    string
+}
+
+func (c *conv) row() engine.SidebarRow {
+	r := engine.SidebarRow{ID: c.id, Name: c.name}
+	if n := len(c.msgs); n > 0 {
+		m := c.msgs[n-1]
+		if m.Direction == engine.Outgoing {
+			r.Snippet = "You: " + m.Text
+		} else {
+			r.Snippet = m.Sender + ": " + m.Text
+		}
+	}
+	return r
+}
+
+// page models the Messages page, the bridge and the shell's native Enter as the engine sees
+// them through engine.Page, and watches every command for invariant violations. The engine
+// calls Do from its goroutine; the driver changes the world from the test goroutine, always
+// while the engine is idle, so the lock only guards against the odd late LLM goroutine.
+type page struct {
+	mu      sync.Mutex
+	eng     *engine.Engine
+	store   *sqlite.EngineStore
+	convs   []*conv
+	current *conv
+	// world facts the checker compares against
+	configured bool
+	seq        int
+	pendingIDs map[string]string // tmp_ id -> permanent id it will get
+	renamed    map[string]string // tmp_ id -> permanent id it got
+	images     map[string]engine.ConversationID
+	navFails   bool
+	fetchFails bool
+
+	llm  *model
+	sent []sentText
+	// answered maps a trigger message (normalised id) to the reply token that answered it.
+	answered   map[string]int
+	usedTokens map[int]bool
+	violations []string
+	known      map[string]int // known engine bug id -> times hit
+	step       int
+	stats      stats
+}
+
+type sentText struct {
+	conv engine.ConversationID
+	text string
+}
+
+type stats struct {
+	replies, announcements, refusedDraft, wrongConv, leftovers, fetches, requests int
+}
+
+func newPage(m *model) *page {
+	p := &page{
+		configured: true,
+		pendingIDs: map[string]string{},
+		renamed:    map[string]string{},
+		images:     map[string]engine.ConversationID{},
+		answered:   map[string]int{},
+		usedTokens: map[int]bool{},
+		llm:        m,
+	}
+	people := [][]string{{"Ann"}, {"Bo", "Cy"}, {"Dee"}, {"Eve", "Fay", "Gus"}, {"Hal"}}
+	for i, ps := range people {
+		p.convs = append(p.convs, &conv{id: engine.ConversationID(fmt.Sprintf("c%d", i)), name: strings.Join(ps, ", "), people: ps})
+	}
+	p.convs = append(p.convs, &conv{id: "c5", name: "22395", people: []string{"22395"}, automated: true})
+	p.current = p.convs[0]
+	return p
+}
+
+func (p *page) byID(id engine.ConversationID) *conv {
+	for _, c := range p.convs {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// violate records a broken invariant; call it with the lock held. A violation that matches
+// a known, reported engine bug is counted instead (unless -strict), so one known bug does not
+// hide every other finding; the session goes on.
+func (p *page) violate(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !*strictFlag {
+		for _, k := range knownBugs {
+			if k.match.MatchString(msg) {
+				if p.known == nil {
+					p.known = map[string]int{}
+				}
+				p.known[k.id]++
+				return
+			}
+		}
+	}
+	p.violations = append(p.violations, fmt.Sprintf("step %d: ", p.step)+msg)
+}
+
+// emit hands events to the current engine; call it without the lock. Send never blocks; a
+// rejected event is a bug in this model, not in the engine, and is reported as such.
+func (p *page) emit(evs ...engine.Event) {
+	p.mu.Lock()
+	eng := p.eng
+	p.mu.Unlock()
+	for _, ev := range evs {
+		if err := eng.Send(ev); err != nil {
+			p.mu.Lock()
+			p.violate("model produced an invalid event %T: %v", ev, err)
+			p.mu.Unlock()
+		}
+	}
+}
+
+func (p *page) result(id uint64, errText string, data []byte) {
+	p.emit(engine.CommandResult{ID: id, Err: errText, Data: data})
+}
+
+func (p *page) compose(c *conv) engine.ComposeState {
+	return engine.ComposeState{Conversation: c.id, HasDraft: c.user != "", Focused: c.user != ""}
+}
+
+// opened is what the bridge reports after a conversation settles: its header and the last
+// 35 messages (the DOM keeps a window), then the box state.
+func (p *page) opened(c *conv) []engine.Event {
+	msgs := c.msgs
+	if len(msgs) > 35 {
+		msgs = msgs[len(msgs)-35:]
+	}
+	var parts []engine.Participant
+	for _, n := range c.people {
+		parts = append(parts, engine.Participant{Name: n})
+	}
+	evs := []engine.Event{engine.ConversationOpened{ID: c.id, Participants: parts, Messages: append([]engine.Message(nil), msgs...)}}
+	if c.user != "" {
+		evs = append(evs, p.compose(c))
+	}
+	return evs
+}
+
+func (p *page) switchTo(c *conv) []engine.Event {
+	p.current = c
+	return append([]engine.Event{engine.ConversationChanging{To: c.id}}, p.opened(c)...)
+}
+
+func (p *page) sidebar() engine.SidebarUpdate {
+	var rows []engine.SidebarRow
+	for _, c := range p.convs {
+		rows = append(rows, c.row())
+	}
+	return engine.SidebarUpdate{Rows: rows}
+}
+
+// Do carries out one engine command the way the bridge and the shell would.
+func (p *page) Do(cmd engine.Command) {
+	p.mu.Lock()
+	var after []engine.Event
+	errText := ""
+	var data []byte
+	cur := p.current
+	switch cmd.Kind {
+	case engine.CmdInsertText, engine.CmdTypeText, engine.CmdPressEnter:
+		if cmd.Conversation != cur.id {
+			errText = engine.ResultWrongConversation
+			p.stats.wrongConv++
+			break
+		}
+		switch cmd.Kind {
+		case engine.CmdInsertText:
+			if cur.user != "" {
+				errText = engine.ResultUserTyping
+				p.stats.refusedDraft++
+				break
+			}
+			cur.clanker = cmd.Text
+		case engine.CmdTypeText:
+			if cur.user != "" {
+				errText = engine.ResultUserTyping
+				p.stats.refusedDraft++
+				break
+			}
+			cur.clanker += cmd.Text
+		case engine.CmdPressEnter:
+			text := cur.clanker + cur.user
+			if text == "" {
+				errText = "empty_box"
+				break
+			}
+			p.checkSend(cur, cur.clanker, cur.user)
+			cur.clanker, cur.user = "", ""
+			p.seq++
+			id := fmt.Sprintf("tmp_%d", p.seq)
+			p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
+			m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
+			cur.msgs = append(cur.msgs, m)
+			after = append(after, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur))
+		}
+	case engine.CmdRemoveText:
+		// clear_inserted acts on the box on screen and removes exactly Clanker's text.
+		if cur.clanker != "" && cur.clanker == cmd.Text {
+			cur.clanker = ""
+		} else {
+			errText = "not_found"
+		}
+	case engine.CmdNavigate:
+		c := p.byID(cmd.Conversation)
+		switch {
+		case c == nil:
+			errText = "not_found"
+		case p.navFails:
+			// The click did nothing; the engine's navigation timeout must cope.
+		default:
+			after = append(after, p.switchTo(c)...)
+		}
+	case engine.CmdFetchImage:
+		p.stats.fetches++
+		owner, ok := p.images[cmd.Src]
+		if !ok || owner != cmd.Conversation || owner != cur.id {
+			p.violate("fetch_image %q for %s while %s is on screen; the image belongs to %q", cmd.Src, cmd.Conversation, cur.id, owner)
+		}
+		if !ok || p.fetchFails || owner != cur.id {
+			errText = "image_gone"
+		} else {
+			data = []byte("jpeg:" + cmd.Src)
+		}
+	}
+	p.mu.Unlock()
+	p.result(cmd.ID, errText, data)
+	p.emit(after...)
+}
+
+// checkSend applies the send invariants to a press of Enter in conversation c.
+func (p *page) checkSend(c *conv, clanker, user string) {
+	text := clanker + user
+	p.sent = append(p.sent, sentText{conv: c.id, text: text})
+	if user != "" {
+		p.violate("Enter sent the user's draft %q in %s (box %q)", user, c.id, text)
+	}
+	if !strings.HasPrefix(text, engine.Prefix) {
+		p.violate("sent %q in %s without the prefix", text, c.id)
+		return
+	}
+	if strings.Contains(text, "LEAK") {
+		p.violate("sent raw model output that is not a valid reply: %q in %s", text, c.id)
+	}
+	if strings.Contains(text, "IMGTEXT") {
+		p.violate("sent the text of a reply that asked for an image (the image request wins over the text): %q in %s", text, c.id)
+	}
+	if rest := strings.ToLower(strings.TrimPrefix(text, engine.Prefix)); strings.HasPrefix(strings.TrimSpace(rest), "[clanker]") {
+		p.violate("sent %q in %s with the prefix twice", text, c.id)
+	}
+	if c.automated {
+		p.violate("sent %q in automated conversation %s", text, c.id)
+	}
+	if !p.configured {
+		p.violate("sent %q in %s while Clanker is not configured (Uninitialized)", text, c.id)
+	}
+	rec, ok, err := p.store.LoadConversation(c.id)
+	if err != nil {
+		p.violate("read mode of %s: %v", c.id, err)
+		return
+	}
+	mode := engine.ModeDeactivated
+	if ok {
+		mode = rec.Mode
+	}
+	switch text {
+	case engine.DeactivatedText:
+		p.stats.announcements++
+		if mode != engine.ModeDeactivated {
+			p.violate("deactivation notice sent in %s whose stored mode is %s", c.id, mode)
+		}
+		return
+	case engine.AvailableText:
+		p.stats.announcements++
+		if mode != engine.ModeAvailable {
+			p.violate("available notice sent in %s whose stored mode is %s", c.id, mode)
+		}
+		return
+	case engine.ActiveFallbackText:
+		p.stats.announcements++
+		if mode != engine.ModeActive {
+			p.violate("active notice sent in %s whose stored mode is %s", c.id, mode)
+		}
+		return
+	}
+	if mode != engine.ModeAvailable && mode != engine.ModeActive {
+		p.violate("sent %q in %s whose stored mode is %s", text, c.id, mode)
+	}
+	tok, info, found := p.llm.lookup(text)
+	if !found {
+		p.violate("sent %q in %s, which is neither an announcement nor a text the model produced", text, c.id)
+		return
+	}
+	if info.conv != c.id {
+		p.violate("reply r#%d was computed for %s but sent in %s", tok, info.conv, c.id)
+	}
+	if p.usedTokens[tok] {
+		p.violate("reply r#%d sent twice (again in %s)", tok, c.id)
+	}
+	p.usedTokens[tok] = true
+	switch info.kind {
+	case engine.RequestActivation:
+		p.stats.announcements++
+		if mode != engine.ModeActive {
+			p.violate("activation greeting r#%d sent in %s whose stored mode is %s", tok, c.id, mode)
+		}
+		return
+	case engine.RequestNews:
+		p.stats.replies++
+		return
+	}
+	p.stats.replies++
+	if info.trigger == "" {
+		p.violate("reply r#%d in %s answers no message of anyone else (history held only Clanker's own)", tok, c.id)
+		return
+	}
+	key := string(c.id) + "/" + p.norm(info.trigger)
+	if prev, dup := p.answered[key]; dup {
+		p.violate("second reply r#%d to message %s in %s (r#%d answered it already)", tok, info.trigger, c.id, prev)
+	}
+	p.answered[key] = tok
+	if info.triggerOther {
+		p.checkPingPong(c, info.trigger, tok)
+	}
+}
+
+// checkPingPong fails when a reply answers another Clanker whose message followed one of ours
+// with no human message in between.
+func (p *page) checkPingPong(c *conv, trigger string, tok int) {
+	at := -1
+	for i, m := range c.msgs {
+		if p.norm(m.ID) == p.norm(trigger) {
+			at = i
+		}
+	}
+	for i := at - 1; i >= 0; i-- {
+		m := c.msgs[i]
+		switch {
+		case m.IsOwnClanker():
+			p.violate("reply r#%d in %s answers another Clanker (%s) that was answering us, with no human in between", tok, c.id, trigger)
+			return
+		case !m.IsOtherClanker():
+			return
+		}
+	}
+}
+
+// norm maps a tmp_ id to the permanent id it got, so the same message is one key.
+func (p *page) norm(id string) string {
+	if n, ok := p.renamed[id]; ok {
+		return n
+	}
+	return id
+}
+
+// swapIDs gives every pending tmp_ message its permanent id, as Messages does once the
+// server acknowledges it.
+func (p *page) swapIDs() []engine.Event {
+	var evs []engine.Event
+	for _, c := range p.convs {
+		for i, m := range c.msgs {
+			if perm, ok := p.pendingIDs[m.ID]; ok {
+				delete(p.pendingIDs, m.ID)
+				p.renamed[m.ID] = perm
+				c.msgs[i].ID = perm
+				if c == p.current {
+					evs = append(evs, engine.MessageIDChanged{Conversation: c.id, OldID: m.ID, NewID: perm})
+				}
+			}
+		}
+	}
+	return evs
+}

@@ -17,24 +17,24 @@ import (
 type outcome int
 
 const (
-	outJSON          outcome = iota // a JSON reply with context updates
-	outPrefixed                     // JSON whose response repeats Clanker's prefix
-	outPlain                        // plain conversational text
-	outSilence                      // {"response": null}
-	outNull                         // the bare word null
-	outImage                        // asks for an image of the conversation
-	outBogusImage                   // asks for an image that is not there
-	outBroken                       // truncated JSON
-	outReasoning                    // an unfinished <think> block
-	outErrAuth                      // classified errors, one per engine.ErrorClass
-	outErrQuota                     //
-	outErrRate                      //
-	outErrServer                    //
-	outErrNetwork                   //
-	outErrModel                     //
-	outErrUnknown                   //
-	outPlainError                   // an error that is not an *engine.LLMError
-	outMixed                        // cycles through every outcome above, request by request
+	outJSON       outcome = iota // a JSON reply with context updates
+	outPrefixed                  // JSON whose response repeats Clanker's prefix
+	outPlain                     // plain conversational text
+	outSilence                   // {"response": null}
+	outNull                      // the bare word null
+	outImage                     // asks for an image of the conversation
+	outBogusImage                // asks for an image that is not there
+	outBroken                    // truncated JSON
+	outReasoning                 // an unfinished <think> block
+	outErrAuth                   // classified errors, one per engine.ErrorClass
+	outErrQuota                  //
+	outErrRate                   //
+	outErrServer                 //
+	outErrNetwork                //
+	outErrModel                  //
+	outErrUnknown                //
+	outPlainError                // an error that is not an *engine.LLMError
+	outMixed                     // cycles through every outcome above, request by request
 	numOutcomes
 )
 
@@ -73,7 +73,9 @@ type model struct {
 	imageCheck func(conv engine.ConversationID, src string)
 }
 
-func newModel() *model { return &model{tokens: map[int]tokenInfo{}, pol: policy{out: outJSON, latency: 2 * time.Second}} }
+func newModel() *model {
+	return &model{tokens: map[int]tokenInfo{}, pol: policy{out: outJSON, latency: 2 * time.Second}}
+}
 
 var tokenRE = regexp.MustCompile(`^\[clanker\] r#(\d+) `)
 

@@ -136,3 +136,28 @@ func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 		h.wantSent("a remarkable news item", "c1|[clanker] Big news!")
 	})
 }
+
+// Behaviour 25: a news check never starts while another request is in flight.
+func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, newsSettings, func(s *Settings) { s.Relaxed = false })
+		h.store.mu.Lock()
+		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive,
+			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
+		h.store.mu.Unlock()
+		h.store.setMode("c2", ModeActive)
+		h.llm.set(8*time.Minute, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.open("c2", in("Bob", "hi"))
+		h.receive("c2", in("Bob", "clanker, thoughts?")) // asked at ~2 s, answers at ~8 min
+		h.wait(time.Minute)
+		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}) // idle for 3 h: news-eligible
+		h.wait(5 * time.Minute)                                    // the 5-minute tick falls inside the c2 request
+		if got := newsRequests(h); len(got) != 0 {
+			t.Fatalf("want no news check while c2's request is in flight, got %v", got)
+		}
+		h.wait(5 * time.Minute) // the 10-minute tick is free
+		if got := newsRequests(h); len(got) != 1 || got[0] != 10*time.Minute {
+			t.Fatalf("want the news check at the next free tick (10 min), got %v", got)
+		}
+	})
+}

@@ -1,8 +1,36 @@
 package engine
 
 import (
+	"strings"
 	"time"
+	"unicode/utf8"
 )
+
+// maxReplyRunes caps the text after the prefix. The LLM client already caps replies at 1600
+// runes; the engine enforces its own limit so that no component outside it can make Clanker
+// post a novel into an SMS thread.
+const maxReplyRunes = 1600
+
+// guardText is the last check before a text may be queued: it must start with the prefix (the
+// people in the chat must always know a model wrote it), must say something after it, and is
+// cut to maxReplyRunes at a word boundary when longer.
+func guardText(s string) (string, bool) {
+	if !strings.HasPrefix(s, Prefix) {
+		return "", false
+	}
+	body := strings.TrimSpace(s[len(Prefix):])
+	if body == "" {
+		return "", false
+	}
+	if utf8.RuneCountInString(body) > maxReplyRunes {
+		cut := string([]rune(body)[:maxReplyRunes-1])
+		if i := strings.LastIndexAny(cut, " \n\t"); i > len(cut)/2 {
+			cut = cut[:i]
+		}
+		body = strings.TrimSpace(cut) + "…"
+	}
+	return Prefix + body, true
+}
 
 // sendJob is one text on its way into the conversation. Jobs run strictly one at a time.
 type sendJob struct {
@@ -22,6 +50,12 @@ type sendJob struct {
 }
 
 func (e *Engine) enqueue(j *sendJob) {
+	text, ok := guardText(j.text)
+	if !ok {
+		e.log.Error("engine: refused to queue a text without the prefix or without content", "conversation", j.conv, "chars", len(j.text))
+		return
+	}
+	j.text = text
 	e.sendQ = append(e.sendQ, j)
 }
 

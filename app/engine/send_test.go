@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // The prefix appears at once, the rest one character per step, then a native Enter.
@@ -188,3 +190,63 @@ func TestSwitchingConversationMidTypingRemovesThePartialTextAndSendsNothing(t *t
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
+	cases := []struct {
+		in     string
+		ok     bool
+		length int // runes after the prefix, when ok
+	}{
+		{"[clanker] hello", true, 5},
+		{"hello", false, 0},
+		{"[Clanker] hello", false, 0},
+		{" [clanker] hello", false, 0},
+		{"[clanker]    ", false, 0},
+		{Prefix + strings.Repeat("word ", 1000), true, -1},
+	}
+	for _, c := range cases {
+		got, ok := guardText(c.in)
+		if ok != c.ok {
+			t.Errorf("guardText(%.30q): want ok=%v, got %v", c.in, c.ok, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if !strings.HasPrefix(got, Prefix) {
+			t.Errorf("guardText(%.30q) = %.30q: want the prefix kept", c.in, got)
+		}
+		n := utf8.RuneCountInString(strings.TrimPrefix(got, Prefix))
+		if c.length >= 0 && n != c.length || n > maxReplyRunes {
+			t.Errorf("guardText(%.30q): want %d runes after the prefix (at most %d), got %d", c.in, c.length, maxReplyRunes, n)
+		}
+	}
+
+	// The engine's own queue refuses a text without the prefix.
+	e, err := New(Config{Page: nopPage{}, Store: newFakeStore(), LLM: &fakeLLM{}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.enqueue(&sendJob{conv: "c1", text: "no prefix here"})
+	if len(e.sendQ) != 0 {
+		t.Fatalf("want a text without the prefix refused, got %d queued", len(e.sendQ))
+	}
+}
+
+func TestOverlongModelReplyIsCutToTheEnginesCap(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: strings.Repeat("blah ", 2000)}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "tell me everything"))
+		h.wait(5 * time.Second)
+		sent := h.page.sentTexts()
+		if len(sent) != 1 {
+			t.Fatalf("want one reply, got %d", len(sent))
+		}
+		if n := utf8.RuneCountInString(sent[0].text); !strings.HasPrefix(sent[0].text, Prefix) || n > len(Prefix)+maxReplyRunes {
+			t.Fatalf("want a prefixed reply of at most %d runes, got %d runes starting %.20q", len(Prefix)+maxReplyRunes, n, sent[0].text)
+		}
+	})
+}

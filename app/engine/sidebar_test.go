@@ -263,3 +263,41 @@ func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStil
 		h.wantSent("c3 is still answered", "c3|[clanker] hi")
 	})
 }
+
+func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.page.mu.Lock()
+		h.page.conv("c2").name = "72975"
+		h.page.mu.Unlock()
+		h.send(h.sidebar()) // the row is renamed; its snippet did not change
+		h.receive("c2", in("72975", "Your code is 123456"))
+		h.wait(time.Minute)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit to an automated sender, got %v", got)
+		}
+	})
+}
+
+// Reference section 2: a visit waits at most 60 s for the pipeline; then Clanker moves on, and
+// the late answer is kept as the deferred reply of the visited conversation, never sent elsewhere.
+func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.llm.set(2*time.Minute, func(LLMRequest) (Reply, error) { return Reply{Text: "slow answer"}, nil })
+		h.receive("c2", in("Bob", "hello?"))
+		h.wait(processingTimeout - time.Millisecond)
+		if got := navigations(h); len(got) != 1 {
+			t.Fatalf("want to stay on c2 until the 60 s processing timeout, got %v", got)
+		}
+		h.wait(time.Millisecond)
+		if got := navigations(h); len(got) != 2 || got[1] != "c1" {
+			t.Fatalf("want the return to c1 at 60 s, got %v", got)
+		}
+		h.wait(2 * time.Minute)
+		h.wantSent("the late answer is not sent into c1")
+		if s := h.snap(); s.DeferredFor != "c2" {
+			t.Fatalf("want the late answer deferred for c2, got %q", s.DeferredFor)
+		}
+	})
+}

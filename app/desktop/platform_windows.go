@@ -1,0 +1,107 @@
+//go:build windows
+
+package desktop
+
+// NOT TESTED: this file compiles (GOOS=windows go vet) but has never run. Wails does not
+// expose its WebView2 controller, so this minimal version has no document-start script
+// (the DOM-ready fallback injects the bridge), no user agent change, no popup handling
+// and no crash reload. Native input uses SendInput, which reaches the page only while
+// the window is in the foreground: hidden-window input needs WebView2's
+// ICoreWebView2Controller (MoveFocus plus DevTools Input.dispatchKeyEvent), which is the
+// next step once Wails exposes the controller or the shell creates its own.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf16"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+var (
+	user32    = windows.NewLazySystemDLL("user32.dll")
+	sendInput = user32.NewProc("SendInput")
+)
+
+type windowsPlatform struct{}
+
+func newPlatform() platform { return windowsPlatform{} }
+
+func (windowsPlatform) setup(context.Context, platformConfig) error {
+	return errors.New("document-start injection is not implemented on Windows; using the DOM-ready fallback")
+}
+
+func (windowsPlatform) reload(context.Context) error { return ErrUnsupported }
+
+func (windowsPlatform) input() NativeInput { return sendInputKeys{} }
+
+func setCurrent(*Shell) error { return nil }
+
+// sendInputKeys types through the Win32 SendInput API (keyboard input of the foreground window).
+type sendInputKeys struct{}
+
+const (
+	inputKeyboard  = 1
+	keyeventfKeyUp = 0x0002
+	keyeventfUni   = 0x0004
+	vkReturn       = 0x0D
+	vkShift        = 0x10
+)
+
+// keybdInput mirrors the Win32 INPUT structure with its KEYBDINPUT member (64-bit layout).
+type keybdInput struct {
+	typ     uint32
+	_       uint32
+	vk      uint16
+	scan    uint16
+	flags   uint32
+	time    uint32
+	_       uint32
+	extra   uintptr
+	padding [8]byte
+}
+
+func (sendInputKeys) send(in []keybdInput) error {
+	if len(in) == 0 {
+		return nil
+	}
+	n, _, err := sendInput.Call(uintptr(len(in)), uintptr(unsafe.Pointer(&in[0])), unsafe.Sizeof(in[0]))
+	if int(n) != len(in) {
+		return fmt.Errorf("desktop: SendInput delivered %d of %d events: %v", n, len(in), err)
+	}
+	return nil
+}
+
+func (k sendInputKeys) PressEnter(ctx context.Context) error {
+	return k.send([]keybdInput{
+		{typ: inputKeyboard, vk: vkReturn},
+		{typ: inputKeyboard, vk: vkReturn, flags: keyeventfKeyUp},
+	})
+}
+
+func (k sendInputKeys) TypeText(ctx context.Context, text string) error {
+	if err := checkTypeable(text); err != nil {
+		return err
+	}
+	var in []keybdInput
+	for _, r := range text {
+		switch r {
+		case '\r':
+		case '\n':
+			in = append(in,
+				keybdInput{typ: inputKeyboard, vk: vkShift},
+				keybdInput{typ: inputKeyboard, vk: vkReturn},
+				keybdInput{typ: inputKeyboard, vk: vkReturn, flags: keyeventfKeyUp},
+				keybdInput{typ: inputKeyboard, vk: vkShift, flags: keyeventfKeyUp})
+		default:
+			for _, u := range utf16.Encode([]rune{r}) {
+				in = append(in,
+					keybdInput{typ: inputKeyboard, scan: u, flags: keyeventfUni},
+					keybdInput{typ: inputKeyboard, scan: u, flags: keyeventfUni | keyeventfKeyUp})
+			}
+		}
+	}
+	return k.send(in)
+}

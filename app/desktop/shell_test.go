@@ -1,0 +1,160 @@
+package desktop
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTargetOriginAcceptsHTTPSAndLoopbackHTTPOnly(t *testing.T) {
+	good := map[string]string{
+		"https://messages.google.com/web":           "https://messages.google.com",
+		"https://Messages.Google.com:443/web/x?y=1": "https://messages.google.com:443",
+		"http://127.0.0.1:8080/app/":                "http://127.0.0.1:8080",
+		"http://localhost:9/":                       "http://localhost:9",
+		"http://[::1]:7000/":                        "http://[::1]:7000",
+	}
+	for in, want := range good {
+		got, err := targetOrigin(in)
+		if err != nil || got != want {
+			t.Errorf("targetOrigin(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "http://messages.google.com/web", "ftp://127.0.0.1/", "javascript:alert(1)",
+		"https://user:pw@messages.google.com/", "https://*.google.com/", "/relative", "https://a.com,https://b.com/"} {
+		if got, err := targetOrigin(in); err == nil {
+			t.Errorf("targetOrigin(%q) = %q; want an error", in, got)
+		}
+	}
+}
+
+func TestAppOptionsBindNothingAndAllowExactlyTheTargetOrigin(t *testing.T) {
+	s, err := New(Options{TargetURL: "https://messages.google.com/web/conversations"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.appOptions()
+	if len(o.Bind) != 0 || len(o.EnumBind) != 0 {
+		t.Fatalf("main window binds %d objects and %d enums; want none (the page could call them)", len(o.Bind), len(o.EnumBind))
+	}
+	if o.BindingsAllowedOrigins != "https://messages.google.com" {
+		t.Fatalf("BindingsAllowedOrigins = %q; want exactly https://messages.google.com", o.BindingsAllowedOrigins)
+	}
+	if o.Width != DefaultWidth || o.Height != DefaultHeight {
+		t.Fatalf("default size %dx%d; want %dx%d", o.Width, o.Height, DefaultWidth, DefaultHeight)
+	}
+}
+
+func TestSavedGeometryIsUsedOnlyWhenSane(t *testing.T) {
+	s, _ := New(Options{TargetURL: "https://x.test/", Geometry: &Geometry{X: 10, Y: 20, Width: 800, Height: 600}})
+	if o := s.appOptions(); o.Width != 800 || o.Height != 600 {
+		t.Fatalf("saved 800x600 gave %dx%d", o.Width, o.Height)
+	}
+	s, _ = New(Options{TargetURL: "https://x.test/", Geometry: &Geometry{Width: 5, Height: 99999}})
+	if o := s.appOptions(); o.Width != DefaultWidth || o.Height != DefaultHeight {
+		t.Fatalf("garbage geometry gave %dx%d; want the default", o.Width, o.Height)
+	}
+}
+
+func TestGuardedScriptRunsOnlyOnTheOriginAndOncePerDocument(t *testing.T) {
+	g := guardedScript("https://messages.google.com", "doThing();")
+	for _, want := range []string{`location.origin !== "https://messages.google.com"`, "window.opener", "hasOwnProperty", "\ndoThing();\n})();"} {
+		if !strings.Contains(g, want) {
+			t.Fatalf("guarded script lacks %q:\n%s", want, g)
+		}
+	}
+	if guardedScript("https://x.test", "") != "" {
+		t.Fatal("an empty user script must stay empty (nothing to inject)")
+	}
+	// A trailing line comment in the user script must not swallow the wrapper's end.
+	if g := guardedScript("https://x.test", "a(); // end"); !strings.HasSuffix(g, "// end\n})();\n") {
+		t.Fatalf("wrapper end not on its own line:\n%s", g)
+	}
+}
+
+func TestJSCallEncodesHostileArgumentsAsLiterals(t *testing.T) {
+	js, err := JSCall("window.__clanker.type", "\"); alert(1); //\u2028</script>", 3, map[string]any{"a": []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `window.__clanker.type("\"); alert(1); //\u2028\u003c/script\u003e",3,{"a":[1]});`
+	if js != want {
+		t.Fatalf("JSCall = %s\nwant     %s", js, want)
+	}
+	// The first argument decodes back to the original text.
+	arg := strings.TrimSuffix(strings.TrimPrefix(js, "window.__clanker.type("), `,3,{"a":[1]});`)
+	var back string
+	if err := json.Unmarshal([]byte(arg), &back); err != nil || back != "\"); alert(1); //\u2028</script>" {
+		t.Fatalf("argument literal %s decodes to %q, %v", arg, back, err)
+	}
+	for _, bad := range []string{"", "alert(1);x", "a..b", "1abc", "a.b()", "a[0]"} {
+		if _, err := JSCall(bad); err == nil {
+			t.Errorf("JSCall(%q) accepted a function path that is not a plain identifier path", bad)
+		}
+	}
+}
+
+func TestTypeTextRefusesControlCharactersAndOversizeText(t *testing.T) {
+	for _, ok := range []string{"hi", "line\nbreak\ttab\r\n", "😀 日本"} {
+		if err := checkTypeable(ok); err != nil {
+			t.Errorf("checkTypeable(%q) = %v; want ok", ok, err)
+		}
+	}
+	for _, bad := range []string{"a\x00b", "esc\x1b[0m", "del\x7f", string([]byte{0xff, 0xfe}), strings.Repeat("x", MaxTypeText+1)} {
+		if err := checkTypeable(bad); err == nil {
+			t.Errorf("checkTypeable(%.20q) accepted text that cannot be typed faithfully", bad)
+		}
+	}
+}
+
+func TestCrashReloadsBackOffWhenTheProcessKeepsDying(t *testing.T) {
+	want := []time.Duration{200 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond,
+		5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, time.Minute, time.Minute}
+	for i, w := range want {
+		if got := reloadDelay(i + 1); got != w {
+			t.Errorf("reloadDelay(%d) = %v; want %v", i+1, got, w)
+		}
+	}
+	if got := reloadDelay(200); got != time.Minute {
+		t.Errorf("reloadDelay(200) = %v; want the one-minute cap", got)
+	}
+}
+
+func TestPopupsOpenInAppOnlyForListedOrigins(t *testing.T) {
+	external := make(chan string, 10)
+	s, err := New(Options{TargetURL: "https://messages.google.com/web", OpenExternal: func(u string) { external <- u }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"https://messages.google.com/web/x", "https://accounts.google.com/o/oauth2"} {
+		if !s.popupAllowed(u) {
+			t.Errorf("popup %s refused; want it in-app", u)
+		}
+	}
+	for _, u := range []string{"https://evil.test/", "http://messages.google.com/", "https://accounts.google.com.evil.test/", "about:blank", "javascript:1", ""} {
+		if s.popupAllowed(u) {
+			t.Errorf("popup %q allowed in-app; want it refused", u)
+		}
+	}
+	// Refused http(s) popups go to the system browser; other schemes are dropped.
+	got := map[string]bool{}
+	for range 3 {
+		select {
+		case u := <-external:
+			got[u] = true
+		case <-time.After(5 * time.Second):
+			t.Fatalf("OpenExternal got %v; want the three refused http(s) URLs", got)
+		}
+	}
+	for _, u := range []string{"https://evil.test/", "http://messages.google.com/", "https://accounts.google.com.evil.test/"} {
+		if !got[u] {
+			t.Errorf("refused popup %s was not handed to OpenExternal (got %v)", u, got)
+		}
+	}
+	select {
+	case u := <-external:
+		t.Fatalf("OpenExternal also got %q; non-http(s) URLs must be dropped", u)
+	case <-time.After(100 * time.Millisecond):
+	}
+}

@@ -1,0 +1,31 @@
+// Native WebKitGTK glue for the Clanker shell. Every function here runs on the GTK main
+// thread: Go schedules them with clanker_schedule (g_idle_add) and waits on a channel.
+#ifndef CLANKER_WEBKIT_LINUX_H
+#define CLANKER_WEBKIT_LINUX_H
+
+#include <gtk/gtk.h>
+#include <webkit2/webkit2.h>
+
+// clanker_schedule runs the numbered job on the GTK main loop; the job calls back into
+// Go (goRunJob) with the number.
+void clanker_schedule(guint64 job);
+
+// clanker_find_webview returns the first WebKitWebView found in any toplevel window, or NULL.
+WebKitWebView *clanker_find_webview(void);
+
+// clanker_setup configures the main view: user agent (NULL keeps WebKit's own), spell
+// checking, the document-start user script, and the signals for popups, crashes, load
+// failures and window geometry. The offline URL is loaded when a main-frame load fails.
+void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_script, const char *offline_url);
+
+// clanker_reload reloads the main view (used after a crash and by Shell.Reload).
+void clanker_reload(WebKitWebView *wv);
+
+// clanker_keys delivers key press and release events for each keyval into the view,
+// through an offscreen proxy window so that delivery also works while the window is hidden.
+// shift_mask[i] != 0 sends that key with Shift held.
+void clanker_keys(WebKitWebView *wv, const guint *keyvals, const guchar *shift_mask, int n);
+
+// clanker_web_process_pid is not exposed by WebKitGTK; tests find the process by parent pid.
+
+#endif

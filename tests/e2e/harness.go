@@ -1,0 +1,346 @@
+// Package e2e holds the full-app test harness and the tests of the desktop shell. The
+// harness gives every test run a private X server (Xvfb), a private D-Bus session bus and
+// a throw-away HOME, builds the program under test once per run, and starts it there.
+// Nothing it starts outlives the test; nothing it starts talks to anything but loopback.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BuildTags are the tags a plain go build of the Wails app needs on Linux.
+const BuildTags = "webkit2_41,production"
+
+// Display is a private X server plus a private session bus, shared by the tests of one
+// package run.
+type Display struct {
+	Name    string // ":N"
+	BusAddr string
+	dir     string
+	xvfb    *exec.Cmd
+	busPID  int
+}
+
+// StartDisplay starts Xvfb (it picks a free display number itself via -displayfd) and a
+// session bus whose config has no <standard_session_servicedirs/>, so nothing (at-spi)
+// gets D-Bus-activated. Call Close when done.
+func StartDisplay() (*Display, error) {
+	for _, bin := range []string{"Xvfb", "dbus-daemon"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			return nil, fmt.Errorf("%s not found: install xvfb and dbus (make deps does): %w", bin, err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "clanker-e2e-display-")
+	if err != nil {
+		return nil, err
+	}
+	d := &Display{dir: dir}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	d.xvfb = exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset")
+	d.xvfb.ExtraFiles = []*os.File{w}
+	d.xvfb.Stderr = &bytes.Buffer{}
+	d.xvfb.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := d.xvfb.Start(); err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("start Xvfb: %w", err)
+	}
+	w.Close()
+	num := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		num <- strings.TrimSpace(line)
+		r.Close()
+	}()
+	select {
+	case n := <-num:
+		if n == "" {
+			d.Close()
+			return nil, fmt.Errorf("Xvfb did not report a display: %s", d.xvfb.Stderr)
+		}
+		d.Name = ":" + n
+	case <-time.After(20 * time.Second):
+		d.Close()
+		return nil, errors.New("Xvfb did not start within 20 s")
+	}
+
+	conf := filepath.Join(dir, "session.conf")
+	sock := filepath.Join(dir, "bus")
+	err = os.WriteFile(conf, []byte(`<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=`+sock+`</listen>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`), 0o600)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	out, err := exec.Command("dbus-daemon", "--config-file="+conf, "--fork", "--print-address=1", "--print-pid=1").Output()
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("start dbus-daemon: %w", err)
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) < 2 {
+		d.Close()
+		return nil, fmt.Errorf("dbus-daemon printed %q, want address and pid", out)
+	}
+	d.BusAddr = lines[0]
+	d.busPID, _ = strconv.Atoi(lines[1])
+	return d, nil
+}
+
+// Close stops the bus and the X server and removes their files.
+func (d *Display) Close() {
+	if d.busPID > 0 {
+		_ = syscall.Kill(d.busPID, syscall.SIGTERM)
+	}
+	if d.xvfb != nil && d.xvfb.Process != nil {
+		_ = d.xvfb.Process.Kill()
+		_ = d.xvfb.Wait()
+	}
+	os.RemoveAll(d.dir)
+}
+
+// Env is the environment of a program run on this display with HOME and the XDG dirs
+// in home (WebKit and GTK write caches there).
+func (d *Display) Env(home string) []string {
+	runtimeDir := filepath.Join(home, "run")
+	_ = os.MkdirAll(runtimeDir, 0o700)
+	keep := []string{"PATH", "LANG", "LC_ALL", "TZ"}
+	var env []string
+	for _, k := range keep {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return append(env,
+		"DISPLAY="+d.Name,
+		"DBUS_SESSION_BUS_ADDRESS="+d.BusAddr,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"XDG_RUNTIME_DIR="+runtimeDir,
+		"NO_AT_BRIDGE=1",
+		"GDK_BACKEND=x11",
+		"WEBKIT_DISABLE_DMABUF_RENDERER=1",
+	)
+}
+
+// Screenshot saves the whole screen of the display as a PNG (ImageMagick's import).
+func (d *Display) Screenshot(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	cmd := exec.Command("import", "-display", d.Name, "-window", "root", path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("import -window root: %v: %s", err, out)
+	}
+	return nil
+}
+
+// RepoRoot is the module root (the directory holding go.mod).
+func RepoRoot() (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above tests/e2e")
+		}
+		dir = parent
+	}
+}
+
+// ArtifactsDir is $CLANKER_ARTIFACTS, or <repo>/artifacts.
+func ArtifactsDir() string {
+	if d := os.Getenv("CLANKER_ARTIFACTS"); d != "" {
+		return d
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "artifacts"
+	}
+	return filepath.Join(root, "artifacts")
+}
+
+var (
+	buildMu    sync.Mutex
+	buildCache = map[string]string{}
+)
+
+// Build compiles a main package of this module (e.g. "./tests/e2e/shellapp") with the
+// Wails tags into dir, once per test run, and returns the binary's path.
+func Build(ctx context.Context, pkg, dir string) (string, error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := buildCache[pkg]; ok {
+		return p, nil
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", BuildTags, "-o", out, pkg)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	buildCache[pkg] = out
+	return out, nil
+}
+
+// ProcessTreeRSS sums the resident memory (VmRSS) of pid and all its descendants, by
+// process name, reading /proc.
+func ProcessTreeRSS(pid int) (map[string]int64, error) {
+	children := map[int][]int{}
+	names := map[int]string{}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after the last ')'.
+		s := string(stat)
+		open, closeIdx := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || closeIdx < open {
+			continue
+		}
+		fields := strings.Fields(s[closeIdx+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(fields[1])
+		children[ppid] = append(children[ppid], p)
+		names[p] = s[open+1 : closeIdx]
+	}
+	out := map[string]int64{}
+	var walk func(int)
+	walk = func(p int) {
+		if kb := vmRSSKiB(p); kb > 0 {
+			out[names[p]] += kb
+		}
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out, nil
+}
+
+// Descendants returns the pids under pid whose process name is name.
+func Descendants(pid int, name string) []int {
+	var found []int
+	entries, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	comm := map[int]string{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		open, closeIdx := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || closeIdx < open {
+			continue
+		}
+		fields := strings.Fields(s[closeIdx+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		parent[p], _ = strconv.Atoi(fields[1])
+		comm[p] = s[open+1 : closeIdx]
+	}
+	for p := range parent {
+		if comm[p] != name {
+			continue
+		}
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				found = append(found, p)
+				break
+			}
+		}
+	}
+	return found
+}
+
+func vmRSSKiB(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			f := strings.Fields(line)
+			if len(f) >= 2 {
+				n, _ := strconv.ParseInt(f[1], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// WaitFor polls cond every 50 ms until it returns true or the deadline passes; then it
+// fails the test with what it was waiting for and the last state cond described.
+func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		ok, desc := cond()
+		if ok {
+			return
+		}
+		last = desc
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s; last seen: %s", timeout, what, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func killPID(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }

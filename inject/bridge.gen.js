@@ -649,6 +649,8 @@
       // idle | settling | ready
       known: /* @__PURE__ */ new Map(),
       // message id -> core element (null once removed)
+      sig: /* @__PURE__ */ new Map(),
+      // message id -> what was last reported of its label (text, status, reactions)
       prevIds: /* @__PURE__ */ new Set(),
       pending: /* @__PURE__ */ new Map(),
       // core element -> { since, history } for rows still waiting for a label
@@ -695,6 +697,7 @@
       if (id === st.convId && st.phase !== "idle") return;
       st.prevIds = new Set(st.known.keys());
       st.known = /* @__PURE__ */ new Map();
+      st.sig = /* @__PURE__ */ new Map();
       st.pending.clear();
       st.removedTmp = [];
       st.convId = id;
@@ -747,6 +750,7 @@
       for (const core of cores) {
         const m = parseCore(core);
         st.known.set(m.id, core);
+        st.sig.set(m.id, signature(m));
         messages.push(m);
         if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
       }
@@ -778,6 +782,18 @@
     }
     let selfTest = () => {
     };
+    function signature(m) {
+      return JSON.stringify([m.text, m.status, m.reactions]);
+    }
+    function labelChanged(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
+      const m = parseCore(core);
+      const sig = signature(m);
+      if (st.sig.get(id) === sig) return;
+      st.sig.set(id, sig);
+      emit("message_update", { conversationId: st.convId, message: m });
+    }
     function coresIn(node, into) {
       if (node.nodeType !== 1) return;
       if (node.matches(S.messageCore)) into.push(node);
@@ -817,8 +833,10 @@
       if (!m.id || st.known.has(m.id)) return;
       const swapped = matchRemovedTmp(m);
       st.known.set(m.id, core);
+      st.sig.set(m.id, signature(m));
       if (swapped) {
         st.known.delete(swapped.id);
+        st.sig.delete(swapped.id);
         stats.idChanges++;
         emit("message_id", { conversationId: st.convId, oldId: swapped.id, newId: m.id });
         return;
@@ -870,6 +888,8 @@
         st.known.delete(oldId);
         if (st.known.has(id)) return;
         st.known.set(id, core);
+        st.sig.set(id, st.sig.get(oldId));
+        st.sig.delete(oldId);
         stats.idChanges++;
         emit("message_id", { conversationId: st.convId, oldId: capString(oldId, 200), newId: capString(id, 200) });
         return;
@@ -902,6 +922,7 @@
       checkUrl();
       const addedCores = [];
       const recheck = /* @__PURE__ */ new Set();
+      const relabelled = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
       let structure = false;
@@ -930,7 +951,10 @@
           }
           if (r.attributeName === "aria-label") {
             const owner = target.closest(S.messageCore);
-            if (owner) recheck.add(owner);
+            if (owner) {
+              recheck.add(owner);
+              relabelled.add(owner);
+            }
           }
         }
         if (!sidebarTouched && target.closest(S.sidebarList)) sidebarTouched = true;
@@ -942,6 +966,7 @@
         for (const c of addedCores) added(c);
         for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
         flushHistory();
+        for (const c of relabelled) labelChanged(c);
       }
       if (sidebarTouched) scheduleSidebar();
       if (composeTouched) reportCompose(false);

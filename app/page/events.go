@@ -71,6 +71,14 @@ type MessageID struct {
 	NewID          string `json:"newId" v:"req,max=200"`
 }
 
+// MessageUpdate says the label of a known row changed after it was reported (a reaction
+// arrived, the status became Read); it carries the re-parsed message. It is never a new
+// message and never a trigger.
+type MessageUpdate struct {
+	ConversationID string  `json:"conversationId" v:"req,max=200"`
+	Message        Message `json:"message"`
+}
+
 // Message is one parsed message row. Fields the label did not yield stay empty and
 // LabelKind says how much of the label was understood; a row is never dropped for an
 // unusual label.
@@ -194,6 +202,7 @@ func (Conversation) EventType() string    { return "conversation" }
 func (NewMessage) EventType() string      { return "message" }
 func (History) EventType() string         { return "history" }
 func (MessageID) EventType() string       { return "message_id" }
+func (MessageUpdate) EventType() string   { return "message_update" }
 func (Compose) EventType() string         { return "compose" }
 func (Sidebar) EventType() string         { return "sidebar" }
 func (SelfTest) EventType() string        { return "self_test" }
@@ -210,6 +219,7 @@ var eventTypes = map[string]func() Event{
 	"message":          func() Event { return &NewMessage{} },
 	"history":          func() Event { return &History{} },
 	"message_id":       func() Event { return &MessageID{} },
+	"message_update":   func() Event { return &MessageUpdate{} },
 	"compose":          func() Event { return &Compose{} },
 	"sidebar":          func() Event { return &Sidebar{} },
 	"self_test":        func() Event { return &SelfTest{} },

@@ -35,6 +35,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     convId: '',
     phase: 'idle', // idle | settling | ready
     known: new Map(), // message id -> core element (null once removed)
+    sig: new Map(), // message id -> what was last reported of its label (text, status, reactions)
     prevIds: new Set(),
     pending: new Map(), // core element -> { since, history } for rows still waiting for a label
     removedTmp: [], // { id, sender, text, direction, at }
@@ -89,6 +90,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     // Remember the previous conversation's rows so they are never taken for this one's.
     st.prevIds = new Set(st.known.keys());
     st.known = new Map();
+    st.sig = new Map();
     st.pending.clear();
     st.removedTmp = [];
     st.convId = id;
@@ -146,6 +148,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     for (const core of cores) {
       const m = parseCore(core);
       st.known.set(m.id, core);
+      st.sig.set(m.id, signature(m));
       messages.push(m);
       if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
     }
@@ -178,6 +181,21 @@ export function createObserver(emit, ui, maxEventBytes) {
   }
 
   let selfTest = () => {};
+
+  function signature(m) {
+    return JSON.stringify([m.text, m.status, m.reactions]);
+  }
+
+  // labelChanged reports a known row whose label now says something different.
+  function labelChanged(core) {
+    const id = core.getAttribute(S.messageIdAttr);
+    if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
+    const m = parseCore(core);
+    const sig = signature(m);
+    if (st.sig.get(id) === sig) return;
+    st.sig.set(id, sig);
+    emit('message_update', { conversationId: st.convId, message: m });
+  }
 
   // ---- rows ------------------------------------------------------------------------
 
@@ -231,8 +249,10 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (!m.id || st.known.has(m.id)) return;
     const swapped = matchRemovedTmp(m);
     st.known.set(m.id, core);
+    st.sig.set(m.id, signature(m));
     if (swapped) {
       st.known.delete(swapped.id);
+      st.sig.delete(swapped.id);
       stats.idChanges++;
       emit('message_id', { conversationId: st.convId, oldId: swapped.id, newId: m.id });
       return;
@@ -285,6 +305,8 @@ export function createObserver(emit, ui, maxEventBytes) {
       st.known.delete(oldId);
       if (st.known.has(id)) return;
       st.known.set(id, core);
+      st.sig.set(id, st.sig.get(oldId));
+      st.sig.delete(oldId);
       stats.idChanges++;
       emit('message_id', { conversationId: st.convId, oldId: capString(oldId, 200), newId: capString(id, 200) });
       return;
@@ -322,6 +344,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     checkUrl();
     const addedCores = [];
     const recheck = new Set();
+    const relabelled = new Set();
     let sidebarTouched = false;
     let composeTouched = false;
     let structure = false;
@@ -350,7 +373,10 @@ export function createObserver(emit, ui, maxEventBytes) {
         }
         if (r.attributeName === 'aria-label') {
           const owner = target.closest(S.messageCore);
-          if (owner) recheck.add(owner);
+          if (owner) {
+            recheck.add(owner);
+            relabelled.add(owner);
+          }
         }
       }
       if (!sidebarTouched && target.closest(S.sidebarList)) sidebarTouched = true;
@@ -362,6 +388,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       for (const c of addedCores) added(c);
       for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
       flushHistory();
+      for (const c of relabelled) labelChanged(c);
     }
     if (sidebarTouched) scheduleSidebar();
     if (composeTouched) reportCompose(false);

@@ -254,3 +254,21 @@ func TestUnusualRowsAreReportedNotDropped(t *testing.T) {
 	check("u7", got["u7"].OtherClanker && !got["u7"].OwnClanker, "another person's [clanker] message is flagged otherClanker")
 	check("u8", got["u8"].LabelKind == "none" && got["u8"].Text == "odd", "a label that cannot be parsed keeps the visible text")
 }
+
+func TestRelabelledKnownRowIsReportedOnlyWhenItsContentChanges(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){var p=document.querySelector('[data-e2e-message-id="a1"] mws-text-message-part');
+		p.setAttribute('aria-label', p.getAttribute('aria-label'));
+		p.setAttribute('aria-label', p.getAttribute('aria-label') + ' Read.'); return 1})()`, nil)
+	up := h.waitFor(m, "message_update", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.MessageUpdate); return ok }).(protocol.MessageUpdate)
+	if up.Message.ID != "a1" || strings.Join(up.Message.Status, ",") != "Read" {
+		t.Errorf("update %+v, want a1 with status Read", up.Message)
+	}
+	eval(t, h.ctx, `fx.append({id:'a8', label: fx.L('Jane Doe','fence'), text:'fence'}), 1`, nil)
+	h.waitFor(m, "a8", 5*time.Second, func(e protocol.Event) bool { n, ok := e.(protocol.NewMessage); return ok && n.Message.ID == "a8" })
+	if n := h.count(m, "message_update"); n != 1 {
+		t.Errorf("%d message_update events, want 1 (re-setting the same label is not a change)", n)
+	}
+}

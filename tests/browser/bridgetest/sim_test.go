@@ -422,3 +422,31 @@ func TestSimFetchImageReturnsThePhotoBytes(t *testing.T) {
 		t.Errorf("fetched %d bytes, want a JPEG (FF D8 ...)", len(data))
 	}
 }
+
+func TestSimReactionOnAKnownRowIsAMessageUpdateNotANewMessage(t *testing.T) {
+	e := startSim(t, sim.Options{})
+	jane := e.conv(sim.DemoJane)
+	c := e.openConv(sim.DemoJane)
+	var target *protocol.Message
+	for i := range c.Messages {
+		if c.Messages[i].OwnClanker {
+			target = &c.Messages[i]
+		}
+	}
+	if target == nil {
+		t.Fatalf("no own clanker row in %s", dump(c.Messages))
+	}
+	m := e.mark()
+	e.deliver(jane.ID, sim.Message{Reaction: &sim.Reaction{Target: target.ID, From: sim.DemoJane, Kind: "love"}})
+	up := e.waitFor(m, "message_update", 10*time.Second, func(ev protocol.Event) bool { _, ok := ev.(protocol.MessageUpdate); return ok }).(protocol.MessageUpdate)
+	var kinds []string
+	for _, r := range up.Message.Reactions {
+		kinds = append(kinds, r.Reaction)
+	}
+	if up.Message.ID != target.ID || strings.Join(kinds, ",") != "laugh,love" || up.Message.Text != target.Text {
+		t.Errorf("update %s, want %s with reactions laugh,love", dump(up), target.ID)
+	}
+	if n := len(e.newMessages(m)); n != 0 {
+		t.Errorf("a reaction produced %d new-message events, want 0", n)
+	}
+}

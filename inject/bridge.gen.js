@@ -660,6 +660,7 @@
       settleTimer: 0,
       pendingTimer: 0,
       pageState: "",
+      pageStateKey: "",
       stateTimer: 0,
       sidebarTimer: 0,
       sidebarSnap: null,
@@ -680,7 +681,9 @@
     function checkState() {
       st.stateTimer = 0;
       const s = computeState();
-      if (s !== st.pageState) {
+      const key = s + "|" + st.convId;
+      if (key !== st.pageStateKey) {
+        st.pageStateKey = key;
         st.pageState = s;
         emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: st.convId });
       }
@@ -1051,7 +1054,7 @@
       scheduleSidebar();
     }
     function snapshot() {
-      st.pageState = "";
+      st.pageStateKey = "";
       checkState();
       if (st.phase === "ready") settle(visibleCores());
       else if (st.phase === "settling") armSettle(0);

@@ -43,6 +43,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     settleTimer: 0,
     pendingTimer: 0,
     pageState: '',
+    pageStateKey: '',
     stateTimer: 0,
     sidebarTimer: 0,
     sidebarSnap: null,
@@ -67,7 +68,11 @@ export function createObserver(emit, ui, maxEventBytes) {
   function checkState() {
     st.stateTimer = 0;
     const s = computeState();
-    if (s !== st.pageState) {
+    // A new conversation id is reported at once (the switch has started), even though
+    // its messages only come with the settled conversation event.
+    const key = s + '|' + st.convId;
+    if (key !== st.pageStateKey) {
+      st.pageStateKey = key;
       st.pageState = s;
       emit('page_state', { state: s, url: capString(location.href, 2048), conversationId: st.convId });
     }
@@ -480,7 +485,7 @@ export function createObserver(emit, ui, maxEventBytes) {
   }
 
   function snapshot() {
-    st.pageState = '';
+    st.pageStateKey = '';
     checkState();
     if (st.phase === 'ready') settle(visibleCores());
     else if (st.phase === 'settling') armSettle(0);

@@ -161,6 +161,19 @@ func TestSwitchingConversationNeverReportsThePreviousRows(t *testing.T) {
 		t.Fatalf("navigate: %s %s", r.Code, r.Error)
 	}
 	c := h.waitConversation(m, "CONV_B")
+	// The switch was announced before the settled conversation event.
+	announced := false
+	for _, e := range h.since(m) {
+		if p, ok := e.Event.(protocol.PageState); ok && p.ConversationID == "CONV_B" {
+			announced = true
+		}
+		if _, ok := e.Event.(protocol.Conversation); ok {
+			break
+		}
+	}
+	if !announced {
+		t.Errorf("no page_state for CONV_B before its conversation event: %s", summary(h.since(m)))
+	}
 	for _, msg := range c.Messages {
 		if strings.HasPrefix(msg.ID, "a") {
 			t.Errorf("CONV_B was reported with CONV_A's row %s", msg.ID)

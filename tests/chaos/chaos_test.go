@@ -32,10 +32,11 @@ type knownBug struct {
 var knownBugs = []knownBug{
 	{
 		id:    "stale-announcement",
-		match: regexp.MustCompile(`^(deactivation|available|active) notice sent in \S+ whose stored mode is`),
+		match: regexp.MustCompile(`^((deactivation|available|active) notice|activation greeting r#\d+) sent in \S+ whose stored mode is`),
 		repro: "a mode announcement held behind the user's draft is still sent after the mode changed again " +
 			"(dropReplies keeps non-reply jobs): mode active (pill); user types a draft; mode deactivated (pill); " +
-			"user clears the box; mode active (pill); wait -> 'The AI has been deactivated' is sent in an Active conversation",
+			"user clears the box; mode active (pill); wait -> 'The AI has been deactivated' is sent in an Active conversation " +
+			"(likewise the Available notice and the model's activation greeting after a switch to another mode)",
 	},
 	{
 		id:    "image-request-text-posted",

@@ -76,6 +76,9 @@ func (e event) String() string {
 		}
 		return "user sends a message"
 	case evSwitch:
+		if e.Var == 1 {
+			return fmt.Sprintf("user opens %s; the bridge reports it %v later", convName(e.Conv), e.D)
+		}
 		return "user opens " + convName(e.Conv)
 	case evMode:
 		if src := entryPoints[e.Var/3%3]; src != "tray" {
@@ -148,11 +151,13 @@ func generate(rng *rand.Rand, n int) []event {
 			e.Var = rng.IntN(3)
 		case evSwitch:
 			e.Conv = rng.IntN(numConvs)
+			e.Var = rng.IntN(2)
+			e.D = time.Duration(20+rng.IntN(600)) * time.Millisecond
 		case evMode:
 			e.Conv = rng.IntN(numConvs + 1)
 			e.Var = rng.IntN(9)
-			if e.Var%3 != 0 && rng.IntN(3) > 0 {
-				e.Var = e.Var/3*3 + 2 // Active is where most happens
+			if rng.IntN(3) > 0 {
+				e.Var = e.Var/3*3 + 1 + rng.IntN(2) // participating modes are where most happens
 			}
 		case evWindow, evNavFail, evFetchFail:
 			e.Var = rng.IntN(2)
@@ -168,11 +173,18 @@ func generate(rng *rand.Rand, n int) []event {
 				e.D = time.Duration(10+rng.IntN(170)) * time.Minute
 			}
 		case evLLM:
-			e.Var = rng.IntN(int(numOutcomes))
-			if rng.IntN(2) == 0 {
+			switch r := rng.IntN(20); {
+			case r < 10:
 				e.Var = int(outJSON) // mostly working, so replies get sent and checked
+			case r < 13:
+				e.Var = int(outImage)
+			default:
+				e.Var = rng.IntN(int(numOutcomes))
 			}
-			e.D = time.Duration(rng.IntN(12000)) * time.Millisecond
+			e.D = time.Duration(rng.IntN(4000)) * time.Millisecond
+			if rng.IntN(4) == 0 {
+				e.D = time.Duration(rng.IntN(30)) * time.Second // slow enough to switch away meanwhile
+			}
 		case evSettings:
 			e.Var = rng.IntN(len(settingsVariants))
 		}
@@ -352,7 +364,25 @@ func (s *session) apply(e event) {
 		cur.msgs = append(cur.msgs, m)
 		evs = append(evs, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur), p.sidebar())
 	case evSwitch:
-		evs = append(evs, p.switchTo(p.convs[e.Conv])...)
+		sw := p.switchTo(p.convs[e.Conv])
+		if e.Var == 1 {
+			// The page changed at once; the engine hears of it only after the bridge parsed it,
+			// so commands sent meanwhile meet the new conversation.
+			// A later switch supersedes this report, as the bridge only reports what is shown.
+			p.unreported++
+			gen := p.switchGen
+			time.AfterFunc(e.D, func() {
+				p.mu.Lock()
+				p.unreported--
+				stale := gen != p.switchGen
+				p.mu.Unlock()
+				if !stale {
+					p.emit(sw...)
+				}
+			})
+			break
+		}
+		evs = append(evs, sw...)
 	case evMode:
 		mode := modeNames[e.Var%3]
 		src := entryPoints[e.Var/3%3]
@@ -434,7 +464,7 @@ func (s *session) checkState() {
 	if fg == nil {
 		return
 	}
-	if !fg.Switching && fg.ID != p.current.id {
+	if !fg.Switching && fg.ID != p.current.id && p.unreported == 0 {
 		p.violate("engine believes %s is on screen; the page shows %s", fg.ID, p.current.id)
 	}
 	rec, ok, err := p.store.LoadConversation(fg.ID)

@@ -53,6 +53,8 @@ type page struct {
 	renamed    map[string]string // tmp_ id -> permanent id it got
 	images     map[string]engine.ConversationID
 	navFails   bool
+	// switchGen counts switches; unreported counts switches the bridge has not reported yet.
+	switchGen, unreported int
 	fetchFails bool
 
 	llm  *model
@@ -165,6 +167,7 @@ func (p *page) opened(c *conv) []engine.Event {
 
 func (p *page) switchTo(c *conv) []engine.Event {
 	p.current = c
+	p.switchGen++
 	return append([]engine.Event{engine.ConversationChanging{To: c.id}}, p.opened(c)...)
 }
 

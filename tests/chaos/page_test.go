@@ -55,7 +55,7 @@ type page struct {
 	navFails   bool
 	// switchGen counts switches; unreported counts switches the bridge has not reported yet.
 	switchGen, unreported int
-	fetchFails bool
+	fetchFails            bool
 
 	llm  *model
 	sent []sentText

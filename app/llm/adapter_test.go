@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"image/png"
 	"io"
 	"log/slog"
@@ -96,6 +95,7 @@ type e2eStore struct {
 	mu       sync.Mutex
 	recs     map[engine.ConversationID]engine.ConversationRecord
 	summary  map[string]string
+	profiles map[string]string
 	usage    []UsageRecord
 	failLoad error
 }
@@ -157,7 +157,7 @@ func (s *e2eStore) LoadContext(_ context.Context, conv string) (string, string, 
 	if s.failLoad != nil {
 		return "", "", nil, s.failLoad
 	}
-	return s.summary[conv], "", nil, nil
+	return s.summary[conv], "", s.profiles, nil
 }
 
 // timedTransport records, on the bubble's fake clock, when each HTTP request left.
@@ -438,7 +438,8 @@ func pngBytes(t *testing.T, w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
 		for x := range w {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
+			i := img.PixOffset(x, y)
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = uint8(x), uint8(y), 90, 255
 		}
 	}
 	var buf bytes.Buffer
@@ -454,6 +455,7 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 		h := startE2E(t, srv, false)
 		src := "blob:https://messages.google.com/pic-1"
 		h.page.images[src] = pngBytes(t, 1000, 500)
+		h.store.profiles = map[string]string{"Ann": "loves sunsets"}
 		srv.Enqueue(fakellm.Text(`{"requestImage": "`+src+`", "summary": "Ann shared a photo."}`),
 			fakellm.JSONReply("What a sunset!", ""))
 		h.open("c1", engine.ModeActive, ann("hi"))
@@ -471,8 +473,8 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 			t.Fatalf("want one JPEG data URL in the follow-up, got %+v", imgs)
 		}
 		follow := string(reqs[1].Body)
-		if !strings.Contains(follow, "896x448") || !strings.Contains(follow, "sunset over a lake") {
-			t.Errorf("want the follow-up to name the 896x448 size and the alt text; body: %.300s", follow[len(follow)-600:])
+		if !strings.Contains(follow, "896x448") || !strings.Contains(follow, "sunset over a lake") || !strings.Contains(follow, "loves sunsets") {
+			t.Errorf("want the follow-up to carry the 896x448 size, the alt text and the profiles; body ends: %s", follow[max(0, len(follow)-600):])
 		}
 		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] What a sunset!" {
 			t.Fatalf("want the answer after seeing the image, got %q", got)
@@ -618,5 +620,63 @@ func TestErrorsMapToEngineClasses(t *testing.T) {
 		if got.Class != tc.want || got.UserText == "" {
 			t.Errorf("%v: want class %s with a user sentence, got %s %q", tc.err, tc.want, got.Class, got.UserText)
 		}
+	}
+}
+
+// memImageStore is the persistent image cache (the SQLite store in the app).
+type memImageStore struct {
+	mu    sync.Mutex
+	imgs  map[images.Key]images.Result
+	saves int
+	loads int
+}
+
+func (s *memImageStore) LoadImage(_ context.Context, conv, src string) (images.Result, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loads++
+	r, ok := s.imgs[images.Key{Conversation: conv, Src: src}]
+	return r, ok, nil
+}
+
+func (s *memImageStore) SaveImage(_ context.Context, conv, src string, r images.Result) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.saves++
+	s.imgs[images.Key{Conversation: conv, Src: src}] = r
+	return nil
+}
+
+func TestOptimisedImagesAreCachedInMemoryAndInTheStorePerConversation(t *testing.T) {
+	store := &memImageStore{imgs: map[images.Key]images.Result{}}
+	quiet := slog.New(slog.DiscardHandler)
+	a := &EngineAdapter{Images: images.NewCache(1 << 20), ImageStore: store}
+	src := "blob:https://messages.google.com/p"
+	raw := &engine.ImageData{Src: src, Data: pngBytes(t, 600, 300)}
+	conv := Conversation{History: []Message{{Sender: "Ann", ImageSrc: src, ImageAlt: "a dog"}}}
+
+	first := a.attachment(context.Background(), "c1", raw, conv, quiet)
+	if first.Unavailable != "" || first.Width != 448 || first.Height != 224 || first.Alt != "a dog" {
+		t.Fatalf("want a 448x224 JPEG with its alt text, got %dx%d alt %q unavailable %q", first.Width, first.Height, first.Alt, first.Unavailable)
+	}
+	if store.saves != 1 {
+		t.Fatalf("want the optimised image saved to the store once, got %d saves", store.saves)
+	}
+	loads := store.loads
+	// Same conversation again: served from memory, even if the bytes are now unreadable.
+	again := a.attachment(context.Background(), "c1", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
+	if again.DataURL != first.DataURL || store.loads != loads {
+		t.Fatalf("want the memory cache to answer without the store, got same=%v loads %d -> %d", again.DataURL == first.DataURL, loads, store.loads)
+	}
+	// After a restart (empty memory) the store answers.
+	b := &EngineAdapter{Images: images.NewCache(1 << 20), ImageStore: store}
+	restarted := b.attachment(context.Background(), "c1", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
+	if restarted.DataURL != first.DataURL || store.loads != loads+1 {
+		t.Fatalf("want the stored image after a restart, got same=%v loads %d -> %d", restarted.DataURL == first.DataURL, loads, store.loads)
+	}
+	// Another conversation never gets c1's image: it is optimised from its own bytes.
+	other := b.attachment(context.Background(), "c2", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
+	if other.DataURL != "" || other.Unavailable == "" {
+		t.Fatalf("want c2's unreadable bytes reported unavailable, not c1's cached image; got %+v", other)
 	}
 }

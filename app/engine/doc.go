@@ -13,7 +13,9 @@
 //     The engine writes before it relies on a value ("store-first").
 //   - LLM answers requests. The engine calls it on its own goroutine and turns the answer into an
 //     internal event tagged with the request generation, so a late answer can never overtake a
-//     newer decision.
+//     newer decision. app/llm's EngineAdapter implements it. When the model asks for an image,
+//     the engine checks the image is in the conversation, fetches it through the page (giving up
+//     after 20 s) and asks again with the bytes, or with the reason they are unavailable.
 //
 // # Concurrency contract
 //

@@ -454,7 +454,7 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := startE2E(t, srv, false)
 		src := "blob:https://messages.google.com/pic-1"
-		h.page.images[src] = pngBytes(t, 1000, 500)
+		h.page.images[src] = pngBytes(t, 480, 240)
 		h.store.profiles = map[string]string{"Ann": "loves sunsets"}
 		srv.Enqueue(fakellm.Text(`{"requestImage": "`+src+`", "summary": "Ann shared a photo."}`),
 			fakellm.JSONReply("What a sunset!", ""))
@@ -473,8 +473,8 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 			t.Fatalf("want one JPEG data URL in the follow-up, got %+v", imgs)
 		}
 		follow := string(reqs[1].Body)
-		if !strings.Contains(follow, "896x448") || !strings.Contains(follow, "sunset over a lake") || !strings.Contains(follow, "loves sunsets") {
-			t.Errorf("want the follow-up to carry the 896x448 size, the alt text and the profiles; body ends: %s", follow[max(0, len(follow)-600):])
+		if !strings.Contains(follow, "448x224") || !strings.Contains(follow, "sunset over a lake") || !strings.Contains(follow, "loves sunsets") {
+			t.Errorf("want the follow-up to carry the 448x224 size, the alt text and the profiles; body ends: %s", follow[max(0, len(follow)-600):])
 		}
 		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] What a sunset!" {
 			t.Fatalf("want the answer after seeing the image, got %q", got)

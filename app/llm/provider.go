@@ -4,6 +4,12 @@
 // OpenAI-compatible server), sends it with openai-go, classifies failures
 // into what the app should do about them, and turns the model's output into
 // a validated Reply.
+//
+// EngineAdapter is how the engine uses it: it implements engine.LLM (the llm package imports the
+// engine's domain types, never the reverse), loads a conversation's memory through ContextSource,
+// records tokens through UsageSink, optimises the image bytes the engine fetched, and reports
+// failures as *engine.LLMError so the engine knows whether to deactivate, toast once or toast
+// every time.
 package llm
 
 import (

@@ -73,12 +73,12 @@ func StartDisplay() (*Display, error) {
 	case n := <-num:
 		if n == "" {
 			d.Close()
-			return nil, fmt.Errorf("Xvfb did not report a display: %s", d.xvfb.Stderr)
+			return nil, fmt.Errorf("x server (Xvfb) did not report a display: %s", d.xvfb.Stderr)
 		}
 		d.Name = ":" + n
 	case <-time.After(20 * time.Second):
 		d.Close()
-		return nil, errors.New("Xvfb did not start within 20 s")
+		return nil, errors.New("x server (Xvfb) did not start within 20 s")
 	}
 
 	conf := filepath.Join(dir, "session.conf")
@@ -220,15 +220,11 @@ func Build(ctx context.Context, pkg, dir string) (string, error) {
 	return out, nil
 }
 
-// ProcessTreeRSS sums the resident memory (VmRSS) of pid and all its descendants, by
-// process name, reading /proc.
-func ProcessTreeRSS(pid int) (map[string]int64, error) {
-	children := map[int][]int{}
-	names := map[int]string{}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, err
-	}
+// procTable reads every process's parent pid and name (comm, cut to 15 bytes by the
+// kernel) from /proc.
+func procTable() (parent map[int]int, name map[int]string) {
+	parent, name = map[int]int{}, map[int]string{}
+	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		p, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -248,60 +244,49 @@ func ProcessTreeRSS(pid int) (map[string]int64, error) {
 		if len(fields) < 2 {
 			continue
 		}
-		ppid, _ := strconv.Atoi(fields[1])
-		children[ppid] = append(children[ppid], p)
-		names[p] = s[open+1 : closeIdx]
+		parent[p], _ = strconv.Atoi(fields[1])
+		name[p] = s[open+1 : closeIdx]
+	}
+	return parent, name
+}
+
+// descendantsOf returns pid's descendants (not pid itself).
+func descendantsOf(pid int, parent map[int]int) []int {
+	var out []int
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ProcessTreeRSS sums the resident memory (VmRSS, KiB) of pid and its descendants by
+// process name.
+func ProcessTreeRSS(pid int) (map[string]int64, error) {
+	parent, name := procTable()
+	if _, ok := name[pid]; !ok {
+		return nil, fmt.Errorf("process %d not found", pid)
 	}
 	out := map[string]int64{}
-	var walk func(int)
-	walk = func(p int) {
+	for _, p := range append([]int{pid}, descendantsOf(pid, parent)...) {
 		if kb := vmRSSKiB(p); kb > 0 {
-			out[names[p]] += kb
-		}
-		for _, c := range children[p] {
-			walk(c)
+			out[name[p]] += kb
 		}
 	}
-	walk(pid)
 	return out, nil
 }
 
 // Descendants returns the pids under pid whose process name is name.
-func Descendants(pid int, name string) []int {
+func Descendants(pid int, comm string) []int {
+	parent, name := procTable()
 	var found []int
-	entries, _ := os.ReadDir("/proc")
-	parent := map[int]int{}
-	comm := map[int]string{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		open, closeIdx := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || closeIdx < open {
-			continue
-		}
-		fields := strings.Fields(s[closeIdx+1:])
-		if len(fields) < 2 {
-			continue
-		}
-		parent[p], _ = strconv.Atoi(fields[1])
-		comm[p] = s[open+1 : closeIdx]
-	}
-	for p := range parent {
-		if comm[p] != name {
-			continue
-		}
-		for q := parent[p]; q > 1; q = parent[q] {
-			if q == pid {
-				found = append(found, p)
-				break
-			}
+	for _, p := range descendantsOf(pid, parent) {
+		if name[p] == comm {
+			found = append(found, p)
 		}
 	}
 	return found

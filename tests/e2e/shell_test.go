@@ -481,8 +481,10 @@ func TestMainWindowScreenshotAndFootprint(t *testing.T) {
 	r.waitEvents("script-ran", 1, 30*time.Second)
 	ready := time.Since(r.app.Started)
 	focusBox(r)
-	r.post("/type", "[clanker] hello from the shell test")
-	r.waitReports("box-event", 10, 10*time.Second)
+	typed := "[clanker] hello from the shell test"
+	r.post("/type", typed)
+	// keydown, beforeinput, input and keyup per character: the screenshot shows it all.
+	r.waitReports("box-event", 4*len(typed), 15*time.Second)
 
 	shot := filepath.Join(ArtifactsDir(), "desktop-shell.png")
 	if err := display.Screenshot(shot); err != nil {

@@ -97,18 +97,34 @@ func encodePNG(img image.Image) []byte {
 	return b.Bytes()
 }
 
+type drawKey struct {
+	n   int
+	pal palette
+}
+
+// drawn memoises Draw: the same size is written into several files (PNG, ICO, ICNS).
+var drawn = map[drawKey]*image.NRGBA{}
+
 // Draw renders the mark at n x n pixels. Shapes are described in a unit square and
-// sampled 4x4 per pixel, which gives clean anti-aliased edges at every size.
+// sampled 4x4 per pixel (2x2 from 512 px up, where edges are already smooth), which gives
+// clean anti-aliased edges at every size.
 func Draw(n int, pal palette) *image.NRGBA {
+	if img, ok := drawn[drawKey{n, pal}]; ok {
+		return img
+	}
 	img := image.NewNRGBA(image.Rect(0, 0, n, n))
-	const ss = 4
+	ss := 4
+	if n >= 512 {
+		ss = 2
+	}
+	defer func() { drawn[drawKey{n, pal}] = img }()
 	for py := 0; py < n; py++ {
 		for px := 0; px < n; px++ {
 			var r, g, b, a float64
 			for sy := 0; sy < ss; sy++ {
 				for sx := 0; sx < ss; sx++ {
-					x := (float64(px) + (float64(sx)+0.5)/ss) / float64(n)
-					y := (float64(py) + (float64(sy)+0.5)/ss) / float64(n)
+					x := (float64(px) + (float64(sx)+0.5)/float64(ss)) / float64(n)
+					y := (float64(py) + (float64(sy)+0.5)/float64(ss)) / float64(n)
 					c, ok := shade(x, y, pal)
 					if !ok {
 						continue
@@ -124,7 +140,7 @@ func Draw(n int, pal palette) *image.NRGBA {
 			}
 			img.SetNRGBA(px, py, color.NRGBA{
 				R: uint8(r / a), G: uint8(g / a), B: uint8(b / a),
-				A: uint8(math.Round(255 * a / (ss * ss))),
+				A: uint8(math.Round(255 * a / float64(ss*ss))),
 			})
 		}
 	}

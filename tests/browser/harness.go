@@ -110,7 +110,10 @@ func New(t testing.TB, opts ...Options) *Browser {
 	b := &Browser{allocCtx: allocCtx, ctx: ctx, cancel: func() {
 		// Close the browser gracefully (chromedp.Cancel waits for it), then make sure the
 		// process is gone, then remove the profile, retrying while stragglers finish.
-		_ = chromedp.Cancel(ctx)
+		// A test may have cancelled the browser itself; chromedp.Cancel must run only once.
+		if ctx.Err() == nil {
+			_ = chromedp.Cancel(ctx)
+		}
 		cancelCtx()
 		cancelAlloc()
 		for i := 0; i < 20; i++ {

@@ -59,7 +59,9 @@ func TestConnectionDroppedMidBodyIsAClientError(t *testing.T) {
 }
 
 func TestHungServerAnswersNothingUntilTheClientTimesOut(t *testing.T) {
-	srv, client := start(t, fakellm.Config{}, option.WithRequestTimeout(100*time.Millisecond))
+	// The timeout must be long enough for the request to reach the server on a loaded
+	// machine; the server itself never answers, so the test still ends at the timeout.
+	srv, client := start(t, fakellm.Config{}, option.WithRequestTimeout(2*time.Second))
 	srv.Enqueue(fakellm.Hung())
 	_, err := client.Chat.Completions.New(context.Background(), chatParams("x"))
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -74,7 +76,7 @@ func TestHungServerAnswersNothingUntilTheClientTimesOut(t *testing.T) {
 func TestLatencyLongerThanClientTimeoutIsCanceledOnBothSides(t *testing.T) {
 	srv, client := start(t, fakellm.Config{})
 	srv.Enqueue(fakellm.JSONReply("too late", "").WithLatency(time.Hour))
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err := client.Chat.Completions.New(ctx, chatParams("x"))
 	if !errors.Is(err, context.DeadlineExceeded) {

@@ -138,8 +138,17 @@ func (h *host) since(mark int) []protocol.Envelope {
 }
 
 // waitFor polls until some event after mark satisfies match, and returns it.
+// minWait is the shortest time waitFor waits for a condition.
+const minWait = 45 * time.Second
+
 func (h *host) waitFor(mark int, what string, timeout time.Duration, match func(protocol.Event) bool) protocol.Event {
 	h.t.Helper()
+	// A wait is a bound on a condition, not a performance claim: on CI's two loaded cores
+	// under the race detector the page can take many seconds to render, so every wait gets
+	// at least minWait. A condition that holds ends the wait at once.
+	if timeout < minWait {
+		timeout = minWait
+	}
 	deadline := time.Now().Add(timeout)
 	for {
 		for _, e := range h.since(mark) {

@@ -515,15 +515,16 @@ func (e *Engine) onSetMode(ev SetMode) {
 	e.fg.rec = rec
 	e.cancelPending()
 	e.dropReplies(conv)
+	e.dropAnnouncements(conv)
 	e.status()
 	switch ev.Mode {
 	case ModeAvailable:
-		e.enqueue(&sendJob{conv: conv, text: AvailableText})
+		e.enqueue(&sendJob{conv: conv, text: AvailableText, announce: ModeAvailable})
 	case ModeDeactivated:
-		e.enqueue(&sendJob{conv: conv, text: DeactivatedText, farewell: true})
+		e.enqueue(&sendJob{conv: conv, text: DeactivatedText, farewell: true, announce: ModeDeactivated})
 	case ModeActive:
 		if e.inflight != nil {
-			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText})
+			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 			return
 		}
 		e.gen++

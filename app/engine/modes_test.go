@@ -247,3 +247,28 @@ func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 		}
 	})
 }
+
+// Found by tests/chaos ("stale-announcement"): a notice held behind the user's draft must not be
+// posted after the mode changed again.
+func TestAnnouncementHeldBehindADraftIsDroppedWhenTheModeChangesAgain(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hello, Clanker here"}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.setDraft("c1", true)
+		h.send(SetMode{Mode: ModeDeactivated})
+		h.send(SetMode{Mode: ModeAvailable})
+		h.setDraft("c1", false)
+		h.wait(5 * time.Second)
+		h.wantSent("only the notice of the mode now in force", "c1|"+AvailableText)
+
+		h.setDraft("c1", true)
+		h.send(SetMode{Mode: ModeActive}) // the greeting comes back and waits behind the draft
+		h.wait(time.Second)
+		h.send(SetMode{Mode: ModeDeactivated})
+		h.setDraft("c1", false)
+		h.wait(5 * time.Second)
+		h.wantSent("the greeting is dropped once the conversation is deactivated", "c1|"+AvailableText, "c1|"+DeactivatedText)
+	})
+}

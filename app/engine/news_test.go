@@ -161,3 +161,40 @@ func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 		}
 	})
 }
+
+// Found by tests/chaos ("image-request-text-posted"): the image request wins over the text, so
+// a news or late answer that asks for an image posts nothing and is not kept for later.
+func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, newsSettings, func(s *Settings) { s.Relaxed = false })
+		src := "blob:https://messages.google.com/pic"
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{Text: "written without seeing it", RequestImage: src}, nil
+		})
+		h.store.mu.Lock()
+		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive,
+			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
+		h.store.mu.Unlock()
+		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []Image{{Src: src}}})
+		h.wait(6 * time.Minute)
+		if got := newsRequests(h); len(got) != 1 {
+			t.Fatalf("want one news check, got %v", got)
+		}
+		h.wantSent("a news answer that asks for an image")
+
+		// A late answer for a conversation the user left is not deferred either.
+		h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) {
+			return Reply{Text: "written without seeing it", RequestImage: src}, nil
+		})
+		h.receive("c1", in("Ann", "clanker, see the photo?"))
+		h.wait(3 * time.Second) // asked; the answer comes in 10 s
+		h.open("c2", in("Bob", "yo"))
+		h.wait(20 * time.Second)
+		if s := h.snap(); s.DeferredFor != "" {
+			t.Fatalf("want no deferred reply from an answer that asked for an image, got one for %q", s.DeferredFor)
+		}
+		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []Image{{Src: src}}})
+		h.wait(5 * time.Second)
+		h.wantSent("nothing on return either")
+	})
+}

@@ -259,6 +259,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 	}
 	current := in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv
 	text := cleanReply(d.reply.Text)
+	asksImage := d.reply.RequestImage != "" && !in.followUp
 
 	switch in.req.Kind {
 	case RequestActivation:
@@ -268,9 +269,14 @@ func (e *Engine) onLLMDone(d llmDone) {
 		if text == "" || strings.HasPrefix(text, "{") || d.reply.RequestImage != "" {
 			text = strings.TrimPrefix(ActiveFallbackText, Prefix)
 		}
-		e.enqueue(&sendJob{conv: conv, text: Prefix + text})
+		e.enqueue(&sendJob{conv: conv, text: Prefix + text, announce: ModeActive})
 		return
 	case RequestNews:
+		if asksImage {
+			// The image request wins over the text, and a news check has no image flow.
+			e.log.Info("engine: news answer asked for an image; nothing sent", "conversation", conv)
+			return
+		}
 		if current && text != "" && e.mode().participating() {
 			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed, base: in.base})
 		}
@@ -278,13 +284,18 @@ func (e *Engine) onLLMDone(d llmDone) {
 	}
 
 	if !current {
+		if asksImage {
+			// The text of an answer that wanted an image first was written without seeing
+			// it; it is not kept for later.
+			return
+		}
 		if text != "" && (e.fg == nil || e.fg.id != conv || e.switching) {
 			e.deferred = &deferredReply{conv: conv, text: Prefix + text, base: in.base}
 			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
 		}
 		return
 	}
-	if d.reply.RequestImage != "" && !in.followUp {
+	if asksImage {
 		e.fetchImage(in, d.reply.RequestImage)
 		return
 	}
@@ -373,7 +384,7 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 		e.toast("error", le.UserText)
 	}
 	if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && e.fg.id == conv && e.mode() == ModeActive {
-		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText})
+		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 	}
 }
 

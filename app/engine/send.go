@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -38,6 +39,10 @@ type sendJob struct {
 	text     string // full text, prefix included
 	reply    bool   // a model reply: subject to the held-reply rule
 	farewell bool   // the deactivation announcement, the only text allowed in a Deactivated conversation
+	// announce is the mode a mode announcement (or activation greeting) belongs to. It may only
+	// be sent while the conversation is still in that mode: a notice held behind the user's
+	// draft must not be posted after the mode changed again.
+	announce Mode
 	typed    bool
 	base     MessageRef // newest message when the reply was computed
 	held     bool       // had to wait for the user's draft
@@ -96,10 +101,22 @@ func (e *Engine) allowed(j *sendJob) bool {
 	if e.fg == nil || e.switching || e.fg.id != j.conv || e.fg.automated || e.pageState != PageReady {
 		return false
 	}
+	if j.announce != "" && e.fg.rec.Mode.normalized() != j.announce {
+		return false
+	}
 	if j.farewell {
 		return e.settings.Configured()
 	}
 	return e.mode().participating()
+}
+
+// dropAnnouncements removes queued and running mode announcements for conv: a new mode
+// change makes every earlier notice wrong.
+func (e *Engine) dropAnnouncements(conv ConversationID) {
+	e.sendQ = slices.DeleteFunc(e.sendQ, func(j *sendJob) bool { return j.announce != "" && j.conv == conv })
+	if e.cur != nil && e.cur.announce != "" && e.cur.conv == conv {
+		e.abortCurrent("mode changed again")
+	}
 }
 
 // pumpSend starts the next job when none is running. A draft in the box holds every job; a held

@@ -21,6 +21,9 @@ type conv struct {
 	// stays in that conversation's box until something replaces or clears it.
 	clanker string
 	user    string
+	// typed is what Clanker's current typing sequence has put in so far; type_step is
+	// refused with compose_changed when the box no longer holds exactly that.
+	typed string
 }
 
 func (c *conv) row() engine.SidebarRow {
@@ -200,14 +203,19 @@ func (p *page) Do(cmd engine.Command) {
 				p.stats.refusedDraft++
 				break
 			}
-			cur.clanker = cmd.Text
+			cur.clanker, cur.typed = cmd.Text, cmd.Text
 		case engine.CmdTypeText:
 			if cur.user != "" {
 				errText = engine.ResultUserTyping
 				p.stats.refusedDraft++
 				break
 			}
+			if cur.clanker != cur.typed {
+				errText = "compose_changed"
+				break
+			}
 			cur.clanker += cmd.Text
+			cur.typed = cur.clanker
 		case engine.CmdPressEnter:
 			text := cur.clanker + cur.user
 			if text == "" {
@@ -243,9 +251,10 @@ func (p *page) Do(cmd engine.Command) {
 	case engine.CmdFetchImage:
 		p.stats.fetches++
 		owner, ok := p.images[cmd.Src]
-		if !ok || owner != cmd.Conversation || owner != cur.id {
-			p.violate("fetch_image %q for %s while %s is on screen; the image belongs to %q", cmd.Src, cmd.Conversation, cur.id, owner)
+		if !ok || owner != cmd.Conversation {
+			p.violate("fetch_image %q for %s; the image belongs to %q", cmd.Src, cmd.Conversation, owner)
 		}
+		// A conversation that is no longer shown has had its blob URLs revoked.
 		if !ok || p.fetchFails || owner != cur.id {
 			errText = "image_gone"
 		} else {

@@ -1,0 +1,64 @@
+package chaos
+
+import (
+	"testing"
+	"time"
+)
+
+// These are shortened event lists of seeds that once broke an invariant, kept as regression
+// tests now that the engine is fixed. Each must play to the end with no violation.
+
+func replay(t *testing.T, seed uint64, evs []event) result {
+	t.Helper()
+	res := play(t, t.TempDir(), seed, evs)
+	if len(res.violations) > 0 || res.events != len(evs) {
+		t.Fatalf("replay of seed %d: played %d of %d events, violations:\n  %v", seed, res.events, len(evs), res.violations)
+	}
+	return res
+}
+
+const (
+	modeDeactivatedPill = 0
+	modeActivePill      = 2
+	modeAvailableMenu   = 4
+	modeActiveMenu      = 5
+)
+
+func TestChaosReplayHeldDeactivationNoticeIsDroppedWhenTheModeChangesAgain(t *testing.T) {
+	res := replay(t, 34, []event{
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evUserType},
+		{Kind: evMode, Var: modeDeactivatedPill},
+		{Kind: evUserClear},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: 118 * time.Second},
+	})
+	if res.stats.announcements == 0 {
+		t.Errorf("no announcement was sent at all; the replay no longer reaches the send path")
+	}
+}
+
+func TestChaosReplayHeldActivationGreetingIsDroppedAfterSwitchingToAvailable(t *testing.T) {
+	res := replay(t, 72, []event{
+		{Kind: evUserType},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: 163 * time.Second},
+		{Kind: evUserSend, Var: 1},
+		{Kind: evMode, Var: modeAvailableMenu},
+		{Kind: evWait, D: 21 * time.Second},
+	})
+	if res.stats.requests == 0 {
+		t.Errorf("the model was never asked for the activation greeting; the replay no longer reaches it")
+	}
+}
+
+func TestChaosReplayNewsAnswerThatAsksForAnImageIsNotPosted(t *testing.T) {
+	res := replay(t, 14, []event{
+		{Kind: evLLM, Var: int(outImage), D: 253 * time.Millisecond},
+		{Kind: evMode, Var: modeActiveMenu},
+		{Kind: evWait, D: 151 * time.Minute},
+	})
+	if res.stats.requests < 2 {
+		t.Errorf("model asked %d times, want the activation and at least one news request", res.stats.requests)
+	}
+}

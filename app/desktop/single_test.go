@@ -1,0 +1,92 @@
+package desktop
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSecondAcquireWakesTheFirstAndReportsAlreadyRunning(t *testing.T) {
+	dir := t.TempDir()
+	woke := make(chan struct{}, 4)
+	first, err := AcquireInstance(dir, func() { woke <- struct{}{} }, nil)
+	if err != nil {
+		t.Fatalf("first AcquireInstance: want success, got %v", err)
+	}
+	defer first.Close()
+
+	second, err := AcquireInstance(dir, nil, nil)
+	if !errors.Is(err, ErrAlreadyRunning) {
+		if second != nil {
+			second.Close()
+		}
+		t.Fatalf("second AcquireInstance: want ErrAlreadyRunning, got instance=%v err=%v", second != nil, err)
+	}
+	select {
+	case <-woke:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first instance's wake function did not run within 5 s of the second launch")
+	}
+}
+
+func TestClosedInstanceFreesTheDataDirectoryForTheNextLaunch(t *testing.T) {
+	dir := t.TempDir()
+	first, err := AcquireInstance(dir, nil, nil)
+	if err != nil {
+		t.Fatalf("first AcquireInstance: %v", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	next, err := AcquireInstance(dir, nil, nil)
+	if err != nil {
+		t.Fatalf("launch after Close: want a new first instance, got %v", err)
+	}
+	next.Close()
+}
+
+func TestStaleSocketFromACrashedInstanceIsReplaced(t *testing.T) {
+	dir := t.TempDir()
+	// A crashed instance leaves its socket file but no lock holder.
+	if err := os.WriteFile(filepath.Join(dir, "instance.sock"), []byte("stale"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := AcquireInstance(dir, nil, nil)
+	if err != nil {
+		t.Fatalf("AcquireInstance over a stale socket: want success, got %v", err)
+	}
+	in.Close()
+}
+
+func TestSetOnWakeReplacesTheWakeFunction(t *testing.T) {
+	dir := t.TempDir()
+	first, err := AcquireInstance(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	woke := make(chan struct{}, 1)
+	first.SetOnWake(func() { woke <- struct{}{} })
+	if _, err := AcquireInstance(dir, nil, nil); !errors.Is(err, ErrAlreadyRunning) {
+		t.Fatalf("second launch: want ErrAlreadyRunning, got %v", err)
+	}
+	select {
+	case <-woke:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wake function set with SetOnWake did not run")
+	}
+}
+
+func TestLongDataDirectoryGetsAShortSocketPath(t *testing.T) {
+	long := "/" + strings.Repeat("d", 150)
+	p := socketPath(long)
+	if len(p) >= 100 || !strings.HasSuffix(p, ".sock") {
+		t.Fatalf("socketPath of a 151-byte directory: want a short .sock path, got %q (%d bytes)", p, len(p))
+	}
+	if socketPath(long) != p {
+		t.Fatal("socketPath must be stable for one directory, so the second launch finds the first")
+	}
+}

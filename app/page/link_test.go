@@ -1,0 +1,401 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/inject"
+)
+
+const testNonce = "0123456789abcdef0123456789abcdef"
+
+// sentCommand is one command the Link ran in the fake page.
+type sentCommand struct {
+	ID   string          `json:"id"`
+	Type string          `json:"type"`
+	Args json.RawMessage `json:"args"`
+}
+
+type fakePage struct {
+	mu       sync.Mutex
+	cmds     []sentCommand
+	events   []engine.Event
+	enters   int
+	enterErr error
+	log      bytes.Buffer
+	notify   chan struct{}
+}
+
+func (f *fakePage) exec(js string) error {
+	i := strings.LastIndex(js, "})(")
+	if i < 0 || !strings.HasSuffix(js, ");") {
+		return fmt.Errorf("unexpected script shape: %q", js)
+	}
+	var text string
+	if err := json.Unmarshal([]byte(js[i+3:len(js)-2]), &text); err != nil {
+		return fmt.Errorf("command literal: %w", err)
+	}
+	var c sentCommand
+	if err := json.Unmarshal([]byte(text), &c); err != nil {
+		return fmt.Errorf("command json: %w", err)
+	}
+	f.mu.Lock()
+	f.cmds = append(f.cmds, c)
+	f.mu.Unlock()
+	f.poke()
+	return nil
+}
+
+func (f *fakePage) poke() {
+	select {
+	case f.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (f *fakePage) send(ev engine.Event) error {
+	f.mu.Lock()
+	f.events = append(f.events, ev)
+	f.mu.Unlock()
+	f.poke()
+	return nil
+}
+
+func (f *fakePage) PressEnter(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.enters++
+	return f.enterErr
+}
+
+func newTestLink(t *testing.T) (*Link, *fakePage) {
+	t.Helper()
+	f := &fakePage{notify: make(chan struct{}, 1)}
+	var logMu sync.Mutex
+	l, err := NewLink(LinkConfig{
+		Exec:         f.exec,
+		Input:        f,
+		Events:       f.send,
+		Nonce:        testNonce,
+		EnterTimeout: 5 * time.Second,
+		Logger:       slog.New(slog.NewTextHandler(lockedWriter{&logMu, &f.log}, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	return l, f
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+// waitFor polls cond until it holds or 5 s pass.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (f *fakePage) commands() []sentCommand {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]sentCommand(nil), f.cmds...)
+}
+
+func (f *fakePage) engineEvents() []engine.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]engine.Event(nil), f.events...)
+}
+
+func (f *fakePage) lastCommand(t *testing.T, typ string) sentCommand {
+	t.Helper()
+	var found sentCommand
+	waitFor(t, "a "+typ+" command", func() bool {
+		for _, c := range f.commands() {
+			if c.Type == typ {
+				found = c
+			}
+		}
+		return found.ID != ""
+	})
+	return found
+}
+
+func (f *fakePage) resultFor(t *testing.T, id uint64) engine.CommandResult {
+	t.Helper()
+	var got *engine.CommandResult
+	waitFor(t, fmt.Sprintf("the engine to get the result of command %d", id), func() bool {
+		for _, ev := range f.engineEvents() {
+			if r, ok := ev.(engine.CommandResult); ok && r.ID == id {
+				got = &r
+				return true
+			}
+		}
+		return false
+	})
+	return *got
+}
+
+// event builds a sealed page event as the bridge would post it.
+func event(seq int, typ string, data any) []byte {
+	d, err := json.Marshal(data)
+	if err != nil {
+		panic(err)
+	}
+	env, _ := json.Marshal(map[string]any{"v": ProtocolVersion, "type": typ, "seq": seq, "data": json.RawMessage(d)})
+	return append([]byte(testNonce), env...)
+}
+
+func TestSealScriptBakesTheNonceIntoTheOnePlaceEventsAreBuilt(t *testing.T) {
+	sealed, err := SealScript(inject.Script(), testNonce)
+	if err != nil {
+		t.Fatalf("sealing the real bridge script failed: %v", err)
+	}
+	if n := strings.Count(sealed, `"`+testNonce+`" + JSON.stringify(`); n != 1 {
+		t.Fatalf("sealed script carries the nonce prefix %d times, want exactly 1", n)
+	}
+	if _, err := SealScript("(() => { post(x); })();", testNonce); err == nil {
+		t.Fatal("sealing a script without the event builder succeeded; want an error so a changed bundle is noticed")
+	}
+	if _, err := SealScript(inject.Script(), "not-hex"); err == nil {
+		t.Fatal("sealing with a malformed nonce succeeded; want an error")
+	}
+}
+
+func TestEventsWithoutTheNonceAreDroppedWithALogLine(t *testing.T) {
+	l, f := newTestLink(t)
+	forged := event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"})[len(testNonce):]
+	l.HandleRaw(forged)
+	wrong := append([]byte(strings.Repeat("f", len(testNonce))), forged...)
+	l.HandleRaw(wrong)
+	if evs := f.engineEvents(); len(evs) != 0 {
+		t.Fatalf("events without the nonce reached the engine: %#v", evs)
+	}
+	f.mu.Lock()
+	logText := f.log.String()
+	f.mu.Unlock()
+	if strings.Count(logText, "nonce") < 2 {
+		t.Fatalf("want one log line per dropped event mentioning the nonce, log was:\n%s", logText)
+	}
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	waitFor(t, "the sealed event to reach the engine", func() bool { return len(f.engineEvents()) > 0 })
+}
+
+func TestEngineCommandsRunAsBridgeCommandsAndResultsReturnUnderTheEngineID(t *testing.T) {
+	l, f := newTestLink(t)
+	l.Do(engine.Command{ID: 41, Kind: engine.CmdInsertText, Conversation: "c1", Text: "[clanker] hi \"</script>"})
+	c := f.lastCommand(t, "insert_text")
+	var args InsertText
+	if err := json.Unmarshal(c.Args, &args); err != nil || args.ConversationID != "c1" || args.Text != "[clanker] hi \"</script>" {
+		t.Fatalf("insert_text args = %s (err %v), want conversation c1 and the exact text", c.Args, err)
+	}
+	l.HandleRaw(event(2, "result", Result{ID: c.ID, Command: "insert_text", OK: false, Code: "user_typing"}))
+	if r := f.resultFor(t, 41); r.Err != engine.ResultUserTyping {
+		t.Fatalf("engine result = %+v, want Err %q", r, engine.ResultUserTyping)
+	}
+
+	l.Do(engine.Command{ID: 42, Kind: engine.CmdTypeText, Conversation: "c1", Text: "x"})
+	c = f.lastCommand(t, "type_step")
+	l.HandleRaw(event(3, "result", Result{ID: c.ID, Command: "type_step", OK: true}))
+	if r := f.resultFor(t, 42); r.Err != "" {
+		t.Fatalf("engine result = %+v, want success", r)
+	}
+}
+
+func TestResultsWhoseIDTheLinkDidNotIssueAreIgnored(t *testing.T) {
+	l, f := newTestLink(t)
+	l.Do(engine.Command{ID: 7, Kind: engine.CmdNavigate, Conversation: "c2"})
+	c := f.lastCommand(t, "navigate")
+	l.HandleRaw(event(1, "result", Result{ID: "page-made-1", OK: true}))
+	l.HandleRaw(event(2, "result", Result{ID: "g999", OK: true}))
+	// HandleRaw delivers results synchronously, so a wrong delivery would already be here.
+	for _, ev := range f.engineEvents() {
+		if _, ok := ev.(engine.CommandResult); ok {
+			t.Fatalf("a result with a foreign id reached the engine: %#v", ev)
+		}
+	}
+	l.HandleRaw(event(3, "result", Result{ID: c.ID, OK: true}))
+	f.resultFor(t, 7)
+	// The same id answered twice is also foreign the second time.
+	l.HandleRaw(event(4, "result", Result{ID: c.ID, OK: false, Code: "not_found"}))
+	n := 0
+	for _, ev := range f.engineEvents() {
+		if _, ok := ev.(engine.CommandResult); ok {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("engine got %d results for one command, want 1", n)
+	}
+}
+
+func TestPressEnterFocusesTheBoxThenPressesTrustedEnterInTheSameConversation(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	waitFor(t, "page state", func() bool { return l.Current() == "c1" })
+	l.Do(engine.Command{ID: 9, Kind: engine.CmdPressEnter, Conversation: "c1"})
+	c := f.lastCommand(t, "focus_compose")
+	f.mu.Lock()
+	before := f.enters
+	f.mu.Unlock()
+	if before != 0 {
+		t.Fatalf("enter pressed before the box was focused")
+	}
+	l.HandleRaw(event(2, "result", Result{ID: c.ID, OK: true}))
+	if r := f.resultFor(t, 9); r.Err != "" {
+		t.Fatalf("press_enter result = %+v, want success", r)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.enters != 1 {
+		t.Fatalf("native enter pressed %d times, want 1", f.enters)
+	}
+}
+
+func TestPressEnterIsRefusedWhenThePageShowsAnotherConversation(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "other"}))
+	waitFor(t, "page state", func() bool { return l.Current() == "other" })
+	l.Do(engine.Command{ID: 10, Kind: engine.CmdPressEnter, Conversation: "c1"})
+	c := f.lastCommand(t, "focus_compose")
+	l.HandleRaw(event(2, "result", Result{ID: c.ID, OK: true}))
+	if r := f.resultFor(t, 10); r.Err != engine.ResultWrongConversation {
+		t.Fatalf("press_enter result = %+v, want %q", r, engine.ResultWrongConversation)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.enters != 0 {
+		t.Fatalf("native enter pressed %d times into the wrong conversation, want 0", f.enters)
+	}
+}
+
+func TestPageEventsBecomeEngineEvents(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(2, "conversation", Conversation{ConversationID: "c1", Participants: []string{"Bob"},
+		Messages: []Message{{ID: "m1", Sender: "Bob", Direction: "in", Text: "hello", LabelKind: "full"}}}))
+	l.HandleRaw(event(3, "message", NewMessage{ConversationID: "c1", Message: Message{ID: "m2", Sender: "You", Direction: "out", Text: "yo", LabelKind: "full",
+		Quote: &Quote{Sender: "Bob", Text: "hello"}, Images: []Image{{Src: "blob:x", Alt: "pic"}}}}))
+	l.HandleRaw(event(4, "message_id", MessageID{ConversationID: "c1", OldID: "tmp_1", NewID: "m3"}))
+	l.HandleRaw(event(5, "compose", Compose{ConversationID: "c1", Present: true, Kind: "textarea", HasUserText: true, Focused: true}))
+	l.HandleRaw(event(6, "sidebar", Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob"}, {ID: "c2", Name: "Ann"}}}))
+	l.HandleRaw(event(7, "sidebar", Sidebar{Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "new", Unread: true}}, Removed: []string{"c1"}}))
+	l.HandleRaw(event(8, "mode_menu", ModeMenu{ConversationID: "c1", Choice: "available"}))
+	l.HandleRaw(event(9, "mode_menu", ModeMenu{ConversationID: "stale", Choice: "active"}))
+	l.HandleRaw(event(10, "history", History{ConversationID: "c1", Messages: []Message{{ID: "m0", Direction: "in", LabelKind: "none"}}}))
+	l.HandleRaw(event(11, "page_state", PageState{State: "unrecognised"}))
+
+	want := []string{
+		"engine.PageStateChanged{State:\"ready\"}",
+		"engine.ConversationChanging{To:\"c1\"}",
+	}
+	evs := f.engineEvents()
+	if len(evs) != 12 {
+		t.Fatalf("engine got %d events, want 12: %#v", len(evs), evs)
+	}
+	for i, w := range want {
+		if got := fmt.Sprintf("%#v", evs[i]); got != w {
+			t.Errorf("event %d = %s, want %s", i, got, w)
+		}
+	}
+	op := evs[2].(engine.ConversationOpened)
+	if op.ID != "c1" || len(op.Participants) != 1 || op.Participants[0].Name != "Bob" || len(op.Messages) != 1 || op.Messages[0].Direction != engine.Incoming {
+		t.Errorf("conversation opened = %+v, want c1 with Bob and one incoming message", op)
+	}
+	add := evs[3].(engine.MessageAdded)
+	if add.Message.Direction != engine.Outgoing || add.Message.Quoted != "hello" || len(add.Message.Images) != 1 || add.Message.Images[0].Src != "blob:x" {
+		t.Errorf("message added = %+v, want outgoing with quote and image", add.Message)
+	}
+	if ch := evs[4].(engine.MessageIDChanged); ch.OldID != "tmp_1" || ch.NewID != "m3" {
+		t.Errorf("id change = %+v", ch)
+	}
+	if cs := evs[5].(engine.ComposeState); !cs.HasDraft || !cs.Focused || cs.Conversation != "c1" {
+		t.Errorf("compose = %+v, want a focused draft in c1", cs)
+	}
+	if sb := evs[7].(engine.SidebarUpdate); len(sb.Rows) != 1 || sb.Rows[0].ID != "c2" || !sb.Rows[0].Unread || sb.Rows[0].Snippet != "new" {
+		t.Errorf("sidebar after the diff = %+v, want only the updated c2", sb.Rows)
+	}
+	if sm := evs[8].(engine.SetMode); sm.Conversation != "c1" || sm.Mode != engine.ModeAvailable || sm.Source != "page" {
+		t.Errorf("set mode = %+v, want c1 available from the page", sm)
+	}
+	if _, ok := evs[9].(engine.HistoryLoaded); !ok {
+		t.Errorf("event 9 = %#v, want the history (the stale mode menu choice must be ignored)", evs[9])
+	}
+	if st := evs[10].(engine.PageStateChanged); st.State != engine.PageUnrecognized {
+		t.Errorf("page state = %+v, want unrecognized", st)
+	}
+	if ch := evs[11].(engine.ConversationChanging); ch.To != "" {
+		t.Errorf("leaving the conversation = %+v, want a change to none", ch)
+	}
+}
+
+func TestImageChunksAreAssembledIntoTheFetchResult(t *testing.T) {
+	l, f := newTestLink(t)
+	l.Do(engine.Command{ID: 5, Kind: engine.CmdFetchImage, Conversation: "c1", Src: "blob:http://x/1"})
+	c := f.lastCommand(t, "fetch_image")
+	img := []byte("\x89PNG fake image bytes")
+	l.HandleRaw(event(1, "image_chunk", ImageChunk{ID: "g999", Index: 0, Total: 1, Data: base64.StdEncoding.EncodeToString([]byte("evil"))}))
+	l.HandleRaw(event(2, "image_chunk", ImageChunk{ID: c.ID, Index: 0, Total: 2, Data: base64.StdEncoding.EncodeToString(img[:5])}))
+	l.HandleRaw(event(3, "image_chunk", ImageChunk{ID: c.ID, Index: 1, Total: 2, Data: base64.StdEncoding.EncodeToString(img[5:])}))
+	meta, _ := json.Marshal(ImageResult{Mime: "image/png", Size: len(img), Chunks: 2})
+	l.HandleRaw(event(4, "result", Result{ID: c.ID, Command: "fetch_image", OK: true, Data: meta}))
+	r := f.resultFor(t, 5)
+	if r.Err != "" || !bytes.Equal(r.Data, img) {
+		t.Fatalf("fetch result = err %q, %d bytes; want the %d image bytes", r.Err, len(r.Data), len(img))
+	}
+}
+
+func TestBannersOfDifferentKeysShowTogetherAndComeBackAfterAReload(t *testing.T) {
+	l, f := newTestLink(t)
+	l.SetBanner("demo", "DEMO")
+	l.Do(engine.Command{ID: 1, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: "not configured"})
+	f.resultFor(t, 1)
+	if got := l.BannerText(); got != "not configured | DEMO" {
+		t.Fatalf("banner = %q, want both banners, newest first", got)
+	}
+	l.Do(engine.Command{ID: 2, Kind: engine.CmdBanner, Key: engine.BannerConfig})
+	f.resultFor(t, 2)
+	if got := l.BannerText(); got != "DEMO" {
+		t.Fatalf("banner after removing the config one = %q, want DEMO kept", got)
+	}
+	// A command in flight when the page reloads is answered, and the banner is re-shown.
+	l.Do(engine.Command{ID: 3, Kind: engine.CmdNavigate, Conversation: "c9"})
+	f.lastCommand(t, "navigate")
+	n := len(f.commands())
+	l.HandleRaw(event(1, "hello", Hello{Bridge: "b", Transport: "test"}))
+	if r := f.resultFor(t, 3); r.Err != "page_reloaded" {
+		t.Fatalf("command lost in a reload got %+v, want page_reloaded", r)
+	}
+	waitFor(t, "the banner to be shown again", func() bool {
+		for _, c := range f.commands()[n:] {
+			if c.Type == "show_banner" && strings.Contains(string(c.Args), "DEMO") {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -1,0 +1,69 @@
+package desktop
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Notification is one desktop notification. Summary and Body are plain text: the Linux
+// server may read markup in the body, so Notify escapes it.
+type Notification struct {
+	Summary string
+	Body    string
+	// Urgent marks errors that need the user (a dead API key, an exhausted budget).
+	Urgent bool
+}
+
+// Notifier shows native desktop notifications. Wails v2 has no notification API, so each
+// OS has its own implementation: org.freedesktop.Notifications over the session bus on
+// Linux (tested), none yet on Windows and macOS (they log instead; see notify_other.go).
+type Notifier interface {
+	Notify(n Notification) error
+	Close() error
+}
+
+// maxNotifyRunes bounds what a notification shows: message text comes from the page and
+// may be arbitrarily long.
+const maxNotifyRunes = 200
+
+// IncomingMessage builds the notification for a message that arrived while the window
+// was hidden. With hideContent the text never leaves the app: the body only says that a
+// message came, so a notification on a shared or recorded screen shows no content.
+func IncomingMessage(sender, text string, hideContent bool) Notification {
+	sender = clip(oneLine(sender), 80)
+	if sender == "" {
+		sender = "Someone"
+	}
+	n := Notification{Summary: "New message from " + sender}
+	if hideContent {
+		n.Body = "Open Clanker to read it."
+	} else {
+		n.Body = clip(text, maxNotifyRunes)
+	}
+	return n
+}
+
+// ErrorNotification builds the notification for one of Clanker's errors (the LLM
+// refused, the budget ran out). msg is the user-facing sentence.
+func ErrorNotification(msg string) Notification {
+	return Notification{Summary: "Clanker", Body: clip(msg, maxNotifyRunes), Urgent: true}
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip cuts s to at most n runes, marking the cut, and drops invalid UTF-8.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// escapeMarkup escapes the characters the freedesktop body markup gives meaning to.
+func escapeMarkup(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/godbus/dbus/v5"
+)
+
+// notifyServer is a stand-in for the desktop's notification daemon on the private bus:
+// it owns org.freedesktop.Notifications and records every Notify call.
+type notifyServer struct {
+	mu   sync.Mutex
+	got  []notifyCall
+	next uint32
+}
+
+type notifyCall struct {
+	App, Icon, Summary, Body string
+	ReplacesID               uint32
+	Urgency                  byte
+}
+
+// Notify is the org.freedesktop.Notifications method, with its D-Bus signature.
+func (s *notifyServer) Notify(app string, replaces uint32, icon, summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var urgency byte
+	if v, ok := hints["urgency"]; ok {
+		urgency, _ = v.Value().(byte)
+	}
+	s.got = append(s.got, notifyCall{App: app, Icon: icon, Summary: summary, Body: body, ReplacesID: replaces, Urgency: urgency})
+	s.next++
+	return s.next, nil
+}
+
+func (s *notifyServer) calls() []notifyCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]notifyCall(nil), s.got...)
+}
+
+// startNotifyServer claims the notification service name on the display's bus.
+func startNotifyServer(t *testing.T) *notifyServer {
+	t.Helper()
+	conn, err := dbus.Connect(display.BusAddr)
+	if err != nil {
+		t.Fatalf("connect to the private bus: %v", err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	s := &notifyServer{}
+	if err := conn.Export(s, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue)
+	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own org.freedesktop.Notifications on the private bus: reply %v, err %v", reply, err)
+	}
+	return s
+}
+
+func TestNotificationsReachTheSessionNotificationServerAndHideContentWhenAsked(t *testing.T) {
+	needDisplay(t)
+	srv := startNotifyServer(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", display.BusAddr)
+	n, err := desktop.NewNotifier("Clanker", "clanker")
+	if err != nil {
+		t.Fatalf("NewNotifier on the private bus: %v", err)
+	}
+	defer n.Close()
+
+	const secret = "the meeting moved to <b>4pm</b> & bring the keys"
+	if err := n.Notify(desktop.IncomingMessage("Alice", secret, false)); err != nil {
+		t.Fatalf("Notify (content shown): %v", err)
+	}
+	if err := n.Notify(desktop.IncomingMessage("Bob", secret, true)); err != nil {
+		t.Fatalf("Notify (content hidden): %v", err)
+	}
+	if err := n.Notify(desktop.ErrorNotification("The API key was refused (401). Open Settings and enter a valid key.")); err != nil {
+		t.Fatalf("Notify (error): %v", err)
+	}
+
+	var calls []notifyCall
+	WaitFor(t, 5*time.Second, "three notifications at the test server", func() (bool, string) {
+		calls = srv.calls()
+		return len(calls) == 3, strings.Repeat("call ", len(calls))
+	})
+	shown, hidden, errN := calls[0], calls[1], calls[2]
+	if shown.App != "Clanker" || shown.Summary != "New message from Alice" {
+		t.Errorf("shown notification: want app Clanker and summary %q, got %+v", "New message from Alice", shown)
+	}
+	if want := "the meeting moved to &lt;b&gt;4pm&lt;/b&gt; &amp; bring the keys"; shown.Body != want {
+		t.Errorf("shown notification body: want the text with markup escaped %q, got %q", want, shown.Body)
+	}
+	if hidden.Summary != "New message from Bob" {
+		t.Errorf("hidden-content notification: want the sender in the summary, got %q", hidden.Summary)
+	}
+	for _, word := range []string{"meeting", "4pm", "keys"} {
+		if strings.Contains(hidden.Body+hidden.Summary, word) {
+			t.Errorf("hide-content is on but the notification carries %q: %+v", word, hidden)
+		}
+	}
+	if errN.Urgency != 2 || !strings.Contains(errN.Body, "API key was refused") {
+		t.Errorf("error notification: want critical urgency (2) and the sentence, got %+v", errN)
+	}
+	if hidden.ReplacesID != 1 || errN.ReplacesID != 2 {
+		t.Errorf("each notification should replace the previous one (ids 1, 2), got replaces %d and %d", hidden.ReplacesID, errN.ReplacesID)
+	}
+}

@@ -1,0 +1,295 @@
+package faults
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/images"
+	"github.com/clanker-desktop/clanker/app/llm"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+// Options configures a Rig. Endpoint, APIKey and Dir are required.
+type Options struct {
+	Dir      string // data directory of the SQLite store
+	Endpoint string // the fake LLM's base URL
+	APIKey   string
+	Model    string // default "fake-model"
+	UserName string // default "Dana"
+	// Relaxed turns on human-like typing; off, a reply is inserted at once.
+	Relaxed bool
+	// Timeout bounds each HTTP attempt (zero: the client's default of 60 s).
+	Timeout time.Duration
+	Seed    uint64
+	Logger  *slog.Logger
+	// Secrets replaces the OS keychain; nil means "no keychain", so the key is kept in the
+	// database file (which is what survives a kill in the crash test).
+	Secrets sqlite.SecretStore
+	// BeforeSend, when set, is called with every text just before the fake page counts it as
+	// sent; an error keeps it unsent (the crash harness journals here).
+	BeforeSend func(conv engine.ConversationID, text string) error
+}
+
+// Rig is Clanker's real back end (engine, LLM adapter and client, SQLite store) wired the way
+// the app wires it, in front of a fake page that records what would be typed and sent. It
+// exists so fault, crash and security tests prove behaviour of the real parts rather than of
+// test doubles; only the page and the model server are fakes.
+type Rig struct {
+	Store   *sqlite.Store
+	Engine  *engine.Engine
+	Page    *Page
+	Adapter *llm.EngineAdapter
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// noKeychain is a SecretStore without a keychain, as on a machine where none works.
+type noKeychain struct{}
+
+var errNoKeychain = errors.New("no keychain in tests")
+
+func (noKeychain) Get(string, string) (string, error) { return "", errNoKeychain }
+func (noKeychain) Set(string, string, string) error   { return errNoKeychain }
+func (noKeychain) Delete(string, string) error        { return nil }
+
+// Start opens (or reopens) the store in opts.Dir, saves the connection settings and key when
+// they differ from what is stored, builds the engine and runs it until Stop. It must be called
+// from the goroutine (or synctest bubble) that will call Stop.
+func Start(opts Options) (*Rig, error) {
+	if opts.Model == "" {
+		opts.Model = "fake-model"
+	}
+	if opts.UserName == "" {
+		opts.UserName = "Dana"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	st, err := sqlite.Open(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	st.Log = log
+	st.Secrets = opts.Secrets
+	if st.Secrets == nil {
+		st.Secrets = noKeychain{}
+	}
+	ctx := context.Background()
+	cur, err := st.Settings(ctx)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	want := cur
+	want.Endpoint, want.Model, want.UserName, want.RelaxedResponsiveness = opts.Endpoint, opts.Model, opts.UserName, opts.Relaxed
+	want.Normalize()
+	if want.Endpoint != cur.Endpoint || want.Model != cur.Model || want.UserName != cur.UserName || want.RelaxedResponsiveness != cur.RelaxedResponsiveness {
+		if _, err := st.SaveSettings(ctx, want); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("save settings: %w", err)
+		}
+	}
+	if k, _, err := st.APIKey(ctx); err != nil || k != opts.APIKey {
+		if _, err := st.SetAPIKey(ctx, opts.APIKey); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("save key: %w", err)
+		}
+	}
+
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	adapter := &llm.EngineAdapter{
+		// As in the app, every request reads the saved settings and key again.
+		Config: func(conv string) (llm.Config, error) {
+			s, err := st.Settings(context.Background())
+			if err != nil {
+				return llm.Config{}, err
+			}
+			key, _, err := st.APIKey(context.Background())
+			if err != nil {
+				return llm.Config{}, err
+			}
+			return llm.Config{Endpoint: s.Endpoint, APIKey: key, Model: s.Model, HTTPClient: hc,
+				Timeout: opts.Timeout, Logger: log}, nil
+		},
+		Context: st.LLM(), Usage: st.LLM(), ImageStore: st.LLM(),
+		Images: images.NewCache(1 << 20), Logger: log,
+	}
+	es := engine.DefaultSettings()
+	es.Missing, es.UserName, es.Relaxed = nil, opts.UserName, opts.Relaxed
+	es.QuietStart, es.QuietStop = 0, 0 // no quiet hours: tests run at any hour
+	page := &Page{beforeSend: opts.BeforeSend}
+	eng, err := engine.New(engine.Config{Page: page, Store: st.Engine(), LLM: adapter,
+		Rand: rand.New(rand.NewPCG(opts.Seed, 99)), Location: time.UTC, Settings: &es, Logger: log})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	page.eng = eng
+	rctx, cancel := context.WithCancel(context.Background())
+	r := &Rig{Store: st, Engine: eng, Page: page, Adapter: adapter, cancel: cancel, done: make(chan struct{})}
+	go func() { _ = eng.Run(rctx); close(r.done) }()
+	return r, nil
+}
+
+// Stop ends the engine and closes the store.
+func (r *Rig) Stop() {
+	r.cancel()
+	<-r.done
+	r.Store.Close()
+}
+
+// Mode returns the conversation's stored mode ("" when it was never stored).
+func (r *Rig) Mode(conv string) sqlite.Mode {
+	c, err := r.Store.Conversation(context.Background(), conv)
+	if err != nil {
+		return ""
+	}
+	return c.Mode
+}
+
+// SetMode stores a mode directly, as the settings window would before the conversation opens.
+func (r *Rig) SetMode(conv string, m sqlite.Mode) error {
+	return r.Store.SetMode(context.Background(), conv, m)
+}
+
+// Sent is one text the fake page sent (Enter pressed with Clanker's text in the box).
+type Sent struct {
+	Conversation engine.ConversationID
+	Text         string
+}
+
+// Page is a fake Google Messages page and shell. It shows one conversation at a time, refuses
+// text commands for any other conversation (as the bridge does), keeps the compose box, sends
+// the box on Enter and echoes the sent text back as the user's own message.
+type Page struct {
+	mu         sync.Mutex
+	eng        *engine.Engine
+	cmds       []engine.Command
+	shown      engine.ConversationID
+	box        string
+	sent       []Sent
+	seq        int
+	beforeSend func(engine.ConversationID, string) error
+}
+
+// Show records which conversation is on screen (call it alongside ConversationOpened).
+func (p *Page) Show(conv engine.ConversationID) {
+	p.mu.Lock()
+	p.shown = conv
+	p.mu.Unlock()
+}
+
+// Do implements engine.Page.
+func (p *Page) Do(cmd engine.Command) {
+	p.mu.Lock()
+	p.cmds = append(p.cmds, cmd)
+	res := engine.CommandResult{ID: cmd.ID}
+	var echo *engine.MessageAdded
+	text := cmd.Kind == engine.CmdInsertText || cmd.Kind == engine.CmdTypeText || cmd.Kind == engine.CmdRemoveText || cmd.Kind == engine.CmdPressEnter
+	switch {
+	case text && cmd.Conversation != p.shown:
+		res.Err = engine.ResultWrongConversation
+	case cmd.Kind == engine.CmdInsertText:
+		p.box = cmd.Text
+	case cmd.Kind == engine.CmdTypeText:
+		p.box += cmd.Text
+	case cmd.Kind == engine.CmdRemoveText:
+		p.box = strings.TrimSuffix(p.box, cmd.Text)
+	case cmd.Kind == engine.CmdPressEnter:
+		if p.box == "" {
+			res.Err = "nothing to send"
+			break
+		}
+		if p.beforeSend != nil {
+			if err := p.beforeSend(cmd.Conversation, p.box); err != nil {
+				res.Err = err.Error()
+				break
+			}
+		}
+		p.sent = append(p.sent, Sent{Conversation: cmd.Conversation, Text: p.box})
+		p.seq++
+		echo = &engine.MessageAdded{Conversation: cmd.Conversation, Message: engine.Message{
+			ID: fmt.Sprintf("out-%d-%d", time.Now().UnixNano(), p.seq), Sender: "You", Direction: engine.Outgoing, Text: p.box}}
+		p.box = ""
+	case cmd.Kind == engine.CmdFetchImage:
+		res.Err = "not found"
+	}
+	eng := p.eng
+	p.mu.Unlock()
+	_ = eng.Send(res)
+	if echo != nil {
+		_ = eng.Send(*echo)
+	}
+}
+
+// Commands returns the commands of the given kinds (all commands when none is given).
+func (p *Page) Commands(kinds ...engine.CommandKind) []engine.Command {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []engine.Command
+	for _, c := range p.cmds {
+		if len(kinds) == 0 {
+			out = append(out, c)
+			continue
+		}
+		for _, k := range kinds {
+			if c.Kind == k {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Sent returns every text sent so far.
+func (p *Page) Sent() []Sent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Sent(nil), p.sent...)
+}
+
+// SentTexts returns the texts sent so far, in order.
+func (p *Page) SentTexts() []string {
+	var out []string
+	for _, s := range p.Sent() {
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+// Box returns what the compose box holds.
+func (p *Page) Box() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.box
+}
+
+// Toasts returns the text of every toast shown.
+func (p *Page) Toasts() []string {
+	var out []string
+	for _, c := range p.Commands(engine.CmdToast) {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+// Banners returns the text of every non-empty banner shown under key.
+func (p *Page) Banners(key string) []string {
+	var out []string
+	for _, c := range p.Commands(engine.CmdBanner) {
+		if c.Key == key && c.Text != "" {
+			out = append(out, c.Text)
+		}
+	}
+	return out
+}

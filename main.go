@@ -1,39 +1,246 @@
 // Command clanker is the Clanker desktop app: Google Messages in a window, with an
 // OpenAI-compatible model taking part in the conversations the user switches on.
 //
-// main only wires things together; all logic lives under app/.
+// main only wires things together; all logic lives under app/ (app/run assembles it).
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"strings"
+
+	"github.com/clanker-desktop/clanker/app/diag"
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/run"
+	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+const usage = `usage: clanker [flags] [command]
+
+Commands:
+  (none)              run the app on Google Messages (https://messages.google.com/web)
+  demo                run the same app on the built-in simulator with a fake model
+  config list         show every setting (the API key masked)
+  config get KEY      show one setting
+  config set KEY VAL  change one setting; "config set apiKey -" reads the key from stdin
+  diag                print a sanitised diagnostics snapshot of the stored data
+
+Flags:
+`
+
+type globalFlags struct {
+	version     bool
+	dataDir     string
+	messagesURL string
+	testControl string
+	popups      stringList
+	noKeychain  bool
+	demo        bool
+	verbose     bool
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func newFlagSet(g *globalFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("clanker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.BoolVar(&g.version, "version", false, "print the version and exit")
+	fs.StringVar(&g.dataDir, "data-dir", "", "directory holding Clanker's database (default: the user config dir's Clanker folder)")
+	fs.StringVar(&g.messagesURL, "messages-url", "", "page to show: https, or http on loopback for tests")
+	fs.BoolVar(&g.demo, "demo", false, "act on the demo data (same as the demo command, for config and diag)")
+	fs.BoolVar(&g.noKeychain, "no-keychain", false, "keep the API key in the database instead of the OS keychain")
+	fs.BoolVar(&g.verbose, "v", false, "log debug details (never the API key)")
+	fs.StringVar(&g.testControl, "test-control", "", "tests only: start the loopback test control and write its address to this file")
+	fs.Var(&g.popups, "popup-origin", "tests only: an extra origin allowed to open sign-in popups (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: clanker [--version]\n\n"+
-			"The desktop app is being assembled; see README.md for what runs today\n"+
-			"(make sim serves the Google Messages simulator, make test runs every test).\n")
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
 	}
+	return fs
+}
+
+// runMain parses the command line and runs the command. --version is answered before
+// anything else happens, so it works without a display.
+func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var g globalFlags
+	fs := newFlagSet(&g, stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *showVersion {
+	rest := fs.Args()
+	cmd := ""
+	if len(rest) > 0 {
+		cmd, rest = rest[0], rest[1:]
+		// Flags may also follow the command (clanker demo --data-dir X).
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		rest = fs.Args()
+	}
+	if g.version {
 		fmt.Fprintf(stdout, "clanker %s\n", version)
 		return 0
 	}
+	level := slog.LevelInfo
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(log)
+
+	switch cmd {
+	case "", "run":
+		return app(g, false, log, stderr)
+	case "demo":
+		return app(g, true, log, stderr)
+	case "config":
+		return config(g, rest, stdin, stdout, stderr, log)
+	case "diag":
+		return diagnostics(g, stdout, stderr, log)
+	case "help":
+		fs.Usage()
+		return 0
+	}
+	fmt.Fprintf(stderr, "clanker: unknown command %q\n\n", cmd)
 	fs.Usage()
 	return 2
+}
+
+func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
+	if g.messagesURL != "" {
+		if err := run.CheckMessagesURL(g.messagesURL); err != nil {
+			fmt.Fprintf(stderr, "clanker: %v\n", err)
+			return 2
+		}
+	}
+	a, err := run.New(run.Options{
+		DataDir:         g.dataDir,
+		MessagesURL:     g.messagesURL,
+		Demo:            demo,
+		PopupOrigins:    g.popups,
+		NoKeychain:      g.noKeychain,
+		TestControlFile: g.testControl,
+		Version:         version,
+		Logger:          log,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	defer a.Close()
+	if err := a.Run(); err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func openStore(g globalFlags, log *slog.Logger) (*sqlite.Store, error) {
+	dir, err := run.DataDir(g.dataDir, g.demo)
+	if err != nil {
+		return nil, err
+	}
+	s, err := run.OpenStore(dir, g.noKeychain, log)
+	if err != nil {
+		return nil, err
+	}
+	if r := s.Recovery(); r != nil {
+		log.Warn(r.Message())
+	}
+	return s, nil
+}
+
+func config(g globalFlags, args []string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: clanker config list | get KEY | set KEY VALUE (set apiKey - reads stdin)")
+		return 2
+	}
+	sc, err := openStore(g, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	defer sc.Close()
+	ctx := context.Background()
+	switch {
+	case args[0] == "list" && len(args) == 1:
+		entries, err := run.ConfigList(ctx, sc)
+		if err != nil {
+			fmt.Fprintf(stderr, "clanker: %v\n", err)
+			return 1
+		}
+		for _, e := range entries {
+			fmt.Fprintf(stdout, "%s=%s\n", e.Key, e.Value)
+		}
+		return 0
+	case args[0] == "get" && len(args) == 2:
+		v, err := run.ConfigGet(ctx, sc, args[1])
+		if err != nil {
+			fmt.Fprintf(stderr, "clanker: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, v)
+		return 0
+	case args[0] == "set" && len(args) == 3:
+		value := args[2]
+		if value == "-" {
+			line, err := bufio.NewReader(io.LimitReader(stdin, 1<<16)).ReadString('\n')
+			if err != nil && !errors.Is(err, io.EOF) {
+				fmt.Fprintf(stderr, "clanker: read the value from stdin: %v\n", err)
+				return 1
+			}
+			value = strings.TrimRight(line, "\r\n")
+		}
+		if err := run.ConfigSet(ctx, sc, args[1], value); err != nil {
+			fmt.Fprintf(stderr, "clanker: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintln(stderr, "usage: clanker config list | get KEY | set KEY VALUE (set apiKey - reads stdin)")
+	return 2
+}
+
+func diagnostics(g globalFlags, stdout, stderr io.Writer, log *slog.Logger) int {
+	sc, err := openStore(g, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	defer sc.Close()
+	ctx := context.Background()
+	d, err := sc.Diagnostics(ctx, engine.Snapshot{})
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	d.AppVersion = version
+	d.Notes = append(d.Notes, "Taken by `clanker diag` from the stored data: the engine does not run in this process, so there is no live page or conversation state.")
+	key, _, err := sc.APIKey(ctx)
+	if err != nil {
+		log.Warn("the API key could not be read; it is still never printed", "err", err)
+	}
+	b, err := diag.JSON(diag.Sanitize(d, key))
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
 }

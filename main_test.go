@@ -8,7 +8,7 @@ import (
 
 func TestVersionFlagPrintsTheStampedVersion(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"--version"}, &out, &errOut); code != 0 {
+	if code := runMain([]string{"--version"}, strings.NewReader(""), &out, &errOut); code != 0 {
 		t.Fatalf("exit code = %d, want 0 (stderr: %s)", code, errOut.String())
 	}
 	if got, want := strings.TrimSpace(out.String()), "clanker "+version; got != want {
@@ -18,7 +18,7 @@ func TestVersionFlagPrintsTheStampedVersion(t *testing.T) {
 
 func TestUnknownFlagFailsWithUsage(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"--bogus"}, &out, &errOut); code != 2 {
+	if code := runMain([]string{"--bogus"}, strings.NewReader(""), &out, &errOut); code != 2 {
 		t.Fatalf("exit code = %d, want 2", code)
 	}
 	if !strings.Contains(errOut.String(), "usage: clanker") {

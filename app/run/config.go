@@ -1,0 +1,206 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+// APIKeyName is the config key of the API key; it is stored apart from the settings
+// (keychain or database) and only ever shown masked.
+const APIKeyName = "apiKey"
+
+// ConfigEntry is one setting as `clanker config list` shows it.
+type ConfigEntry struct {
+	Key   string
+	Value string
+}
+
+// canonicalKey accepts the JSON names (userName, notifications.errors) and their
+// snake_case spellings (user_name, api_key).
+func canonicalKey(k string) string {
+	parts := strings.Split(strings.TrimSpace(k), ".")
+	for i, p := range parts {
+		words := strings.Split(p, "_")
+		for j := 1; j < len(words); j++ {
+			if words[j] != "" {
+				words[j] = strings.ToUpper(words[j][:1]) + words[j][1:]
+			}
+		}
+		parts[i] = strings.Join(words, "")
+	}
+	return strings.Join(parts, ".")
+}
+
+// flatten turns the settings into dotted keys with JSON-encoded values (strings bare).
+func flatten(st settings.Settings) (map[string]json.RawMessage, error) {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	out := map[string]json.RawMessage{}
+	for k, v := range top {
+		var nested map[string]json.RawMessage
+		if k != "budget" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) && json.Unmarshal(v, &nested) == nil {
+			for nk, nv := range nested {
+				out[k+"."+nk] = nv
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func display(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(v)
+}
+
+// ConfigList returns every setting, the API key masked.
+func ConfigList(ctx context.Context, s *sqlite.Store) ([]ConfigEntry, error) {
+	st, err := s.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	flat, err := flatten(st)
+	if err != nil {
+		return nil, err
+	}
+	masked, loc, err := s.MaskedAPIKey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []ConfigEntry{{Key: APIKeyName, Value: maskedWithPlace(masked, loc)}}
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, ConfigEntry{Key: k, Value: display(flat[k])})
+	}
+	return out, nil
+}
+
+func maskedWithPlace(masked string, loc sqlite.KeyLocation) string {
+	if loc == sqlite.KeyNone {
+		return "(not set)"
+	}
+	return masked + " (in " + string(loc) + ")"
+}
+
+// ConfigGet returns one setting; the API key only masked.
+func ConfigGet(ctx context.Context, s *sqlite.Store, key string) (string, error) {
+	key = canonicalKey(key)
+	if key == APIKeyName {
+		masked, loc, err := s.MaskedAPIKey(ctx)
+		if err != nil {
+			return "", err
+		}
+		return maskedWithPlace(masked, loc), nil
+	}
+	st, err := s.Settings(ctx)
+	if err != nil {
+		return "", err
+	}
+	flat, err := flatten(st)
+	if err != nil {
+		return "", err
+	}
+	v, ok := flat[key]
+	if !ok {
+		return "", unknownKey(key, flat)
+	}
+	return display(v), nil
+}
+
+func unknownKey(key string, flat map[string]json.RawMessage) error {
+	keys := []string{APIKeyName}
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return fmt.Errorf("unknown setting %q; known settings: %s", key, strings.Join(keys, ", "))
+}
+
+// ConfigSet changes one setting and saves it (validated; nothing is written when the
+// value is refused). Strings are taken as typed; other settings take JSON values
+// (true, 42, {"kind":"tokens","monthlyTokens":100000}). The API key goes to the keychain,
+// or the database when there is none; an empty value removes it.
+func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
+	key = canonicalKey(key)
+	if key == APIKeyName {
+		_, err := s.SetAPIKey(ctx, value)
+		return err
+	}
+	st, err := s.Settings(ctx)
+	if err != nil {
+		return fmt.Errorf("the stored settings cannot be read, so nothing was changed: %w", err)
+	}
+	flat, err := flatten(st)
+	if err != nil {
+		return err
+	}
+	old, ok := flat[key]
+	if !ok {
+		return unknownKey(key, flat)
+	}
+	var nv json.RawMessage
+	var probe string
+	if json.Unmarshal(old, &probe) == nil {
+		nv, _ = json.Marshal(value)
+	} else {
+		if !json.Valid([]byte(value)) {
+			return fmt.Errorf("%s takes a value like %s, not %q", key, old, value)
+		}
+		nv = json.RawMessage(value)
+	}
+	flat[key] = nv
+	// Rebuild the nested JSON and decode it strictly into Settings.
+	top := map[string]any{}
+	for k, v := range flat {
+		if i := strings.IndexByte(k, '.'); i > 0 {
+			m, _ := top[k[:i]].(map[string]json.RawMessage)
+			if m == nil {
+				m = map[string]json.RawMessage{}
+				top[k[:i]] = m
+			}
+			m[k[i+1:]] = v
+			continue
+		}
+		top[k] = v
+	}
+	b, err := json.Marshal(top)
+	if err != nil {
+		return err
+	}
+	var next settings.Settings
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&next); err != nil {
+		return fmt.Errorf("%s: %v", key, err)
+	}
+	if _, err := s.SaveSettings(ctx, next); err != nil {
+		var fe settings.Errors
+		if errors.As(err, &fe) {
+			return fmt.Errorf("not saved: %s", fe.Error())
+		}
+		return err
+	}
+	return nil
+}

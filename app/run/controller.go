@@ -1,0 +1,204 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/diag"
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+var _ desktop.Controller = (*App)(nil)
+
+// maxNameRunes caps the page-supplied conversation name the menus show.
+const maxNameRunes = 60
+
+func (a *App) snapshot() (engine.Snapshot, error) {
+	ctx, cancel := context.WithTimeout(a.ctx, 2*time.Second)
+	defer cancel()
+	return a.eng.Snapshot(ctx)
+}
+
+// Status implements desktop.Controller.
+func (a *App) Status() desktop.Status {
+	e := a.cur.Load()
+	st := desktop.Status{WindowVisible: !a.hidden.Load(), Missing: EngineSettings(e.st, e.hasKey).Missing}
+	st.ConversationID = a.link.Current()
+	if st.ConversationID != "" {
+		st.ConversationName = clipName(a.link.ConversationName(st.ConversationID))
+	}
+	st.Mode = engine.ModeDeactivated
+	if snap, err := a.snapshot(); err == nil && snap.Foreground != nil && string(snap.Foreground.ID) == st.ConversationID {
+		st.Mode = snap.Foreground.Mode
+	}
+	switch {
+	case len(st.Missing) > 0:
+		st.Mode, st.ModeLocked, st.LockReason = engine.ModeUninitialized, true, desktop.LockNoSettings
+	case st.ConversationID == "":
+		st.ModeLocked, st.LockReason = true, desktop.LockNoConversation
+	case a.link.Automated():
+		st.ModeLocked, st.LockReason = true, desktop.LockAutomated
+	}
+	return st
+}
+
+func clipName(s string) string {
+	r := []rune(s)
+	if len(r) > maxNameRunes {
+		return string(r[:maxNameRunes-1]) + "…"
+	}
+	return s
+}
+
+// OnStatus implements desktop.Controller.
+func (a *App) OnStatus(fn func(desktop.Status)) func() {
+	a.lmu.Lock()
+	id := a.nextL
+	a.nextL++
+	a.listeners[id] = fn
+	a.lmu.Unlock()
+	return func() {
+		a.lmu.Lock()
+		delete(a.listeners, id)
+		a.lmu.Unlock()
+	}
+}
+
+// notify tells the listeners the status may have changed.
+func (a *App) notify() {
+	a.lmu.Lock()
+	fns := make([]func(desktop.Status), 0, len(a.listeners))
+	for _, fn := range a.listeners {
+		fns = append(fns, fn)
+	}
+	a.lmu.Unlock()
+	if len(fns) == 0 {
+		return
+	}
+	st := a.Status()
+	for _, fn := range fns {
+		fn(st)
+	}
+}
+
+// SetMode implements desktop.Controller.
+func (a *App) SetMode(mode engine.Mode) error {
+	st := a.Status()
+	if st.ModeLocked {
+		return fmt.Errorf("%s: %w", st.LockReason.Sentence(), desktop.ErrModeLocked)
+	}
+	if err := a.eng.Send(engine.SetMode{Conversation: engine.ConversationID(st.ConversationID), Mode: mode, Source: "menu"}); err != nil {
+		return fmt.Errorf("could not change the mode: %w", err)
+	}
+	go a.notifySoon()
+	return nil
+}
+
+// notifySoon redraws the menus once the engine has applied a change.
+func (a *App) notifySoon() {
+	select {
+	case <-a.ctx.Done():
+	case <-time.After(200 * time.Millisecond):
+		a.notify()
+	}
+}
+
+// DeactivateAll implements desktop.Controller.
+func (a *App) DeactivateAll() error {
+	if err := a.eng.Send(engine.DeactivateAll{}); err != nil {
+		return fmt.Errorf("could not deactivate all conversations: %w", err)
+	}
+	go a.notifySoon()
+	return nil
+}
+
+// PurgeConversation implements desktop.Controller.
+func (a *App) PurgeConversation() error {
+	id := a.link.Current()
+	if id == "" {
+		return fmt.Errorf("nothing was deleted: %w", errNoConversation)
+	}
+	if err := a.store.PurgeConversation(a.ctx, id); err != nil {
+		return fmt.Errorf("could not delete this conversation's data: %w", err)
+	}
+	return nil
+}
+
+// PurgeAll implements desktop.Controller.
+func (a *App) PurgeAll() error {
+	if err := a.store.PurgeAll(a.ctx, a.link.Current()); err != nil {
+		return fmt.Errorf("could not delete the conversation data: %w", err)
+	}
+	return nil
+}
+
+// Diagnostics implements desktop.Controller. The key is passed only so the scrubber can
+// remove it wherever it might appear.
+func (a *App) Diagnostics(sanitised bool) (string, error) {
+	snap, err := a.snapshot()
+	if err != nil {
+		return "", fmt.Errorf("the engine did not answer: %w", err)
+	}
+	d, err := a.store.Diagnostics(a.ctx, snap)
+	if err != nil {
+		return "", err
+	}
+	d.AppVersion = a.opts.Version
+	d.Fields["bannerShown"] = fmt.Sprint(a.link.BannerText() != "")
+	d.Fields["pageState"] = a.link.PageState()
+	key := a.cur.Load().key
+	if sanitised {
+		d = diag.Sanitize(d, key)
+	} else {
+		d = diag.Unsanitized(d, key)
+	}
+	b, err := diag.JSON(d)
+	return string(b), err
+}
+
+// OpenSettings implements desktop.Controller: it starts `clanker settings` as a process
+// of its own on the same data directory.
+func (a *App) OpenSettings() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
+	}
+	args := []string{"--data-dir", a.opts.DataDir}
+	if a.opts.DataDir == "" {
+		args = nil
+	}
+	if a.opts.Demo {
+		args = append(args, "--demo")
+	}
+	cmd := exec.Command(exe, append(args, "settings")...)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("could not open Settings: %w", err)
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
+
+// ShowWindow implements desktop.Controller.
+func (a *App) ShowWindow() error {
+	if err := a.shell.Show(); err != nil {
+		return err
+	}
+	a.sendVisibility(false)
+	return nil
+}
+
+// HideWindow implements desktop.Controller.
+func (a *App) HideWindow() error {
+	if err := a.shell.Hide(); err != nil {
+		return err
+	}
+	a.sendVisibility(true)
+	return nil
+}
+
+// Quit implements desktop.Controller.
+func (a *App) Quit() error { return a.shell.Quit() }

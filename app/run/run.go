@@ -1,0 +1,446 @@
+// Package run assembles the Clanker app from its parts and runs it: the store, the
+// settings and the API key, the LLM adapter, the engine, the page link and the desktop
+// shell with the bridge script. It holds no rules of its own; it wires, forwards and
+// reports. It also implements desktop.Controller for the tray and menus.
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/images"
+	"github.com/clanker-desktop/clanker/app/llm"
+	"github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/inject"
+	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/sim"
+)
+
+// DefaultMessagesURL is the page the app shows unless told otherwise.
+const DefaultMessagesURL = "https://messages.google.com/web"
+
+// DemoDirName is the demo's own data directory inside the data directory, so demo
+// settings and conversations never mix with real ones.
+const DemoDirName = "demo"
+
+// Banner keys of the app's own banners (the engine has its own).
+const (
+	bannerDemo     = "demo"
+	bannerRecovery = "recovery"
+)
+
+// DemoBanner is what the page says during `clanker demo`.
+const DemoBanner = "DEMO: a simulated Messages page and, unless you configured a real endpoint, a fake model. Nothing here reaches anyone."
+
+// settingsPoll is how often the store is polled for changes made by another process
+// (`clanker config set`, the settings window); a change applies within a second.
+const settingsPoll = 300 * time.Millisecond
+
+// Options configure the app.
+type Options struct {
+	// DataDir holds the database; "" means sqlite.DefaultDir().
+	DataDir string
+	// MessagesURL is the page to show: https, or http on loopback (tests). "" means
+	// DefaultMessagesURL (or the simulator in demo mode).
+	MessagesURL string
+	// Demo runs on the in-process simulator with the fake model's demo persona, on the
+	// demo data directory.
+	Demo bool
+	// PopupOrigins are extra origins allowed to open in-app popups (tests: the
+	// simulator's sign-in origin).
+	PopupOrigins []string
+	// NoKeychain keeps the API key in the database instead of the OS keychain.
+	NoKeychain bool
+	// TestControlFile, when set, starts the loopback test control (see testcontrol.go)
+	// and writes its URL there.
+	TestControlFile string
+	// Version is shown in diagnostics.
+	Version string
+	Logger  *slog.Logger
+}
+
+// effective is the settings the app currently runs with, and the key.
+type effective struct {
+	st     settings.Settings
+	key    string
+	hasKey bool
+}
+
+// App is the running Clanker app.
+type App struct {
+	opts  Options
+	log   *slog.Logger
+	dir   string
+	store *sqlite.Store
+	eng   *engine.Engine
+	link  *page.Link
+	shell *desktop.Shell
+
+	sim  *sim.Server
+	fake *fakellm.Server
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	cur    atomic.Pointer[effective]
+	hidden atomic.Bool
+
+	lmu       sync.Mutex
+	listeners map[int]func(desktop.Status)
+	nextL     int
+	closers   []func()
+}
+
+// DataDir resolves the data directory for the options (the demo's own inside it).
+func DataDir(dir string, demo bool) (string, error) {
+	if dir == "" {
+		d, err := sqlite.DefaultDir()
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	}
+	if demo {
+		dir = filepath.Join(dir, DemoDirName)
+	}
+	return dir, nil
+}
+
+// OpenStore opens the store of a data directory with the keychain choice applied.
+func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
+	s, err := sqlite.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open Clanker's database in %s: %w", dir, err)
+	}
+	if noKeychain {
+		s.Secrets = nil
+	}
+	if log != nil {
+		s.Log = log
+	}
+	return s, nil
+}
+
+// CheckMessagesURL accepts https, or http on a loopback host (tests and the simulator).
+func CheckMessagesURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("messages URL: %w", err)
+	}
+	switch {
+	case u.Scheme == "https" && u.Host != "":
+		return nil
+	case u.Scheme == "http" && settings.IsLocalHost(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("messages URL %q must be https (plain http only on loopback)", raw)
+}
+
+// New prepares the app: store, settings, engine, link and shell. Nothing is shown until
+// Run.
+func New(opts Options) (a *App, err error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	a = &App{opts: opts, log: log, listeners: map[int]func(desktop.Status){}}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if a.dir, err = DataDir(opts.DataDir, opts.Demo); err != nil {
+		return nil, err
+	}
+	if a.store, err = OpenStore(a.dir, opts.NoKeychain, log); err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { _ = a.store.Close() })
+
+	target := opts.MessagesURL
+	popups := append([]string(nil), opts.PopupOrigins...)
+	if opts.Demo {
+		if err := a.startDemo(); err != nil {
+			return nil, err
+		}
+		if target == "" {
+			target = a.sim.AppURL()
+		}
+		popups = append(popups, a.sim.AccountsURL())
+	}
+	if target == "" {
+		target = DefaultMessagesURL
+	}
+	if err := CheckMessagesURL(target); err != nil {
+		return nil, err
+	}
+	if err := a.reload(); err != nil {
+		return nil, err
+	}
+
+	a.link, err = page.NewLink(page.LinkConfig{
+		Exec:       a.execJS,
+		Input:      shellInput{a},
+		Events:     func(ev engine.Event) error { return a.eng.Send(ev) },
+		OnSettings: func() { a.report(a.OpenSettings()) },
+		OnChange:   a.notify,
+		Logger:     log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, a.link.Close)
+
+	adapter := &llm.EngineAdapter{
+		Config:     a.llmConfig,
+		Context:    a.store.LLM(),
+		Usage:      a.store.LLM(),
+		Images:     images.NewCache(32 << 20),
+		ImageStore: a.store.LLM(),
+		Logger:     log,
+	}
+	es := EngineSettings(a.cur.Load().st, a.cur.Load().hasKey)
+	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: adapter, Logger: log, Settings: &es})
+	if err != nil {
+		return nil, err
+	}
+
+	script, err := page.SealScript(inject.Script(), a.link.Nonce())
+	if err != nil {
+		return nil, err
+	}
+	title := "Clanker"
+	if opts.Demo {
+		title = "Clanker DEMO"
+		a.link.SetBanner(bannerDemo, DemoBanner)
+	}
+	if r := a.store.Recovery(); r != nil {
+		log.Warn("the database was damaged and replaced", "moved_to", r.MovedTo, "reason", r.Reason)
+		a.link.SetBanner(bannerRecovery, r.Message())
+	}
+	var popupOrigins []string
+	if len(popups) > 0 {
+		popupOrigins = append([]string{originOf(target), "https://accounts.google.com"}, originsOf(popups)...)
+	}
+	a.shell, err = desktop.New(desktop.Options{
+		TargetURL:    target,
+		Title:        title,
+		Geometry:     a.loadGeometry(),
+		StartHidden:  a.cur.Load().st.StartHidden,
+		UserScript:   script,
+		PopupOrigins: popupOrigins,
+		OnEvent:      a.link.HandleRaw,
+		OnReady:      a.onReady,
+		OnGeometry:   a.saveGeometry,
+		OnPopup:      func(e desktop.PopupEvent) { log.Info("sign-in popup", "event", e.String()) },
+		Logger:       log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.hidden.Store(a.cur.Load().st.StartHidden)
+	return a, nil
+}
+
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host)
+}
+
+func originsOf(urls []string) []string {
+	out := make([]string, 0, len(urls))
+	for _, u := range urls {
+		out = append(out, originOf(u))
+	}
+	return out
+}
+
+// startDemo starts the simulator with its demo content and the fake model.
+func (a *App) startDemo() error {
+	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim")})
+	if err != nil {
+		return fmt.Errorf("start the demo simulator: %w", err)
+	}
+	a.sim = s
+	a.closers = append(a.closers, func() { _ = s.Close() })
+	a.fake, _ = fakellm.StartNew(fakellm.Config{})
+	a.closers = append(a.closers, a.fake.Close)
+	a.log.Info("demo started", "simulator", s.URL())
+	return nil
+}
+
+// reload reads settings and key from the store into the effective settings.
+func (a *App) reload() error {
+	st, err := a.store.Settings(a.ctx)
+	if err != nil {
+		// Unreadable stored settings come back as defaults with an error: run Uninitialized
+		// and say why, rather than refuse to start.
+		a.log.Error("settings could not be read; running unconfigured", "err", err)
+	}
+	key, _, err := a.store.APIKey(a.ctx)
+	if err != nil {
+		a.log.Error("the API key could not be read", "err", err)
+	}
+	if a.opts.Demo && a.fake != nil {
+		st, key = DemoEndpoint(st, key, a.fake.BaseURL())
+	}
+	a.cur.Store(&effective{st: st, key: key, hasKey: key != ""})
+	return nil
+}
+
+// llmConfig is called for every request, so saved changes apply to the next one.
+func (a *App) llmConfig(conversation string) (llm.Config, error) {
+	e := a.cur.Load()
+	if len(e.st.Missing(e.hasKey)) > 0 {
+		return llm.Config{}, settings.ErrUninitialized
+	}
+	model := e.st.Model
+	if c, err := a.store.Conversation(a.ctx, conversation); err == nil {
+		model = e.st.ModelFor(c.ModelOverride)
+	}
+	return llm.Config{Endpoint: e.st.Endpoint, APIKey: e.key, Model: model}, nil
+}
+
+// execJS runs JavaScript in the page once the shell exists; earlier commands fail with
+// desktop.ErrNotReady, and the link re-applies its banners when the bridge says hello.
+func (a *App) execJS(js string) error {
+	if a.shell == nil {
+		return desktop.ErrNotReady
+	}
+	return a.shell.ExecJS(js)
+}
+
+type shellInput struct{ a *App }
+
+func (s shellInput) PressEnter(ctx context.Context) error {
+	if s.a.shell == nil {
+		return desktop.ErrNotReady
+	}
+	return s.a.shell.Input().PressEnter(ctx)
+}
+
+// Run shows the window and blocks until the app quits. It must be called from the main
+// goroutine.
+func (a *App) Run() error {
+	engDone := make(chan error, 1)
+	go func() { engDone <- a.eng.Run(a.ctx) }()
+	changes, err := a.store.Watch(a.ctx, settingsPoll)
+	if err != nil {
+		return err
+	}
+	go a.watch(changes)
+	if a.opts.TestControlFile != "" {
+		if err := a.startTestControl(a.opts.TestControlFile); err != nil {
+			return err
+		}
+	}
+	err = a.shell.Run()
+	a.cancel()
+	select {
+	case <-engDone:
+	case <-time.After(5 * time.Second):
+		a.log.Warn("engine did not stop within 5 s")
+	}
+	return err
+}
+
+// watch applies settings saved by another process (or this one) to the engine.
+func (a *App) watch(changes <-chan sqlite.Change) {
+	for ch := range changes {
+		if !ch.Settings {
+			continue
+		}
+		if err := a.reload(); err != nil {
+			a.log.Error("reload settings", "err", err)
+			continue
+		}
+		e := a.cur.Load()
+		if err := a.eng.Send(engine.SettingsChanged{Settings: EngineSettings(e.st, e.hasKey)}); err != nil {
+			a.log.Error("engine refused the new settings", "err", err)
+		}
+		a.log.Info("settings changed; applied", "configured", len(e.st.Missing(e.hasKey)) == 0)
+		a.notify()
+	}
+}
+
+func (a *App) onReady() {
+	if err := a.shell.SetupError(); err != nil {
+		a.log.Error("native setup failed: replies cannot be sent (no trusted input)", "err", err)
+	}
+	if a.hidden.Load() {
+		a.sendVisibility(true)
+	}
+}
+
+func (a *App) sendVisibility(hidden bool) {
+	a.hidden.Store(hidden)
+	if err := a.eng.Send(engine.WindowVisibility{Hidden: hidden}); err != nil {
+		a.log.Warn("engine refused the window visibility", "err", err)
+	}
+	a.notify()
+}
+
+// Close stops everything New started. Safe to call more than once.
+func (a *App) Close() {
+	a.cancel()
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// geometryFile keeps the window geometry next to the database. It is a separate file so
+// the settings window, which owns the settings row, never overwrites it.
+const geometryFile = "window.json"
+
+func (a *App) loadGeometry() *desktop.Geometry {
+	b, err := os.ReadFile(filepath.Join(a.dir, geometryFile))
+	if err != nil {
+		return nil
+	}
+	var g desktop.Geometry
+	if json.Unmarshal(b, &g) != nil || !g.Valid() {
+		a.log.Warn("saved window geometry unusable; using the default size")
+		return nil
+	}
+	return &g
+}
+
+func (a *App) saveGeometry(g desktop.Geometry) {
+	b, _ := json.Marshal(g)
+	path := filepath.Join(a.dir, geometryFile)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		a.log.Warn("save window geometry", "err", err)
+		return
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		a.log.Warn("save window geometry", "err", err)
+	}
+}
+
+func (a *App) report(err error) {
+	if err != nil {
+		a.log.Warn("action failed", "err", err)
+	}
+}
+
+var errNoConversation = errors.New("no conversation is open")

@@ -1,0 +1,107 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+func openTestStore(t *testing.T) *sqlite.Store {
+	t.Helper()
+	s, err := OpenStore(t.TempDir(), true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func TestConfigSetStoresValuesAndGetReadsThemBackInEitherSpelling(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	for _, kv := range [][2]string{
+		{"user_name", "Ada"}, {"endpoint", "http://127.0.0.1:9/v1"}, {"model", "m1"},
+		{"historySize", "40"}, {"web_search", "true"}, {"notifications.errors", "false"},
+	} {
+		if err := ConfigSet(ctx, s, kv[0], kv[1]); err != nil {
+			t.Fatalf("config set %s %s: %v", kv[0], kv[1], err)
+		}
+	}
+	st, err := s.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.UserName != "Ada" || st.Model != "m1" || st.HistorySize != 40 || !st.WebSearch || st.Notifications.Errors {
+		t.Fatalf("stored settings = %+v, want the values just set", st)
+	}
+	if got, err := ConfigGet(ctx, s, "userName"); err != nil || got != "Ada" {
+		t.Fatalf("config get userName = %q, %v; want Ada", got, err)
+	}
+}
+
+func TestConfigSetRefusesBadValuesAndChangesNothing(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	for _, kv := range [][2]string{{"historySize", "5"}, {"historySize", "many"}, {"endpoint", "ftp://x"}, {"nope", "1"}} {
+		if err := ConfigSet(ctx, s, kv[0], kv[1]); err == nil {
+			t.Errorf("config set %s %q succeeded; want a clear error", kv[0], kv[1])
+		}
+	}
+	st, _ := s.Settings(ctx)
+	if st.HistorySize != settings.DefaultHistorySize || st.Endpoint != "" {
+		t.Fatalf("refused values changed the settings: %+v", st)
+	}
+}
+
+func TestAPIKeyIsOnlyEverShownMasked(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	const key = "sk-test-0123456789abcdefghijklmnop"
+	if err := ConfigSet(ctx, s, "api_key", key); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ConfigGet(ctx, s, "apiKey")
+	if err != nil || strings.Contains(got, key) || got == "(not set)" {
+		t.Fatalf("config get apiKey = %q, %v; want a masked key", got, err)
+	}
+	list, err := ConfigList(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range list {
+		if strings.Contains(e.Value, key[6:]) {
+			t.Fatalf("config list shows the key in %s=%s", e.Key, e.Value)
+		}
+	}
+	if k, _, _ := s.APIKey(ctx); k != key {
+		t.Fatalf("stored key = %q, want the key that was set", k)
+	}
+}
+
+func TestEngineSettingsNameWhatIsMissingInWords(t *testing.T) {
+	es := EngineSettings(settings.Defaults(), false)
+	want := "API endpoint,API key,model,your name"
+	if got := strings.Join(es.Missing, ","); got != want {
+		t.Fatalf("missing = %q, want %q", got, want)
+	}
+	st := settings.Defaults()
+	st.Endpoint, st.Model, st.UserName, st.InactiveMode = "http://127.0.0.1:1/v1", "m", "Ada", settings.InactiveProcess
+	es = EngineSettings(st, true)
+	if !es.Configured() || es.Inactive != "process" || es.UserName != "Ada" {
+		t.Fatalf("engine settings = %+v, want configured, process, Ada", es)
+	}
+}
+
+func TestMessagesURLMustBeHTTPSOrLoopbackHTTP(t *testing.T) {
+	for u, ok := range map[string]bool{
+		"https://messages.google.com/web": true, "http://127.0.0.1:8080/web": true,
+		"http://example.com/web": false, "file:///etc/passwd": false, "javascript:alert(1)": false,
+	} {
+		if err := CheckMessagesURL(u); (err == nil) != ok {
+			t.Errorf("CheckMessagesURL(%q) = %v, want ok=%v", u, err, ok)
+		}
+	}
+}

@@ -119,6 +119,10 @@ type Options struct {
 	OfflineRetry time.Duration
 	// Logger receives the shell's and Wails' logs (default slog.Default()).
 	Logger *slog.Logger
+	// Menus, when set, gives the app the Clanker menu: a tray icon (unless Menus.NoTray)
+	// started and stopped with the window. Nil keeps the bare shell (tests of the
+	// platform layer).
+	Menus *MenuOptions
 }
 
 // targetOrigin checks the target URL and returns its origin (scheme://host[:port]),

@@ -58,6 +58,10 @@ type Shell struct {
 	geometry  Geometry
 	geomTimer *time.Timer
 	lastLoad  LoadEvent
+	visible   bool
+	visHooks  []func(bool)
+
+	tray *Tray // nil without Options.Menus or with NoTray
 }
 
 // New checks the options and prepares a shell; it does not open a window yet.
@@ -91,14 +95,19 @@ func New(opts Options) (*Shell, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Shell{
-		opts:   opts,
-		origin: origin,
-		script: guardedScript(origin, opts.UserScript),
-		log:    log.With("component", "desktop"),
-		plat:   newPlatform(),
-		ready:  make(chan struct{}),
-	}, nil
+	s := &Shell{
+		opts:    opts,
+		origin:  origin,
+		script:  guardedScript(origin, opts.UserScript),
+		log:     log.With("component", "desktop"),
+		plat:    newPlatform(),
+		ready:   make(chan struct{}),
+		visible: !opts.StartHidden,
+	}
+	if err := s.initMenus(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Origin is the one origin whose pages may send events to Go.
@@ -154,6 +163,7 @@ func (s *Shell) appOptions() *options.App {
 		EnableDefaultContextMenu: true, // spelling suggestions live in the context menu
 		OnStartup:                s.onStartup,
 		OnDomReady:               s.onDomReady,
+		OnShutdown:               s.onShutdown,
 	}
 }
 
@@ -161,6 +171,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.mu.Lock()
 	s.ctx = ctx
 	s.mu.Unlock()
+	s.startMenus()
 	runtime.EventsOn(ctx, s.opts.EventName, s.onPageEvent)
 	runtime.EventsOn(ctx, bootEventName, s.onBootEvent)
 	setupCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -280,6 +291,7 @@ func (s *Shell) Show() error {
 		return err
 	}
 	runtime.WindowShow(ctx)
+	s.setVisible(true)
 	return nil
 }
 
@@ -290,6 +302,7 @@ func (s *Shell) Hide() error {
 		return err
 	}
 	runtime.WindowHide(ctx)
+	s.setVisible(false)
 	return nil
 }
 

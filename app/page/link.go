@@ -77,6 +77,7 @@ type Link struct {
 	automated bool
 	banners   []banner
 	sidebar   []SidebarItem
+	sent      map[string]int // commands run in the page, by type (diagnostics, tests)
 }
 
 type pendingCmd struct {
@@ -85,6 +86,13 @@ type pendingCmd struct {
 }
 
 type banner struct{ key, text string }
+
+// bannerPage is the banner key of the Link's own warning about the page itself.
+const bannerPage = "page"
+
+// UnrecognisedWarning is shown while the page does not look like Google Messages. The
+// engine does nothing there (it acts only on a ready page); the user should know why.
+const UnrecognisedWarning = "Clanker does not recognise this page (Google may have changed Messages), so it is doing nothing here. Check for a Clanker update."
 
 // MaxQueuedCommands bounds the commands waiting for Exec; beyond it commands fail at once
 // (the engine then sees an error result) rather than growing memory without limit.
@@ -157,6 +165,7 @@ func NewLink(cfg LinkConfig) (*Link, error) {
 		pending: map[string]pendingCmd{},
 		images:  map[string]*ImageAssembly{},
 		waiters: map[string]chan Result{},
+		sent:    map[string]int{},
 	}
 	go l.work()
 	return l, nil
@@ -287,7 +296,22 @@ func (l *Link) exec(id string, args CommandArgs) error {
 	if err := l.cfg.Exec(js); err != nil {
 		return fmt.Errorf("run %s in the page: %w", args.CommandType(), err)
 	}
+	l.mu.Lock()
+	l.sent[args.CommandType()]++
+	l.mu.Unlock()
 	return nil
+}
+
+// Sent counts the commands run in the page so far, by protocol type: diagnostics, and
+// how the full-app tests see that a reply was typed step by step.
+func (l *Link) Sent() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string]int, len(l.sent))
+	for k, v := range l.sent {
+		out[k] = v
+	}
+	return out
 }
 
 // call runs a Link-internal command and waits for its result.
@@ -583,6 +607,11 @@ func (l *Link) onPageState(ev PageState) {
 	l.mu.Unlock()
 	if prevState != ev.State {
 		l.toEngine(engine.PageStateChanged{State: st})
+		if ev.State == "unrecognised" {
+			l.setBanner(bannerPage, UnrecognisedWarning)
+		} else if prevState == "unrecognised" {
+			l.setBanner(bannerPage, "")
+		}
 	}
 	if prevConv != ev.ConversationID {
 		l.toEngine(engine.ConversationChanging{To: engine.ConversationID(ev.ConversationID)})

@@ -351,6 +351,13 @@ func TestPageEventsBecomeEngineEvents(t *testing.T) {
 	if ch := evs[11].(engine.ConversationChanging); ch.To != "" {
 		t.Errorf("leaving the conversation = %+v, want a change to none", ch)
 	}
+	if got := l.BannerText(); got != UnrecognisedWarning {
+		t.Errorf("banner on an unrecognised page = %q, want the warning", got)
+	}
+	l.HandleRaw(event(12, "page_state", PageState{State: "no_conversation"}))
+	if got := l.BannerText(); got != "" {
+		t.Errorf("banner once the page is recognised again = %q, want none", got)
+	}
 }
 
 func TestImageChunksAreAssembledIntoTheFetchResult(t *testing.T) {

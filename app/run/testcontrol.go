@@ -19,18 +19,19 @@ import (
 // use it. It exposes no settings and no key.
 
 type testStatus struct {
-	PageState     string `json:"pageState"`
-	Current       string `json:"current"`
-	Banner        string `json:"banner"`
-	Mode          string `json:"mode"`
-	Hidden        bool   `json:"hidden"`
-	Popups        int    `json:"popups"`
-	Configured    bool   `json:"configured"`
-	InFlight      bool   `json:"inFlight"`
-	Sending       bool   `json:"sending"`
-	QueuedSends   int    `json:"queuedSends"`
-	Visiting      string `json:"visiting"`
-	EngineFGDraft bool   `json:"draft"`
+	PageState     string         `json:"pageState"`
+	Current       string         `json:"current"`
+	Banner        string         `json:"banner"`
+	Mode          string         `json:"mode"`
+	Hidden        bool           `json:"hidden"`
+	Popups        int            `json:"popups"`
+	Configured    bool           `json:"configured"`
+	InFlight      bool           `json:"inFlight"`
+	Sending       bool           `json:"sending"`
+	QueuedSends   int            `json:"queuedSends"`
+	Visiting      string         `json:"visiting"`
+	EngineFGDraft bool           `json:"draft"`
+	Commands      map[string]int `json:"commands"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -47,7 +48,7 @@ func (a *App) startTestControl(file string) error {
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
-			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0}
+			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent()}
 		if snap, err := a.snapshot(); err == nil {
 			ts.InFlight = snap.InFlight != nil
 			ts.Sending = snap.Sending

@@ -77,7 +77,7 @@ type sentText struct {
 }
 
 type stats struct {
-	replies, announcements, refusedDraft, wrongConv, leftovers, fetches, requests int
+	replies, announcements, refusedDraft, wrongConv, fetches, requests int
 }
 
 func newPage(m *model) *page {

@@ -1,0 +1,293 @@
+package desktop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/llm"
+	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+)
+
+// SettingsStore is the part of the store the settings window uses (*sqlite.Store).
+type SettingsStore interface {
+	Settings(ctx context.Context) (settings.Settings, error)
+	SaveSettings(ctx context.Context, st settings.Settings) (settings.Settings, error)
+	SetAPIKey(ctx context.Context, key string) (sqlite.KeyLocation, error)
+	APIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
+	MaskedAPIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
+	MonthToDate(ctx context.Context, loc *time.Location) (map[string]settings.Tokens, error)
+}
+
+// SettingsService is what the settings window's page calls (bound to that window only,
+// never to the Messages window). It reads and writes the store; the running app sees
+// every save through the store's Watch. The API key goes in but never comes back out:
+// the page only ever sees it masked.
+type SettingsService struct {
+	Store SettingsStore
+	// HTTPClient is used by TestConnection (default: a client with a 30 s timeout).
+	HTTPClient *http.Client
+	// Diagnostics is a text the window shows in its Diagnostics view (may be empty).
+	Diagnostics string
+	// StartOnDiagnostics opens the page on the Diagnostics view.
+	StartOnDiagnostics bool
+	Log                *slog.Logger
+}
+
+// SettingsView is everything the settings page shows.
+type SettingsView struct {
+	Settings settings.Settings `json:"settings"`
+	// APIKeyMasked is the stored key with all but its ends hidden ("" when none).
+	APIKeyMasked string `json:"apiKeyMasked"`
+	// KeyLocation is where the key is kept: keychain, database or none.
+	KeyLocation string `json:"keyLocation"`
+	// Missing lists the fields that keep Clanker Uninitialized.
+	Missing []string `json:"missing"`
+	// Usage is this month's token totals per model.
+	Usage []UsageRow `json:"usage"`
+	// WebSearchNote is the provider's remark on web search for the endpoint ("" when none).
+	WebSearchNote string `json:"webSearchNote"`
+	// Diagnostics is the diagnostics text given to the window, if any.
+	Diagnostics string `json:"diagnostics"`
+	// StartView is the view the page opens on ("settings" or "diagnostics").
+	StartView string `json:"startView"`
+}
+
+// UsageRow is one model's tokens this month.
+type UsageRow struct {
+	Model      string `json:"model"`
+	Prompt     int64  `json:"prompt"`
+	Completion int64  `json:"completion"`
+	Total      int64  `json:"total"`
+}
+
+// SaveRequest is a save from the page. APIKey "" keeps the stored key; ClearAPIKey
+// removes it.
+type SaveRequest struct {
+	Settings    settings.Settings `json:"settings"`
+	APIKey      string            `json:"apiKey"`
+	ClearAPIKey bool              `json:"clearApiKey"`
+}
+
+// SaveResult says whether the save happened and, if not, why per field.
+type SaveResult struct {
+	Saved  bool              `json:"saved"`
+	Errors map[string]string `json:"errors"`
+	View   *SettingsView     `json:"view,omitempty"`
+}
+
+// TestRequest is a Test connection click: the values in the form, not yet saved.
+// APIKey "" means the stored key.
+type TestRequest struct {
+	Endpoint string `json:"endpoint"`
+	APIKey   string `json:"apiKey"`
+	Model    string `json:"model"`
+}
+
+// TestResult is what Test connection found.
+type TestResult struct {
+	OK      bool     `json:"ok"`
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
+}
+
+func (s *SettingsService) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
+}
+
+func ctxTimeout() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 15*time.Second)
+}
+
+// Load returns the stored settings for the page.
+func (s *SettingsService) Load() (*SettingsView, error) {
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	st, err := s.Store.Settings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the settings: %w", err)
+	}
+	masked, loc, err := s.Store.MaskedAPIKey(ctx)
+	if err != nil {
+		s.log().Warn("settings window: cannot read the API key location", "err", err)
+	}
+	v := &SettingsView{
+		Settings:     st,
+		APIKeyMasked: masked,
+		KeyLocation:  string(loc),
+		Missing:      st.Missing(masked != ""),
+		Diagnostics:  s.Diagnostics,
+		StartView:    "settings",
+	}
+	if s.StartOnDiagnostics {
+		v.StartView = "diagnostics"
+	}
+	if v.Missing == nil {
+		v.Missing = []string{}
+	}
+	if st.Endpoint != "" {
+		v.WebSearchNote = llm.DetectProvider(st.Endpoint).WebSearchNote()
+	}
+	usage, err := s.Store.MonthToDate(ctx, time.Local)
+	if err != nil {
+		s.log().Warn("settings window: cannot read usage", "err", err)
+	}
+	v.Usage = usageRows(usage)
+	return v, nil
+}
+
+func usageRows(m map[string]settings.Tokens) []UsageRow {
+	rows := []UsageRow{}
+	for model, t := range m {
+		rows = append(rows, UsageRow{Model: model, Prompt: t.Prompt, Completion: t.Completion, Total: t.Total()})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Model < rows[j].Model })
+	return rows
+}
+
+// Validate checks the form's values and returns a message per field (empty when fine),
+// in the settings package's sentences, for inline display while the user types.
+func (s *SettingsService) Validate(st settings.Settings) map[string]string {
+	st.Normalize()
+	out := map[string]string{}
+	var es settings.Errors
+	if err := st.Validate(); errors.As(err, &es) {
+		for _, e := range es {
+			out[e.Field] = e.Message
+		}
+	}
+	return out
+}
+
+// Save validates and stores the settings (and the key, when one was typed). Nothing is
+// stored when any field is invalid, so a save never half-applies.
+func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
+	errs := s.Validate(req.Settings)
+	key := strings.TrimSpace(req.APIKey)
+	if strings.ContainsAny(key, " \t\r\n") {
+		errs[settings.FieldAPIKey] = "The API key cannot contain spaces or line breaks."
+	}
+	if len(errs) > 0 {
+		return &SaveResult{Errors: errs}, nil
+	}
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	st := req.Settings
+	st.Normalize()
+	if _, err := s.Store.SaveSettings(ctx, st); err != nil {
+		return nil, fmt.Errorf("save the settings: %w", err)
+	}
+	if key != "" || req.ClearAPIKey {
+		if req.ClearAPIKey {
+			key = ""
+		}
+		if _, err := s.Store.SetAPIKey(ctx, key); err != nil {
+			return &SaveResult{Errors: map[string]string{settings.FieldAPIKey: err.Error()}}, nil
+		}
+	}
+	s.log().Info("settings saved from the settings window")
+	v, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &SaveResult{Saved: true, Errors: map[string]string{}, View: v}, nil
+}
+
+// TestConnection tries the endpoint with the form's values: it lists the models (when
+// the server answers /models) and sends one small request through the same LLM client
+// the app uses, so a wrong key, endpoint or model shows up here rather than in a chat.
+func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
+	endpoint, err := settings.NormalizeEndpoint(req.Endpoint)
+	if err != nil {
+		return &TestResult{Message: err.Error()}, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	key := strings.TrimSpace(req.APIKey)
+	if key == "" {
+		key, _, _ = s.Store.APIKey(ctx)
+	}
+	if key == "" {
+		return &TestResult{Message: "Enter an API key first."}, nil
+	}
+	hc := s.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	res := &TestResult{Models: listModels(ctx, hc, endpoint, key)}
+	model := strings.TrimSpace(req.Model)
+	if model == "" {
+		if len(res.Models) > 0 {
+			res.OK = true
+			res.Message = fmt.Sprintf("Connected: the server lists %d models. Choose one and test again.", len(res.Models))
+		} else {
+			res.Message = "Enter a model name first."
+		}
+		return res, nil
+	}
+	client := llm.New(llm.Config{Endpoint: endpoint, APIKey: key, Model: model, MaxTokens: 64,
+		Timeout: 30 * time.Second, HTTPClient: hc, Logger: s.log()})
+	_, err = client.Complete(ctx, llm.Request{Conversation: llm.Conversation{
+		LocalName: "Test", Participants: []string{"Test"},
+		History: []llm.Message{{Sender: "Test", Text: "This is a connection test from Clanker's settings. Reply briefly."}},
+	}})
+	var le *llm.Error
+	switch {
+	case err == nil:
+		res.OK = true
+		res.Message = fmt.Sprintf("Connected: %s answered.", model)
+	case errors.As(err, &le):
+		res.Message = le.UserText()
+	case errors.Is(err, context.DeadlineExceeded):
+		res.Message = "The server did not answer within 45 seconds."
+	default:
+		// The server answered, but not in Clanker's reply format: the connection works.
+		res.OK = true
+		res.Message = fmt.Sprintf("Connected: %s answered, though not in Clanker's reply format (%v).", model, err)
+	}
+	return res, nil
+}
+
+// listModels asks GET {endpoint}/models; any failure just means no list.
+func listModels(ctx context.Context, hc *http.Client, endpoint, key string) []string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(endpoint, "/")+"/models", nil)
+	if err != nil {
+		return nil
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil
+	}
+	var body struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body) != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range body.Data {
+		if id := clip(oneLine(m.ID), 200); id != "" && len(out) < 500 {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

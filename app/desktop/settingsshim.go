@@ -1,0 +1,61 @@
+package desktop
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+
+	"github.com/clanker-desktop/clanker/app/settings"
+)
+
+// SettingsHandler serves the settings page from assets plus a JSON shim of svc at
+// POST /api/<Method>, the same calls the Wails binding makes. It exists so the page can
+// be tested in headless Chromium against the real service; serve it on loopback only.
+func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /", http.FileServerFS(assets))
+	reply := func(w http.ResponseWriter, v any, err error) {
+		w.Header().Set("Content-Type", "application/json")
+		if err != nil {
+			w.WriteHeader(http.StatusInternalServerError)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			return
+		}
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	decode := func(w http.ResponseWriter, r *http.Request, v any) bool {
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(v); err != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "bad request: " + err.Error()})
+			return false
+		}
+		return true
+	}
+	mux.HandleFunc("POST /api/Load", func(w http.ResponseWriter, r *http.Request) {
+		v, err := svc.Load()
+		reply(w, v, err)
+	})
+	mux.HandleFunc("POST /api/Validate", func(w http.ResponseWriter, r *http.Request) {
+		var st settings.Settings
+		if decode(w, r, &st) {
+			reply(w, svc.Validate(st), nil)
+		}
+	})
+	mux.HandleFunc("POST /api/Save", func(w http.ResponseWriter, r *http.Request) {
+		var req SaveRequest
+		if decode(w, r, &req) {
+			v, err := svc.Save(req)
+			reply(w, v, err)
+		}
+	})
+	mux.HandleFunc("POST /api/TestConnection", func(w http.ResponseWriter, r *http.Request) {
+		var req TestRequest
+		if decode(w, r, &req) {
+			v, err := svc.TestConnection(req)
+			reply(w, v, err)
+		}
+	})
+	return mux
+}

@@ -1,0 +1,205 @@
+// Package settingstest tests the settings window's page in headless Chromium against the
+// real SettingsService (served through its JSON shim on loopback), a real SQLite store
+// and the fake LLM server.
+package settingstest
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
+	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/fakellm"
+)
+
+type fixture struct {
+	store  *sqlite.Store
+	url    string
+	llm    *fakellm.Server
+	llmURL string
+	tab    context.Context
+}
+
+func setup(t *testing.T) *fixture {
+	t.Helper()
+	store, err := sqlite.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Secrets = nil // no keychain in tests: the key goes to the database
+	t.Cleanup(func() { store.Close() })
+	llm := fakellm.New(fakellm.Config{APIKey: "sk-test-123456"})
+	llmURL := llm.Start()
+	t.Cleanup(llm.Close)
+
+	svc := &desktop.SettingsService{Store: store, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
+	assets, _ := fs.Sub(settingsui.FS, ".")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: desktop.SettingsHandler(svc, assets)}
+	go srv.Serve(ln) //nolint:errcheck // ends at Close
+	t.Cleanup(func() { srv.Close() })
+
+	b := browser.New(t)
+	tab := b.NewTab(t)
+	f := &fixture{store: store, url: "http://" + ln.Addr().String() + "/", llm: llm, llmURL: llmURL, tab: tab}
+	f.run(t, chromedp.Navigate(f.url), chromedp.WaitVisible(`body[data-ready="true"]`))
+	return f
+}
+
+func (f *fixture) run(t *testing.T, actions ...chromedp.Action) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(f.tab, 45*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// waitText polls the element's text until it contains want.
+func (f *fixture) waitText(t *testing.T, sel, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	var got string
+	for time.Now().Before(deadline) {
+		f.run(t, chromedp.TextContent(sel, &got, chromedp.ByQuery))
+		if strings.Contains(got, want) {
+			return got
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waited for %s to contain %q; it says %q", sel, want, got)
+	return ""
+}
+
+// setValue clears the field, then types v into it as a user would (key events, so the
+// page's input handlers run).
+func setValue(sel, v string) chromedp.Action {
+	clear := fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.focus(); e.select && e.select(); e.value = ""; return true })()`, sel)
+	var ok bool
+	return chromedp.Tasks{chromedp.Evaluate(clear, &ok), chromedp.SendKeys(sel, v, chromedp.ByQuery)}
+}
+
+func TestFirstRunBannerNamesWhatIsMissing(t *testing.T) {
+	f := setup(t)
+	got := f.waitText(t, "#banner", "not set up yet")
+	for _, want := range []string{"API endpoint", "API key", "model", "your name"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("first-run banner: want it to name %q, got %q", want, got)
+		}
+	}
+}
+
+func TestInlineValidationShowsTheSettingsPackageSentences(t *testing.T) {
+	f := setup(t)
+	f.run(t, setValue("#historySize", "5"), setValue("#endpoint", "http://example.com/v1"))
+	f.waitText(t, `.err[data-for="historySize"]`, "Message history size must be between 10 and 500 (you entered 5).")
+	f.waitText(t, `.err[data-for="endpoint"]`, "https")
+	// Saving with invalid fields stores nothing.
+	f.run(t, chromedp.Click("#save", chromedp.ByQuery))
+	f.waitText(t, "#saveResult", "Not saved")
+	st, err := f.store.Settings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.HistorySize != 20 || st.Endpoint != "" {
+		t.Fatalf("an invalid save must store nothing: history %d endpoint %q", st.HistorySize, st.Endpoint)
+	}
+	// Fixing the field clears its message.
+	f.run(t, setValue("#historySize", "40"))
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		var msg string
+		f.run(t, chromedp.TextContent(`.err[data-for="historySize"]`, &msg, chromedp.ByQuery))
+		if msg == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after fixing the history size, want no message, still %q", msg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestTestConnectionListsModelsAndReportsAWrongKey(t *testing.T) {
+	f := setup(t)
+	f.run(t, setValue("#endpoint", f.llmURL), setValue("#apiKey", "sk-wrong"), setValue("#model", "fake-model"))
+	f.run(t, chromedp.Click("#test", chromedp.ByQuery))
+	f.waitText(t, "#testResult.bad", "")
+	bad := f.waitText(t, "#testResult", "")
+	if bad == "" || strings.Contains(bad, "Connected") || strings.Contains(bad, "Testing") {
+		t.Fatalf("a wrong key: want a failure message, got %q", bad)
+	}
+
+	f.run(t, setValue("#apiKey", "sk-test-123456"), chromedp.Click("#test", chromedp.ByQuery))
+	f.waitText(t, "#testResult", "Connected")
+	list := f.waitText(t, "#modelList", "fake-model")
+	for _, m := range fakellm.DefaultModels {
+		if !strings.Contains(list, m) {
+			t.Errorf("model list: want %q listed, got %q", m, list)
+		}
+	}
+	sawChat := false
+	for _, r := range f.llm.Requests() {
+		sawChat = sawChat || r.Endpoint == fakellm.EndpointChat
+	}
+	if !sawChat {
+		t.Errorf("Test connection must send a real chat request through the LLM client; the fake saw %+v", f.llm.Requests())
+	}
+}
+
+func TestSaveReachesAStoreWatchWithinASecond(t *testing.T) {
+	f := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changes, err := f.store.Watch(ctx, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.run(t, setValue("#endpoint", f.llmURL), setValue("#apiKey", "sk-test-123456"),
+		setValue("#model", "fake-model"), setValue("#userName", "Dana"))
+	start := time.Now()
+	f.run(t, chromedp.Click("#save", chromedp.ByQuery))
+	select {
+	case c := <-changes:
+		if !c.Settings {
+			t.Fatalf("watch reported %+v, want a settings change", c)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("the saved change reached the watcher after %v, want within 1 s", d)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("no settings change reached the store's Watch within 1 s of Save")
+	}
+	f.waitText(t, "#saveResult", "Saved")
+	st, _ := f.store.Settings(context.Background())
+	key, _, _ := f.store.APIKey(context.Background())
+	if st.UserName != "Dana" || st.Model != "fake-model" || key != "sk-test-123456" {
+		t.Fatalf("stored after Save: name %q model %q key set %v", st.UserName, st.Model, key == "sk-test-123456")
+	}
+	var html string
+	f.run(t, chromedp.OuterHTML("html", &html, chromedp.ByQuery))
+	if strings.Contains(html, "sk-test-123456") {
+		t.Fatal("the page shows the full API key after saving; it must only ever see it masked")
+	}
+}
+
+func TestDiagnosticsViewShowsTheSnapshotWithACopyButton(t *testing.T) {
+	f := setup(t)
+	f.run(t, chromedp.Click(`nav .tab[data-tab="diagnostics"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#copyDiag", chromedp.ByQuery))
+	f.waitText(t, "#diagnostics", "foreground: c-1 (active)")
+	f.run(t, chromedp.Click("#copyDiag", chromedp.ByQuery))
+	f.waitText(t, "#copyResult", "C") // "Copied." or "Selected: press Ctrl+C to copy."
+}

@@ -1,0 +1,473 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/sim"
+)
+
+// fullApp is one run of the real clanker binary against the simulator and the fake
+// model, both served from this test process on loopback.
+type fullApp struct {
+	t       *testing.T
+	app     *App
+	bin     string
+	dataDir string
+	sim     *sim.Server
+	ctl     *sim.Control
+	llm     *fakellm.Server
+	url     string
+	token   string
+}
+
+// appStatus mirrors app/run's test control status.
+type appStatus struct {
+	PageState   string         `json:"pageState"`
+	Current     string         `json:"current"`
+	Banner      string         `json:"banner"`
+	Mode        string         `json:"mode"`
+	Hidden      bool           `json:"hidden"`
+	Popups      int            `json:"popups"`
+	Configured  bool           `json:"configured"`
+	InFlight    bool           `json:"inFlight"`
+	Sending     bool           `json:"sending"`
+	QueuedSends int            `json:"queuedSends"`
+	Visiting    string         `json:"visiting"`
+	Draft       bool           `json:"draft"`
+	Commands    map[string]int `json:"commands"`
+}
+
+func startFullApp(t *testing.T) *fullApp {
+	t.Helper()
+	needDisplay(t)
+	s, err := sim.Start(sim.Options{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	llm, _ := fakellm.StartNew(fakellm.Config{})
+	t.Cleanup(llm.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, err := Build(ctx, "github.com/clanker-desktop/clanker", binDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fullApp{t: t, bin: bin, dataDir: t.TempDir(), sim: s, ctl: s.Control(), llm: llm}
+	f.app = StartApp(t, display, bin, 60*time.Second,
+		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", s.AppURL(),
+		"--popup-origin", s.AccountsURL(), "--test-control", "{ready}")
+	parts := strings.Fields(f.app.Control)
+	if len(parts) != 2 {
+		t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
+	}
+	f.url, f.token = parts[0], parts[1]
+	return f
+}
+
+func (f *fullApp) request(method, path string) (*http.Response, error) {
+	req, err := http.NewRequest(method, f.url+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Clanker-Token", f.token)
+	return http.DefaultClient.Do(req)
+}
+
+func (f *fullApp) status() appStatus {
+	f.t.Helper()
+	resp, err := f.request("GET", "/status")
+	if err != nil {
+		f.t.Fatalf("app status: %v\n%s", err, f.app.Output())
+	}
+	defer resp.Body.Close()
+	var st appStatus
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		f.t.Fatalf("decode app status: %v", err)
+	}
+	return st
+}
+
+func (f *fullApp) post(path string) {
+	f.t.Helper()
+	resp, err := f.request("POST", path)
+	if err != nil {
+		f.t.Fatalf("POST %s: %v", path, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		f.t.Fatalf("POST %s: %s", path, resp.Status)
+	}
+}
+
+// config runs `clanker config ...` as its own process on the app's data directory.
+func (f *fullApp) config(stdin string, args ...string) {
+	f.t.Helper()
+	cmd := exec.Command(f.bin, append([]string{"--data-dir", f.dataDir, "--no-keychain", "config"}, args...)...)
+	cmd.Env = display.Env(f.t.TempDir())
+	cmd.Stdin = strings.NewReader(stdin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		f.t.Fatalf("clanker config %v: %v\n%s", args, err, out)
+	}
+}
+
+func (f *fullApp) conversation(name string) string {
+	f.t.Helper()
+	c, err := f.ctl.ConversationByName(name)
+	if err != nil {
+		f.t.Fatalf("simulator conversation %q: %v", name, err)
+	}
+	return c.ID
+}
+
+// open clicks a conversation in the sidebar and waits until the app sees it settled.
+func (f *fullApp) open(id string) {
+	f.t.Helper()
+	WaitFor(f.t, 30*time.Second, "the simulator page to connect", func() (bool, string) {
+		st, err := f.ctl.Status()
+		return err == nil && st.Pages > 0, fmt.Sprintf("%+v %v", st, err)
+	})
+	if err := f.ctl.ClickConversation(id); err != nil {
+		f.t.Fatalf("click conversation: %v", err)
+	}
+	WaitFor(f.t, 30*time.Second, "the app to show conversation "+id, func() (bool, string) {
+		st := f.status()
+		return st.Current == id && st.PageState == "conversation", fmt.Sprintf("%+v", st)
+	})
+}
+
+// sends returns the simulator's accepted sends in conv whose text starts with prefix.
+func (f *fullApp) sends(conv, prefix string) []sim.Send {
+	f.t.Helper()
+	all, err := f.ctl.Sent()
+	if err != nil {
+		f.t.Fatalf("simulator sends: %v", err)
+	}
+	var out []sim.Send
+	for _, s := range all {
+		if (conv == "" || s.Conversation == conv) && strings.HasPrefix(s.Text, prefix) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (f *fullApp) waitSent(conv, text string) sim.Send {
+	f.t.Helper()
+	var got sim.Send
+	WaitFor(f.t, 60*time.Second, fmt.Sprintf("%q to be sent in %s", text, conv), func() (bool, string) {
+		ss := f.sends(conv, text)
+		if len(ss) == 0 {
+			all, _ := f.ctl.Sent()
+			return false, fmt.Sprintf("sent so far: %+v; app: %+v", all, f.status())
+		}
+		got = ss[0]
+		return true, ""
+	})
+	if !got.Trusted || got.Via != "enter" {
+		f.t.Fatalf("send %q was trusted=%v via %q; want a trusted Enter", got.Text, got.Trusted, got.Via)
+	}
+	return got
+}
+
+func (f *fullApp) noUntrustedInput() {
+	f.t.Helper()
+	rej, err := f.ctl.Rejected()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if len(rej) != 0 {
+		f.t.Fatalf("the simulator recorded %d untrusted send attempts, want none: %+v", len(rej), rej)
+	}
+}
+
+// windowGeometry is the main window's position and size on the X screen.
+func windowGeometry(t *testing.T, title string) (x, y, w, h int) {
+	t.Helper()
+	var out []byte
+	WaitFor(t, 10*time.Second, "the window "+title+" to be visible", func() (bool, string) {
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$", "getwindowgeometry", "--shell")
+		cmd.Env = []string{"DISPLAY=" + display.Name}
+		var err error
+		out, err = cmd.Output()
+		return err == nil && strings.Contains(string(out), "WIDTH="), string(out)
+	})
+	vals := map[string]int{}
+	for _, line := range strings.Fields(string(out)) {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			vals[k], _ = strconv.Atoi(v)
+		}
+	}
+	return vals["X"], vals["Y"], vals["WIDTH"], vals["HEIGHT"]
+}
+
+func click(t *testing.T, x, y int) {
+	t.Helper()
+	cmd := exec.Command("xdotool", "mousemove", strconv.Itoa(x), strconv.Itoa(y), "click", "1")
+	cmd.Env = []string{"DISPLAY=" + display.Name}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("xdotool click: %v: %s", err, out)
+	}
+}
+
+// pillMenu picks a mode in the bridge's status pill with real (trusted) mouse clicks:
+// the pill sits 16 px from the bottom left; its menu opens above it with Deactivated,
+// Available, Active and Settings... from top to bottom, each about 31 px high.
+func (f *fullApp) pillMenu(choice string) {
+	f.t.Helper()
+	x, y, _, h := windowGeometry(f.t, "Clanker")
+	click(f.t, x+50, y+h-28)
+	fromBottom := map[string]float64{"settings": 0.5, "active": 1.5, "available": 2.5, "deactivated": 3.5}[choice]
+	click(f.t, x+60, y+h-52-int(fromBottom*31))
+}
+
+func (f *fullApp) waitMode(mode string) {
+	f.t.Helper()
+	WaitFor(f.t, 30*time.Second, "mode "+mode, func() (bool, string) {
+		st := f.status()
+		return st.Mode == mode, fmt.Sprintf("%+v", st)
+	})
+}
+
+// waitQuiet waits until the engine has nothing in flight and nothing to send.
+func (f *fullApp) waitQuiet() {
+	f.t.Helper()
+	WaitFor(f.t, 60*time.Second, "the app to finish sending", func() (bool, string) {
+		st := f.status()
+		return !st.InFlight && !st.Sending && st.QueuedSends == 0, fmt.Sprintf("%+v", st)
+	})
+}
+
+func requestText(r fakellm.Request) string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(m.Text())
+		b.WriteByte('\n')
+	}
+	b.WriteString(r.Instructions)
+	return b.String()
+}
+
+// TestFullApp runs the real binary through the scenarios of the full-app proof in order,
+// on one app run (a fresh start for each would cost the package minutes).
+func TestFullApp(t *testing.T) {
+	f := startFullApp(t)
+	bob := f.conversation(sim.DemoBob)
+	jane := f.conversation(sim.DemoJane)
+
+	if !t.Run("FreshDataDirShowsUninitializedBannerAndConfigSetCompletesSetupLive", func(t *testing.T) {
+		f.t = t
+		WaitFor(t, 60*time.Second, "the Uninitialized banner", func() (bool, string) {
+			st := f.status()
+			return strings.Contains(st.Banner, "not configured") && !st.Configured, fmt.Sprintf("%+v", st)
+		})
+		f.open(bob)
+		f.waitMode(string(engine.ModeUninitialized))
+		f.config("", "set", "endpoint", f.llm.BaseURL())
+		f.config("", "set", "model", "fake-model")
+		f.config("", "set", "user_name", "Sam")
+		f.config("sk-e2e-key-0123456789abcdef\n", "set", "api_key", "-")
+		WaitFor(t, 10*time.Second, "the running app to pick up the settings", func() (bool, string) {
+			st := f.status()
+			return st.Configured && !strings.Contains(st.Banner, "not configured") && st.Mode == "deactivated", fmt.Sprintf("%+v", st)
+		})
+	}) {
+		return
+	}
+
+	if !t.Run("AvailableChosenInThePillSendsTheAnnouncement", func(t *testing.T) {
+		f.t = t
+		f.pillMenu("available")
+		f.waitMode("available")
+		f.waitSent(bob, engine.AvailableText)
+		f.waitQuiet()
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("RemoteMentionGetsATypedReplySentByTrustedEnter", func(t *testing.T) {
+		f.t = t
+		before, err := f.ctl.Messages(bob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		earlier := ""
+		for _, m := range before {
+			if m.From == "Bob" && m.Text != "" {
+				earlier = m.Text
+			}
+		}
+		n := len(f.llm.Requests())
+		steps := f.status().Commands["type_step"]
+		f.llm.Enqueue(fakellm.JSONReply("Hi Bob, the fake model heard you loud and clear.", "Bob said hi."))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "hey clanker, are you there?"}); err != nil {
+			t.Fatal(err)
+		}
+		reqs, err := f.llm.WaitForRequests(n+1, 60*time.Second)
+		if err != nil {
+			t.Fatalf("the model was not asked: %v", err)
+		}
+		text := requestText(reqs[n])
+		for _, want := range []string{"hey clanker, are you there?", earlier, "Sam"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the model's request lacks %q; it was:\n%s", want, text)
+			}
+		}
+		if key := reqs[n].APIKey(); key != "sk-e2e-key-0123456789abcdef" {
+			t.Errorf("the model got API key %q, want the one set with config set", key)
+		}
+		f.waitSent(bob, "[clanker] Hi Bob, the fake model heard you loud and clear.")
+		typed := f.status().Commands["type_step"] - steps
+		if typed < 20 {
+			t.Errorf("the reply was typed in %d steps, want one per character (at least 20)", typed)
+		}
+		f.waitQuiet()
+		f.noUntrustedInput()
+		if err := display.Screenshot(filepath.Join(ArtifactsDir(), "demo-reply.png")); err != nil {
+			t.Logf("screenshot: %v", err)
+		}
+	}) {
+		return
+	}
+
+	if !t.Run("ReplyWaitsForTheUsersDraftAndLeavesItAlone", func(t *testing.T) {
+		f.t = t
+		if err := f.ctl.UserTypesDraft("my own words"); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 20*time.Second, "the app to see the draft", func() (bool, string) {
+			st := f.status()
+			return st.Draft, fmt.Sprintf("%+v", st)
+		})
+		n := len(f.llm.Requests())
+		f.llm.Enqueue(fakellm.JSONReply("Answer held behind your draft.", "Bob asked again."))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, still there?"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.llm.WaitForRequests(n+1, 60*time.Second); err != nil {
+			t.Fatalf("the model was not asked: %v", err)
+		}
+		WaitFor(t, 30*time.Second, "the answer to be ready and held", func() (bool, string) {
+			st := f.status()
+			return !st.InFlight, fmt.Sprintf("%+v", st)
+		})
+		if ss := f.sends(bob, "[clanker] Answer held"); len(ss) != 0 {
+			t.Fatalf("the reply was sent while the user's draft was in the box: %+v", ss)
+		}
+		if ss := f.sends("", "my own words"); len(ss) != 0 {
+			t.Fatalf("the user's draft was sent: %+v", ss)
+		}
+		if err := f.ctl.UserTypesDraft(""); err != nil {
+			t.Fatal(err)
+		}
+		f.waitSent(bob, "[clanker] Answer held behind your draft.")
+		f.waitQuiet()
+		if ss := f.sends("", "my own words"); len(ss) != 0 {
+			t.Fatalf("the user's draft was sent: %+v", ss)
+		}
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("SwitchingConversationMidTypingSendsNothingToTheWrongOne", func(t *testing.T) {
+		f.t = t
+		story := "Once upon a time a small robot learned to wait for its turn, to read before it spoke, and never to type into the wrong chat."
+		steps := f.status().Commands["type_step"]
+		f.llm.Enqueue(fakellm.JSONReply(story, "Bob asked for a story."))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker tell me a story"}); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 60*time.Second, "typing to start", func() (bool, string) {
+			st := f.status()
+			return st.Commands["type_step"]-steps >= 3, fmt.Sprintf("%+v", st)
+		})
+		f.open(jane)
+		WaitFor(t, 30*time.Second, "the app to stop typing", func() (bool, string) {
+			st := f.status()
+			return !st.Sending, fmt.Sprintf("%+v", st)
+		})
+		if ss := f.sends(jane, "[clanker]"); len(ss) != 0 {
+			t.Fatalf("Clanker sent into the conversation the user switched to: %+v", ss)
+		}
+		for _, s := range f.sends(bob, "[clanker] Once") {
+			if s.Text != "[clanker] "+story {
+				t.Fatalf("a partial reply was sent to Bob: %q", s.Text)
+			}
+		}
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("HiddenWindowInProcessModeAnswersABackgroundConversationAndReturns", func(t *testing.T) {
+		f.t = t
+		f.pillMenu("available")
+		f.waitMode("available")
+		f.waitSent(jane, engine.AvailableText)
+		f.waitQuiet()
+		f.open(bob)
+		f.waitQuiet()
+		f.config("", "set", "inactive_mode", "process")
+		f.post("/hide")
+		WaitFor(t, 10*time.Second, "the window to hide", func() (bool, string) {
+			return !windowVisible("Clanker"), "still visible"
+		})
+		// The settings poll runs every 300 ms; the hide round-trip above outlasts it.
+		f.llm.Enqueue(fakellm.JSONReply("Answered from the background.", "Jane pinged."))
+		if _, err := f.ctl.Deliver(jane, sim.Message{From: "Jane Doe", Text: "hey clanker, ping from the background"}); err != nil {
+			t.Fatal(err)
+		}
+		f.waitSent(jane, "[clanker] Answered from the background.")
+		WaitFor(t, 60*time.Second, "the app to return to Bob", func() (bool, string) {
+			st := f.status()
+			return st.Current == bob && st.Visiting == "", fmt.Sprintf("%+v", st)
+		})
+		f.noUntrustedInput()
+		f.post("/show")
+		WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
+			return windowVisible("Clanker"), "hidden"
+		})
+	}) {
+		return
+	}
+
+	if !t.Run("UnrecognisedPageGetsTheWarningAndNoAction", func(t *testing.T) {
+		f.t = t
+		sentBefore := len(f.sends("", ""))
+		if err := f.ctl.SetVariant(sim.VariantUnrecognised); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 60*time.Second, "the unrecognised warning", func() (bool, string) {
+			st := f.status()
+			return st.PageState == "unrecognised" && strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
+		})
+		n := len(f.llm.Requests())
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker are you broken?"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.llm.WaitForRequests(n+1, 3*time.Second); err == nil {
+			t.Fatal("the model was asked about a message on an unrecognised page")
+		}
+		if got := len(f.sends("", "")); got != sentBefore {
+			t.Fatalf("%d messages were sent on an unrecognised page", got-sentBefore)
+		}
+		if err := f.ctl.SetVariant(); err != nil {
+			t.Fatal(err)
+		}
+	}) {
+		return
+	}
+}

@@ -1,0 +1,65 @@
+package llm
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzClassifyHTTP feeds arbitrary statuses, Retry-After values and error bodies to the error
+// classifier, which reads whatever an endpoint (or a proxy in front of it) sends back. It must
+// never panic; the category must follow from the status alone where the status decides (401
+// auth, 402 quota, 404 not found, 5xx server); the message shown to the user stays capped; a
+// retry wait is never negative; and the user text is never empty.
+func FuzzClassifyHTTP(f *testing.F) {
+	seeds := []struct {
+		status int
+		retry  string
+		body   string
+	}{
+		{401, "", `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`},
+		{429, "7", `{"error":{"message":"Rate limit reached","type":"requests","code":429}}`},
+		{429, "Wed, 21 Oct 2015 07:28:00 GMT", `{"code":"Too many requests","error":"slow down"}`},
+		{429, "-3", `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":null}}`},
+		{400, "", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low"}}`},
+		{403, "", `{"code":"Forbidden","error":"Your team has run out of credits"}`},
+		{404, "", `<html><body>Not Found</body></html>`},
+		{500, "1e400", `{"detail":"internal"}`},
+		{529, "", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+		{502, "NaN", "upstream \xff\xfe broken"},
+		{418, "", `{"message": ` + strings.Repeat(`"`, 3) + `}`},
+		{400, "", `{"error":"` + strings.Repeat("é", 400) + `"}`},
+		{0, "", ""}, {-1, "", "null"}, {999, "", "[]"},
+	}
+	for _, s := range seeds {
+		f.Add(s.status, s.retry, []byte(s.body))
+	}
+	f.Fuzz(func(t *testing.T, status int, retry string, body []byte) {
+		h := http.Header{}
+		h.Set("Retry-After", retry)
+		e := ClassifyHTTP(status, h, body)
+		if e == nil {
+			t.Fatal("ClassifyHTTP returned nil")
+		}
+		want := map[int]Category{401: CatAuth, 402: CatQuota, 404: CatNotFound}
+		if c, ok := want[status]; ok && e.Category != c {
+			t.Fatalf("status %d classified %v, want %v", status, e.Category, c)
+		}
+		if status >= 500 && status <= 599 && e.Category != CatServer {
+			t.Fatalf("status %d classified %v, want server", status, e.Category)
+		}
+		if e.RetryAfter < 0 {
+			t.Fatalf("negative retry wait %v from Retry-After %q", e.RetryAfter, retry)
+		}
+		if n := len(e.Message); n > maxErrorMessage+len("…") {
+			t.Fatalf("message of %d bytes, over the cap of %d", n, maxErrorMessage)
+		}
+		if strings.TrimSpace(e.UserText()) == "" || e.Error() == "" {
+			t.Fatalf("empty user text or error for status %d", status)
+		}
+		if utf8.Valid(body) && !utf8.ValidString(e.Message) {
+			t.Fatalf("a valid UTF-8 body gave an invalid UTF-8 message %q (cut inside a character)", e.Message)
+		}
+	})
+}

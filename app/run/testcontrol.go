@@ -32,6 +32,7 @@ type testStatus struct {
 	Visiting      string         `json:"visiting"`
 	EngineFGDraft bool           `json:"draft"`
 	Commands      map[string]int `json:"commands"`
+	Pending       bool           `json:"pending"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -56,6 +57,7 @@ func (a *App) startTestControl(file string) error {
 			ts.Visiting = string(snap.Visiting)
 			if snap.Foreground != nil {
 				ts.EngineFGDraft = snap.Foreground.Draft
+				ts.Pending = snap.Foreground.Pending
 			}
 		}
 		w.Header().Set("Content-Type", "application/json")

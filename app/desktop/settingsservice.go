@@ -144,6 +144,7 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 		s.log().Warn("settings window: cannot read usage", "err", err)
 	}
 	v.Usage = usageRows(usage)
+	s.log().Info("settings page loaded its values", "missing", len(v.Missing))
 	return v, nil
 }
 

@@ -103,6 +103,7 @@ func main() {
 	target := flag.String("target", "", "page to show")
 	readyFile := flag.String("ready-file", "", "file to write the control URL to once ready")
 	hidden := flag.Bool("hidden", false, "start hidden")
+	dataDir := flag.String("data", "", "data directory for the single-instance claim (none when empty)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
@@ -146,6 +147,18 @@ func main() {
 		os.Exit(2)
 	}
 	fake.shell = shell
+	if *dataDir != "" {
+		inst, err := desktop.AcquireInstance(*dataDir, func() { _ = fake.ShowWindow() }, log)
+		if errors.Is(err, desktop.ErrAlreadyRunning) {
+			log.Info("trayapp: already running; asked the first instance to come forward")
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "trayapp:", err)
+			os.Exit(2)
+		}
+		defer inst.Close()
+	}
 	if err := shell.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "trayapp:", err)
 		os.Exit(1)

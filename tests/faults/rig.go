@@ -36,6 +36,9 @@ type Options struct {
 	// BeforeSend, when set, is called with every text just before the fake page counts it as
 	// sent; an error keeps it unsent (the crash harness journals here).
 	BeforeSend func(conv engine.ConversationID, text string) error
+	// LLM, when set, answers instead of the real adapter and HTTP client (Endpoint then only
+	// goes into the stored settings).
+	LLM engine.LLM
 }
 
 // Rig is Clanker's real back end (engine, LLM adapter and client, SQLite store) wired the way
@@ -128,7 +131,11 @@ func Start(opts Options) (*Rig, error) {
 	es.Missing, es.UserName, es.Relaxed = nil, opts.UserName, opts.Relaxed
 	es.QuietStart, es.QuietStop = 0, 0 // no quiet hours: tests run at any hour
 	page := &Page{beforeSend: opts.BeforeSend}
-	eng, err := engine.New(engine.Config{Page: page, Store: st.Engine(), LLM: adapter,
+	var model engine.LLM = adapter
+	if opts.LLM != nil {
+		model = opts.LLM
+	}
+	eng, err := engine.New(engine.Config{Page: page, Store: st.Engine(), LLM: model,
 		Rand: rand.New(rand.NewPCG(opts.Seed, 99)), Location: time.UTC, Settings: &es, Logger: log})
 	if err != nil {
 		st.Close()

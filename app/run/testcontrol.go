@@ -64,6 +64,7 @@ func (a *App) startTestControl(file string) error {
 		_ = json.NewEncoder(w).Encode(ts)
 	})
 	mux.HandleFunc("POST /hide", func(w http.ResponseWriter, r *http.Request) { answer(w, a.HideWindow()) })
+	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) { answer(w, a.shell.Reload(r.Context())) })
 	mux.HandleFunc("POST /show", func(w http.ResponseWriter, r *http.Request) { answer(w, a.ShowWindow()) })
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

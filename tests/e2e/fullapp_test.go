@@ -228,9 +228,24 @@ func click(t *testing.T, x, y int) {
 func (f *fullApp) pillMenu(choice string) {
 	f.t.Helper()
 	x, y, _, h := windowGeometry(f.t, "Clanker")
-	click(f.t, x+50, y+h-28)
 	fromBottom := map[string]float64{"settings": 0.5, "active": 1.5, "available": 2.5, "deactivated": 3.5}[choice]
-	click(f.t, x+60, y+h-52-int(fromBottom*31))
+	// The pill is redrawn when the conversation settles; a click racing that redraw is
+	// lost, so try again (a few times at most) until the app reports the mode.
+	for attempt := 1; ; attempt++ {
+		click(f.t, x+50, y+h-28)
+		click(f.t, x+60, y+h-52-int(fromBottom*31))
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if f.status().Mode == choice {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if attempt == 3 {
+			_ = display.Screenshot(filepath.Join(ArtifactsDir(), "pill-menu-failed.png"))
+			f.t.Fatalf("choosing %s in the status pill did not take after %d attempts: %+v", choice, attempt, f.status())
+		}
+	}
 }
 
 func (f *fullApp) waitMode(mode string) {
@@ -413,44 +428,14 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
-	if !t.Run("HiddenWindowInProcessModeAnswersABackgroundConversationAndReturns", func(t *testing.T) {
-		f.t = t
-		f.pillMenu("available")
-		f.waitMode("available")
-		f.waitSent(jane, engine.AvailableText)
-		f.waitQuiet()
-		f.open(bob)
-		f.waitQuiet()
-		f.config("", "set", "inactive_mode", "process")
-		f.post("/hide")
-		WaitFor(t, 10*time.Second, "the window to hide", func() (bool, string) {
-			return !windowVisible("Clanker"), "still visible"
-		})
-		// The settings poll runs every 300 ms; the hide round-trip above outlasts it.
-		f.llm.Enqueue(fakellm.JSONReply("Answered from the background.", "Jane pinged."))
-		if _, err := f.ctl.Deliver(jane, sim.Message{From: "Jane Doe", Text: "hey clanker, ping from the background"}); err != nil {
-			t.Fatal(err)
-		}
-		f.waitSent(jane, "[clanker] Answered from the background.")
-		WaitFor(t, 60*time.Second, "the app to return to Bob", func() (bool, string) {
-			st := f.status()
-			return st.Current == bob && st.Visiting == "", fmt.Sprintf("%+v", st)
-		})
-		f.noUntrustedInput()
-		f.post("/show")
-		WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
-			return windowVisible("Clanker"), "hidden"
-		})
-	}) {
-		return
-	}
-
 	if !t.Run("UnrecognisedPageGetsTheWarningAndNoAction", func(t *testing.T) {
 		f.t = t
 		sentBefore := len(f.sends("", ""))
 		if err := f.ctl.SetVariant(sim.VariantUnrecognised); err != nil {
 			t.Fatal(err)
 		}
+		// As after an update by Google: the app starts on (here: reloads into) the new page.
+		f.post("/reload")
 		WaitFor(t, 60*time.Second, "the unrecognised warning", func() (bool, string) {
 			st := f.status()
 			return st.PageState == "unrecognised" && strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)

@@ -36,6 +36,9 @@ type Options struct {
 	// BeforeSend, when set, is called with every text just before the fake page counts it as
 	// sent; an error keeps it unsent (the crash harness journals here).
 	BeforeSend func(conv engine.ConversationID, text string) error
+	// Transport, when set, carries the LLM client's HTTP requests (tests wrap it to see every
+	// request that leaves the app); nil means a fresh transport without keep-alives.
+	Transport http.RoundTripper
 	// LLM, when set, answers instead of the real adapter and HTTP client (Endpoint then only
 	// goes into the stored settings).
 	LLM engine.LLM
@@ -109,7 +112,11 @@ func Start(opts Options) (*Rig, error) {
 		}
 	}
 
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	tr := opts.Transport
+	if tr == nil {
+		tr = &http.Transport{DisableKeepAlives: true}
+	}
+	hc := &http.Client{Transport: tr}
 	adapter := &llm.EngineAdapter{
 		// As in the app, every request reads the saved settings and key again.
 		Config: func(conv string) (llm.Config, error) {

@@ -16,8 +16,8 @@ import (
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
-	"github.com/clanker-desktop/clanker/tests/faults"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/faults"
 )
 
 // canaryKey is a distinctive fake key. It deliberately lacks a provider prefix such as "sk-", so

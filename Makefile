@@ -9,13 +9,21 @@ GOTEST     ?= go test -tags $(TAGS)
 # Packages whose tests run under the race detector (everything).
 PKGS       ?= ./...
 
-.PHONY: all deps check fmt test test-unit bench chaos fuzz sim generate clean
+.PHONY: all deps check fmt run demo test test-unit bench chaos fuzz sim generate clean
 
 all: test
 
 ## deps: install system packages and pinned Go tools (idempotent; fast when present)
 deps:
 	@bash build/install-deps.sh
+
+## run: build and start Clanker on https://messages.google.com/web (ARGS="--data-dir DIR" etc.)
+run: deps
+	go run -tags $(TAGS),production . $(ARGS)
+
+## demo: build and start Clanker on the built-in simulator with the demo model
+demo: deps
+	go run -tags $(TAGS),production . demo $(ARGS)
 
 ## fmt: rewrite Go files with gofmt
 fmt:

@@ -26,6 +26,8 @@ type Options struct {
 	UserName string // default "Dana"
 	// Relaxed turns on human-like typing; off, a reply is inserted at once.
 	Relaxed bool
+	// WebSearch turns the web search setting on (for xAI it switches to the Responses API).
+	WebSearch bool
 	// Timeout bounds each HTTP attempt (zero: the client's default of 60 s).
 	Timeout time.Duration
 	Seed    uint64
@@ -97,9 +99,10 @@ func Start(opts Options) (*Rig, error) {
 		return nil, err
 	}
 	want := cur
-	want.Endpoint, want.Model, want.UserName, want.RelaxedResponsiveness = opts.Endpoint, opts.Model, opts.UserName, opts.Relaxed
+	want.Endpoint, want.Model, want.UserName, want.RelaxedResponsiveness, want.WebSearch = opts.Endpoint, opts.Model, opts.UserName, opts.Relaxed, opts.WebSearch
 	want.Normalize()
-	if want.Endpoint != cur.Endpoint || want.Model != cur.Model || want.UserName != cur.UserName || want.RelaxedResponsiveness != cur.RelaxedResponsiveness {
+	if want.Endpoint != cur.Endpoint || want.Model != cur.Model || want.UserName != cur.UserName ||
+		want.RelaxedResponsiveness != cur.RelaxedResponsiveness || want.WebSearch != cur.WebSearch {
 		if _, err := st.SaveSettings(ctx, want); err != nil {
 			st.Close()
 			return nil, fmt.Errorf("save settings: %w", err)
@@ -135,7 +138,7 @@ func Start(opts Options) (*Rig, error) {
 		Images: images.NewCache(1 << 20), Logger: log,
 	}
 	es := engine.DefaultSettings()
-	es.Missing, es.UserName, es.Relaxed = nil, opts.UserName, opts.Relaxed
+	es.Missing, es.UserName, es.Relaxed, es.WebSearch = nil, opts.UserName, opts.Relaxed, opts.WebSearch
 	es.QuietStart, es.QuietStop = 0, 0 // no quiet hours: tests run at any hour
 	page := &Page{beforeSend: opts.BeforeSend}
 	var model engine.LLM = adapter

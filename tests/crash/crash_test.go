@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/faults"
 	_ "modernc.org/sqlite" // the driver, for the test's own integrity check
@@ -46,9 +47,11 @@ type journal struct {
 }
 
 type entry struct {
-	in   bool
-	text string // message id for "in", the sent text for "out"
+	kind string // "in", "out" or "set"
+	text string // message id for "in", the sent text for "out", the cycle for "set"
 }
+
+func (e entry) isIn() bool { return e.kind == "in" }
 
 func readJournal(path string) ([]entry, int64, error) {
 	b, err := os.ReadFile(path)
@@ -64,7 +67,7 @@ func readJournal(path string) ([]entry, int64, error) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		kind, rest, _ := strings.Cut(sc.Text(), " ")
-		out = append(out, entry{in: kind == "in", text: strings.ReplaceAll(rest, `\n`, "\n")})
+		out = append(out, entry{kind: kind, text: strings.ReplaceAll(rest, `\n`, "\n")})
 	}
 	return out, int64(complete), sc.Err()
 }
@@ -153,12 +156,26 @@ func runReplier(dir string) error {
 			}
 		}
 	}
+	// What the settings window saved before the kill must be there: the last acknowledged
+	// write, or the one that was in flight, never an older value or a torn one.
+	acked := 0
+	for _, e := range past {
+		if e.kind == "set" {
+			acked, _ = strconv.Atoi(e.text)
+		}
+	}
+	if err := checkAcked(r, acked); err != nil {
+		return err
+	}
 
 	// The page shows the newest 35 messages of c1, as the real one keeps a window.
 	var hist []engine.Message
 	delivered := 0
 	for i, e := range past {
-		if e.in {
+		if e.kind == "set" {
+			continue
+		}
+		if e.isIn() {
 			delivered++
 			hist = append(hist, engine.Message{ID: e.text, Sender: "Ann", Direction: engine.Incoming, Text: "clanker, question " + e.text + "?"})
 		} else {
@@ -184,6 +201,22 @@ func runReplier(dir string) error {
 	synctest.Wait()
 	for i := delivered + 1; i <= cycles; i++ {
 		id := "m" + strconv.Itoa(i)
+		// The settings window's part of the cycle: save a setting and a mode, then note that
+		// the save was acknowledged.
+		st, err := r.Store.Settings(context.Background())
+		if err != nil {
+			return err
+		}
+		st.HistorySize = historyAt(i)
+		if _, err := r.Store.SaveSettings(context.Background(), st); err != nil {
+			return err
+		}
+		if err := r.SetMode("c2", modeAt(i)); err != nil {
+			return err
+		}
+		if err := j.append("set", strconv.Itoa(i)); err != nil {
+			return err
+		}
 		if err := j.append("in", id); err != nil {
 			return err
 		}
@@ -194,6 +227,35 @@ func runReplier(dir string) error {
 		}
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
+	}
+	return nil
+}
+
+// historyAt and modeAt are the values the settings window saves in cycle i.
+func historyAt(i int) int { return 10 + i%490 }
+
+func modeAt(i int) sqlite.Mode {
+	if i%2 == 0 {
+		return sqlite.ModeAvailable
+	}
+	return sqlite.ModeActive
+}
+
+// checkAcked compares the stored history size and c2's mode with the last acknowledged save
+// (cycle acked) and the one after it, which may have been committed just before the kill.
+func checkAcked(r *faults.Rig, acked int) error {
+	st, err := r.Store.Settings(context.Background())
+	if err != nil {
+		return err
+	}
+	okHistory := st.HistorySize == historyAt(acked+1) || (acked > 0 && st.HistorySize == historyAt(acked)) ||
+		(acked == 0 && st.HistorySize == settings.DefaultHistorySize)
+	if !okHistory {
+		return fmt.Errorf("LOST SETTING: history size %d after the kill; the last acknowledged save (cycle %d) wrote %d", st.HistorySize, acked, historyAt(acked))
+	}
+	m := r.Mode("c2")
+	if m != modeAt(acked+1) && !(acked > 0 && m == modeAt(acked)) && !(acked == 0 && m == sqlite.ModeAvailable) {
+		return fmt.Errorf("LOST MODE: c2 is %q after the kill; the last acknowledged save (cycle %d) wrote %q", m, acked, modeAt(acked))
 	}
 	return nil
 }
@@ -320,7 +382,10 @@ func verify(t *testing.T, dir string) {
 	answered := map[string]int{}
 	ins, outs := 0, 0
 	for _, e := range entries {
-		if e.in {
+		if e.kind == "set" {
+			continue
+		}
+		if e.isIn() {
 			ins++
 			continue
 		}
@@ -365,14 +430,15 @@ func verify(t *testing.T, dir string) {
 	}
 	ctx := context.Background()
 	s, err := st.Settings(ctx)
-	if err != nil || s.Endpoint != endpoint || s.Model != "fake-model" || s.UserName != userName {
-		t.Errorf("settings after the kills = endpoint %q model %q user %q (%v), want %q fake-model %q", s.Endpoint, s.Model, s.UserName, err, endpoint, userName)
+	if err != nil || s.Endpoint != endpoint || s.Model != "fake-model" || s.UserName != userName || s.HistorySize != historyAt(cycles) {
+		t.Errorf("settings after the kills = endpoint %q model %q user %q history %d (%v), want %q fake-model %q %d",
+			s.Endpoint, s.Model, s.UserName, s.HistorySize, err, endpoint, userName, historyAt(cycles))
 	}
 	st.Secrets = nil
 	if k, _, err := st.APIKey(ctx); err != nil || k != apiKey {
 		t.Errorf("API key after the kills: %v (length %d), want the saved key", err, len(k))
 	}
-	for conv, want := range map[string]sqlite.Mode{"c1": sqlite.ModeActive, "c2": sqlite.ModeAvailable, "c3": sqlite.ModeDeactivated} {
+	for conv, want := range map[string]sqlite.Mode{"c1": sqlite.ModeActive, "c2": modeAt(cycles), "c3": sqlite.ModeDeactivated} {
 		c, err := st.Conversation(ctx, conv)
 		if err != nil || c.Mode != want {
 			t.Errorf("mode of %s after the kills = %q (%v), want %q", conv, c.Mode, err, want)

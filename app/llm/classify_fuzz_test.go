@@ -30,6 +30,7 @@ func FuzzClassifyHTTP(f *testing.F) {
 		{502, "NaN", "upstream \xff\xfe broken"},
 		{418, "", `{"message": ` + strings.Repeat(`"`, 3) + `}`},
 		{400, "", `{"error":"` + strings.Repeat("é", 400) + `"}`},
+		{400, "", `{"error":"a` + strings.Repeat("é", 400) + `"}`}, // odd offset: the cap must not split a character
 		{0, "", ""}, {-1, "", "null"}, {999, "", "[]"},
 	}
 	for _, s := range seeds {

@@ -238,7 +238,9 @@ func (c *Client) send(ctx context.Context, prompt Prompt, maxTokens int) (attemp
 		return a, nil
 	}
 	if failed != nil {
-		return a, ClassifyHTTP(failed.StatusCode, failed.Header, failedBody)
+		cerr := ClassifyHTTP(failed.StatusCode, failed.Header, failedBody)
+		cerr.Scrub(c.cfg.APIKey)
+		return a, cerr
 	}
 	if ctx.Err() != nil {
 		return a, ctx.Err() // the caller gave up (superseded); not a service failure

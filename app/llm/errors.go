@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Category groups failures by what the app does about them.
@@ -129,9 +130,12 @@ func (e *Error) UserText() string {
 var errTimeout = errors.New("request timed out")
 
 // quotaWords matches quota and billing wording in a message; quotaCode the
-// same in a type or code field.
+// same in a type or code field. A spending or usage limit is quota; a rate
+// limit ("exceeded your per-minute rate limit") is not, which is why the
+// extension's broad "exceeded ... limit" is narrowed here: a passing rate
+// limit must never switch Clanker off.
 var (
-	quotaWords = regexp.MustCompile(`(?i)quota|billing|budget|insufficient.funds|exceeded.*limit|payment.*required|credit`)
+	quotaWords = regexp.MustCompile(`(?i)quota|billing|budget|insufficient.funds|(usage|spend|spending|monthly|hard) limit|payment.*required|credit`)
 	quotaCode  = regexp.MustCompile(`(?i)quota|billing|budget|insufficient|credit`)
 )
 
@@ -228,12 +232,30 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
+// capMessage folds white space and cuts the message to maxErrorMessage bytes at a
+// character boundary, so a toast never shows half a character or invalid UTF-8.
 func capMessage(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.ToValidUTF8(strings.Join(strings.Fields(s), " "), "\uFFFD")
 	if len(s) > maxErrorMessage {
-		s = s[:maxErrorMessage] + "…"
+		cut := maxErrorMessage
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// Scrub removes every occurrence of secret from the error's texts. The client calls it
+// with the API key, because a misbehaving proxy may quote the key back in its error body
+// and that text is shown to the user.
+func (e *Error) Scrub(secret string) {
+	if e == nil || len(secret) < 4 {
+		return
+	}
+	e.Message = strings.ReplaceAll(e.Message, secret, "[key removed]")
+	e.Code = strings.ReplaceAll(e.Code, secret, "[key removed]")
+	e.Type = strings.ReplaceAll(e.Type, secret, "[key removed]")
 }
 
 // retryAfter reads retry-after-ms, then Retry-After as seconds or an HTTP

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"unicode/utf8"
 )
 
 // ErrTooLarge is returned for events over MaxEventBytes; they are refused unparsed.
@@ -53,10 +54,26 @@ func strictUnmarshal(raw []byte, into any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return err
+		// encoding/json quotes offending field names whole; a hostile page can make one
+		// half a megabyte, so the error (which ends up in a log line) is clipped.
+		return errors.New(clipError(err.Error()))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("trailing data after the JSON value")
 	}
 	return nil
+}
+
+// maxErrorText bounds the text of a decoding error.
+const maxErrorText = 300
+
+func clipError(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

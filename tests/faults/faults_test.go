@@ -42,9 +42,6 @@ type fault struct {
 	note        notice
 	// noteHas, when set, must appear in every toast or banner shown.
 	noteHas string
-	// bug marks a row whose expectation pins a known bug (see its comment) rather than the
-	// behaviour the reference asks for.
-	bug bool
 }
 
 func good(text string) fakellm.Reply { return fakellm.JSONReply(text, "") }
@@ -100,13 +97,10 @@ func faultTable() []fault {
 		{name: "429 OpenAI numeric code", def: fakellm.OpenAIError(429, "", 429, "Too many requests"), note: noNotice},
 		{name: "429 xAI", def: fakellm.XAIError(429, "Too many requests", "Too many requests, slow down"), note: noNotice},
 		{name: "429 Anthropic rate_limit_error", def: fakellm.AnthropicError(429, "rate_limit_error", "This request would exceed the rate limit for your organization"), note: noNotice},
-		// KNOWN BUG (app/llm quotaWords, inherited from upstream): "exceeded ... limit" counts as
-		// quota wording, so a plain rate limit whose message says "exceeded your rate limit"
-		// deactivates the conversation. Reference section 17/18 says only quota or billing
-		// wording should. These rows pin today's behaviour; when it is fixed they must become
-		// deactivated=false, note=noNotice.
-		{name: "429 Anthropic 'exceeded your per-minute rate limit' (known bug: deactivates)", def: fakellm.AnthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), deactivated: true, note: banner, noteHas: "quota", bug: true},
-		{name: "429 xAI 'exceeded the rate limit' (known bug: deactivates)", def: fakellm.XAIError(429, "Too many requests", "You have exceeded the rate limit"), deactivated: true, note: banner, noteHas: "quota", bug: true},
+		// Rate-limit wording that says "exceeded" is still a rate limit, never quota: the
+		// extension's "exceeded ... limit" rule switched Clanker off on a passing rate limit.
+		{name: "429 Anthropic 'exceeded your per-minute rate limit'", def: fakellm.AnthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), note: noNotice},
+		{name: "429 xAI 'exceeded the rate limit'", def: fakellm.XAIError(429, "Too many requests", "You have exceeded the rate limit"), note: noNotice},
 		{name: "429 Retry-After 7 s then success", queue: []fakellm.Reply{fakellm.OpenAIError(429, "requests", "rate_limit_exceeded", "Rate limit reached").WithRetryAfter(7)}, def: ok, posted: sent("all good", "all good")},
 		{name: "429 retry-after-ms then success", queue: []fakellm.Reply{fakellm.AnthropicError(429, "rate_limit_error", "slow down").WithHeader("Retry-After-Ms", "1500")}, def: ok, posted: sent("all good", "all good")},
 		{name: "429 Retry-After too long to wait", def: fakellm.OpenAIError(429, "requests", "rate_limit_exceeded", "Rate limit reached").WithRetryAfter(3600), note: noNotice},
@@ -314,9 +308,6 @@ func TestFaultCorpusPostsOnlyValidRepliesWithTheRightModeAndNotification(t *test
 				defer r.Stop()
 				o := playTwoTriggers(t, r, srv, func(d time.Duration) { time.Sleep(d); synctest.Wait() })
 				check(t, f, o)
-				if f.bug {
-					t.Logf("known bug pinned by this row: %s", f.name)
-				}
 				if o.requests == 0 {
 					t.Errorf("want the model asked at least once, got no request")
 				}

@@ -45,10 +45,11 @@ test: deps check
 test-unit:
 	$(GOTEST) -race -short $(PKGS)
 
-## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command)
+## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,
+## and the sizes of the release artifacts, which it builds first)
 COUNT ?= 5
-bench: deps
-	go run ./tests/benchreport -count $(COUNT) -tags $(TAGS) -o BENCHMARKS.md
+bench: deps dist
+	go run ./tests/benchreport -count $(COUNT) -tags $(TAGS) -dist $(DIST) -o BENCHMARKS.md
 
 ## chaos: the seeded chaos simulation over the real engine and store (make test runs 100 seeds)
 SEEDS ?= 1000

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +62,30 @@ func TestRenderShowsCommandMachineMediansAndBaselineRatio(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "clanker_1.0.0_amd64.deb"), make([]byte, 2_500_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sec, err := DistSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| clanker_1.0.0_amd64.deb | 2.5 MB |", "Tauri wrapper about 8 MB", "120 MB"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("section lacks %q:\n%s", want, sec)
+		}
+	}
+	if strings.Contains(sec, "SHA256SUMS |") {
+		t.Errorf("the checksum file is listed as an artifact:\n%s", sec)
+	}
+	if _, err := DistSection(t.TempDir()); err == nil {
+		t.Error("an empty folder gave no error; it should say to run make dist")
 	}
 }

@@ -33,6 +33,9 @@ type testStatus struct {
 	EngineFGDraft bool           `json:"draft"`
 	Commands      map[string]int `json:"commands"`
 	Pending       bool           `json:"pending"`
+	// Inactive is the inactive-conversation policy the app runs with now, so a test can
+	// wait for a saved change to be applied before it relies on it.
+	Inactive string `json:"inactive"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -49,7 +52,8 @@ func (a *App) startTestControl(file string) error {
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
-			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent()}
+			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
+			Inactive: string(a.cur.Load().st.InactiveMode)}
 		if snap, err := a.snapshot(); err == nil {
 			ts.InFlight = snap.InFlight != nil
 			ts.Sending = snap.Sending

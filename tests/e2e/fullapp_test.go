@@ -47,6 +47,7 @@ type appStatus struct {
 	Draft       bool           `json:"draft"`
 	Commands    map[string]int `json:"commands"`
 	Pending     bool           `json:"pending"`
+	Inactive    string         `json:"inactive"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -68,7 +69,7 @@ func startFullApp(t *testing.T) *fullApp {
 	f := &fullApp{t: t, bin: bin, dataDir: t.TempDir(), sim: s, ctl: s.Control(), llm: llm}
 	f.app = StartApp(t, display, bin, 60*time.Second,
 		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", s.AppURL(),
-		"--popup-origin", s.AccountsURL(), "--test-control", "{ready}")
+		"--popup-origin", s.AccountsURL(), "--test-control", "{ready}", "-v")
 	parts := strings.Fields(f.app.Control)
 	if len(parts) != 2 {
 		t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
@@ -424,6 +425,47 @@ func TestFullApp(t *testing.T) {
 			}
 		}
 		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("HiddenWindowInProcessModeAnswersABackgroundConversationAndReturns", func(t *testing.T) {
+		f.t = t
+		f.pillMenu("available")
+		f.waitMode("available")
+		f.waitSent(jane, engine.AvailableText)
+		f.waitQuiet()
+		f.open(bob)
+		f.waitQuiet()
+		f.config("", "set", "inactive_mode", "process")
+		// The running app reads saved settings every 300 ms. Under the default policy
+		// (ignore) a sidebar change is taken as the new baseline and never queued, so
+		// the new message must not arrive before the policy is applied.
+		WaitFor(t, 10*time.Second, "the app to apply inactive_mode=process", func() (bool, string) {
+			st := f.status()
+			return st.Inactive == "process", fmt.Sprintf("%+v", st)
+		})
+		f.post("/hide")
+		WaitFor(t, 10*time.Second, "the window to hide", func() (bool, string) {
+			return !windowVisible("Clanker"), "still visible"
+		})
+		f.llm.Enqueue(fakellm.JSONReply("Answered from the background.", "Jane pinged."))
+		if _, err := f.ctl.Deliver(jane, sim.Message{From: "Jane Doe", Text: "hey clanker, ping from the background"}); err != nil {
+			t.Fatal(err)
+		}
+		f.waitSent(jane, "[clanker] Answered from the background.")
+		WaitFor(t, 60*time.Second, "the app to return to Bob", func() (bool, string) {
+			st := f.status()
+			return st.Current == bob && st.Visiting == "", fmt.Sprintf("%+v", st)
+		})
+		if st := f.status(); !st.Hidden || windowVisible("Clanker") {
+			t.Fatalf("the window should have stayed hidden while the background conversation was answered; app %+v, visible %v", st, windowVisible("Clanker"))
+		}
+		f.noUntrustedInput()
+		f.post("/show")
+		WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
+			return windowVisible("Clanker"), "hidden"
+		})
 	}) {
 		return
 	}

@@ -272,3 +272,38 @@ func TestAnnouncementHeldBehindADraftIsDroppedWhenTheModeChangesAgain(t *testing
 		h.wantSent("the greeting is dropped once the conversation is deactivated", "c1|"+AvailableText, "c1|"+DeactivatedText)
 	})
 }
+
+// A spent monthly budget (checked by the LLM side before a request) switches Clanker off in
+// every stored conversation, with a banner and without a word into any chat.
+func TestSpentBudgetDeactivatesEveryConversationSilently(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const text = "Monthly token budget reached (1200 of 1000 tokens). Clanker has been deactivated."
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{}, &LLMError{Class: ErrBudget, UserText: text}
+		})
+		h.store.setMode("c1", ModeActive)
+		h.store.setMode("c2", ModeAvailable)
+		h.store.setMode("c3", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "what's up"))
+		h.wait(5 * time.Second)
+		h.wantRequests(1, "the request the budget gate refused")
+		h.wantSent("after the budget was spent")
+		for _, id := range []ConversationID{"c1", "c2", "c3"} {
+			if h.store.mode(id) != ModeDeactivated {
+				t.Fatalf("want %s deactivated, got %q", id, h.store.mode(id))
+			}
+		}
+		var ok bool
+		for _, c := range h.page.commands(CmdBanner) {
+			ok = ok || (c.Key == BannerDeactivated && c.Text == text)
+		}
+		if !ok {
+			t.Fatalf("want the budget banner %q, got %+v", text, h.page.commands(CmdBanner))
+		}
+		h.receive("c1", in("Ann", "hello?"))
+		h.wait(time.Minute)
+		h.wantRequests(1, "deactivated after the budget was spent")
+	})
+}

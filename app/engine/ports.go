@@ -147,6 +147,7 @@ type ErrorClass string
 const (
 	ErrAuth      ErrorClass = "auth"       // deactivate, banner
 	ErrQuota     ErrorClass = "quota"      // deactivate, banner
+	ErrBudget    ErrorClass = "budget"     // the user's monthly budget is spent: deactivate everywhere, banner
 	ErrRateLimit ErrorClass = "rate_limit" // log only
 	ErrServer    ErrorClass = "server"     // toast on the first failure in a row
 	ErrNetwork   ErrorClass = "network"    // toast on the first failure in a row

@@ -370,6 +370,25 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 	conv := in.req.Conversation
 	e.log.Warn("engine: model request failed", "conversation", conv, "class", le.Class, "status", le.Status)
 	switch le.Class {
+	case ErrBudget:
+		// The user's own monthly limit is reached: no conversation may spend more, so every
+		// stored conversation is switched off, not just this one, and, as for an exhausted
+		// quota, without a word into the chat.
+		e.errStreak = 0
+		e.deactivate(conv)
+		if _, err := e.store.DeactivateAll(); err != nil {
+			e.log.Warn("engine: deactivate all after the budget was spent", "err", err)
+		}
+		if e.fg != nil {
+			e.fg.rec.Mode = ModeDeactivated
+			e.cancelPending()
+			e.dropReplies(e.fg.id)
+			e.status()
+		}
+		e.deferred = nil
+		e.sb.queue = nil
+		e.banner(BannerDeactivated, le.UserText) // the gate's sentence already says Clanker is off
+		return
 	case ErrAuth, ErrQuota:
 		e.errStreak = 0
 		e.deactivate(conv)

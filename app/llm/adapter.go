@@ -62,6 +62,16 @@ type EngineAdapter struct {
 	ImageStore ImageStore
 	Optimizer  images.Optimizer
 	Logger     *slog.Logger
+	// Budget, when set, is asked before every request; a spent monthly budget stops the
+	// request and makes the engine deactivate every conversation. When nil and Context also
+	// implements BudgetGate (the SQLite store does), Context is used.
+	Budget BudgetGate
+}
+
+// BudgetGate reports whether the user's monthly budget is spent. userText says so in a
+// sentence for the banner.
+type BudgetGate interface {
+	BudgetExceeded(ctx context.Context) (exceeded bool, userText string, err error)
 }
 
 var _ engine.LLM = (*EngineAdapter)(nil)
@@ -76,6 +86,18 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 	if a.Config == nil || a.Context == nil {
 		return engine.Reply{}, &engine.LLMError{Class: engine.ErrUnknown,
 			UserText: "Clanker's AI connection is not set up; nothing was sent.", Err: errors.New("engine adapter without Config or Context")}
+	}
+	gate := a.Budget
+	if gate == nil {
+		gate, _ = a.Context.(BudgetGate)
+	}
+	if gate != nil {
+		exceeded, text, err := gate.BudgetExceeded(ctx)
+		if err != nil {
+			log.Warn("llm: budget check failed; the request goes ahead", "err", err)
+		} else if exceeded {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrBudget, UserText: text}
+		}
 	}
 	cfg, err := a.Config(conv)
 	if err != nil {

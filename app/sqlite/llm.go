@@ -16,6 +16,7 @@ var (
 	_ llm.ContextSource = (*LLMStore)(nil)
 	_ llm.UsageSink     = (*LLMStore)(nil)
 	_ llm.ImageStore    = (*LLMStore)(nil)
+	_ llm.BudgetGate    = (*LLMStore)(nil)
 )
 
 // LLM returns the LLM adapter's view of this store.
@@ -50,4 +51,18 @@ func (l *LLMStore) LoadImage(ctx context.Context, conversation, src string) (ima
 func (l *LLMStore) SaveImage(ctx context.Context, conversation, src string, img images.Result) error {
 	return l.s.PutImage(ctx, CachedImage{ConversationID: conversation, Source: src, MIME: "image/jpeg",
 		Width: img.Width, Height: img.Height, Data: img.JPEG})
+}
+
+// BudgetExceeded implements llm.BudgetGate with the saved monthly budget and this month's
+// recorded usage (local time).
+func (l *LLMStore) BudgetExceeded(ctx context.Context) (bool, string, error) {
+	st, err := l.s.Settings(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	status, err := l.s.CheckBudget(ctx, st, nil)
+	if err != nil || !status.Exceeded {
+		return false, "", err
+	}
+	return true, status.Message(st.Budget.Kind), nil
 }

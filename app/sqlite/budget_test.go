@@ -1,0 +1,40 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/clanker-desktop/clanker/app/settings"
+)
+
+func TestBudgetGateReportsASpentMonthlyTokenBudget(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	gate := s.LLM()
+
+	if exceeded, _, err := gate.BudgetExceeded(ctx); err != nil || exceeded {
+		t.Fatalf("no budget set: exceeded=%v err=%v, want false, nil", exceeded, err)
+	}
+	st := settings.Defaults()
+	st.Budget = settings.Budget{Kind: settings.BudgetTokens, MonthlyTokens: 1000}
+	if _, err := s.SaveSettings(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordUsage(ctx, Usage{ConversationID: "c1", Model: "m", PromptTokens: 600, CompletionTokens: 300}); err != nil {
+		t.Fatal(err)
+	}
+	if exceeded, _, err := gate.BudgetExceeded(ctx); err != nil || exceeded {
+		t.Fatalf("900 of 1000 tokens used: exceeded=%v err=%v, want false", exceeded, err)
+	}
+	if err := s.RecordUsage(ctx, Usage{ConversationID: "c2", Model: "m", PromptTokens: 200, CompletionTokens: 100}); err != nil {
+		t.Fatal(err)
+	}
+	exceeded, text, err := gate.BudgetExceeded(ctx)
+	if err != nil || !exceeded {
+		t.Fatalf("1200 of 1000 tokens used: exceeded=%v err=%v, want true", exceeded, err)
+	}
+	if !strings.Contains(text, "1200") || !strings.Contains(text, "1000") {
+		t.Fatalf("banner text %q does not say how much was used of what", text)
+	}
+}

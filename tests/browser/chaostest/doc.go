@@ -1,0 +1,18 @@
+// Package chaostest runs the chaos simulation end to end through the real bridge: a "headless
+// app" made of the real engine (app/engine), the real SQLite store (app/sqlite, a file in a
+// temporary directory), the real LLM adapter and client (app/llm) in front of the fake model
+// server (tests/fakellm), and the real page link (app/page) whose commands run in a headless
+// Chromium tab on the Google Messages simulator (tests/sim), with the sealed bridge (inject/)
+// injected at document start, events coming back through a CDP binding, and the final Enter
+// delivered as a trusted CDP key press as the desktop shell would.
+//
+// A seeded random driver acts on that world through the simulator's control API (remote
+// messages) and through CDP as a person would (trusted typing, sends, sidebar clicks, clicks on
+// the status pill), and changes modes through the engine as the tray does. After every step the
+// invariants of DESIGN.md are checked against the simulator's own send log, which is the ground
+// truth of what left the page. Everything lives in the test files; this file only exists so the
+// directory is a package that `go vet` and `go build ./...` see.
+//
+// Run it with `go test ./tests/browser/chaostest` (5 seeds of 40 events), `-bchaos.seeds=N` for
+// more, `-bchaos.seed=S` for one seed and `-bchaos.events=N` to change the session length.
+package chaostest

@@ -119,9 +119,12 @@ type Options struct {
 	OfflineRetry time.Duration
 	// Logger receives the shell's and Wails' logs (default slog.Default()).
 	Logger *slog.Logger
+	// Version is the app's version, shown by About Clanker.
+	Version string
 	// Menus, when set, gives the app the Clanker menu: a tray icon (unless Menus.NoTray)
-	// started and stopped with the window. Nil keeps the bare shell (tests of the
-	// platform layer).
+	// started and stopped with the window, the window's menu bar (Clanker, Edit, View)
+	// and, on Linux, the Clanker items in the page's right-click menu. Nil keeps the
+	// bare shell (tests of the platform layer).
 	Menus *MenuOptions
 }
 

@@ -61,7 +61,8 @@ type Shell struct {
 	visible   bool
 	visHooks  []func(bool)
 
-	tray *Tray // nil without Options.Menus or with NoTray
+	tray  *Tray // nil without Options.Menus or with NoTray
+	menus shellMenus
 }
 
 // New checks the options and prepares a shell; it does not open a window yet.
@@ -161,6 +162,7 @@ func (s *Shell) appOptions() *options.App {
 			ProgramName:      "clanker",
 		},
 		EnableDefaultContextMenu: true, // spelling suggestions live in the context menu
+		Menu:                     s.wailsMenu(),
 		OnStartup:                s.onStartup,
 		OnDomReady:               s.onDomReady,
 		OnShutdown:               s.onShutdown,
@@ -190,6 +192,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.mu.Lock()
 	s.setupErr = err
 	s.mu.Unlock()
+	s.menusReady()
 	s.readyOnce.Do(func() { close(s.ready) })
 	if s.opts.OnReady != nil {
 		go s.opts.OnReady()

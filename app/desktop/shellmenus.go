@@ -30,6 +30,7 @@ func (s *Shell) initMenus() error {
 	if !m.NoTray {
 		s.tray = NewTray(*m, s.log)
 	}
+	s.initAppMenu(*m)
 	return nil
 }
 
@@ -40,6 +41,7 @@ func (s *Shell) startMenus() {
 }
 
 func (s *Shell) onShutdown(_ context.Context) {
+	s.stopAppMenu()
 	if s.tray != nil {
 		s.tray.Stop()
 	}

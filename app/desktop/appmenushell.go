@@ -1,0 +1,329 @@
+package desktop
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/wailsapp/wails/v2/pkg/menu"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// menuPlatform is the native side of the app menu, zoom and editing. Linux implements
+// it; elsewhere the Shell falls back to Wails' own menu update and to script in the page.
+type menuPlatform interface {
+	setZoom(ctx context.Context, level float64) error
+	zoomLevel(ctx context.Context) (float64, error)
+	editCommand(ctx context.Context, cmd EditCommand) error
+	syncAppMenu(ctx context.Context, update func() []NativeItem) error
+	menuDump(ctx context.Context, which int) (string, error)
+}
+
+// contextMenuPlatform adds the Clanker items to the page's right-click menu (Linux).
+type contextMenuPlatform interface {
+	installContextMenu(ctx context.Context) error
+	setContextMenuStatus(ctx context.Context, c contextMenuState) error
+	activateContextAction(ctx context.Context, name, target string) error
+}
+
+// contextMenuState is what the right-click menu shows, copied from the Status.
+type contextMenuState struct {
+	header       string
+	mode         string
+	modesEnabled bool
+	reason       string
+}
+
+func contextMenuStateOf(st Status) contextMenuState {
+	c := contextMenuState{header: "Clanker · " + conversationLabel(st), mode: string(st.Mode)}
+	c.modesEnabled = !st.ModeLocked && st.ConversationID != ""
+	if !c.modesEnabled {
+		c.reason = st.LockReason.Sentence()
+		if c.reason == "" {
+			c.reason = LockNoConversation.Sentence()
+		}
+	}
+	return c
+}
+
+// zoomSteps are the zoom levels Zoom In and Zoom Out step through, as browsers do.
+var zoomSteps = []float64{0.5, 0.67, 0.75, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3}
+
+// nextZoom is the next step above (dir > 0) or below cur, staying within the steps.
+func nextZoom(cur float64, dir int) float64 {
+	if dir > 0 {
+		for _, z := range zoomSteps {
+			if z > cur+0.001 {
+				return z
+			}
+		}
+		return zoomSteps[len(zoomSteps)-1]
+	}
+	for i := len(zoomSteps) - 1; i >= 0; i-- {
+		if zoomSteps[i] < cur-0.001 {
+			return zoomSteps[i]
+		}
+	}
+	return zoomSteps[0]
+}
+
+// shellMenus is the Shell's part of the app menu and the right-click menu.
+type shellMenus struct {
+	app *AppMenu
+	act *actions // the right-click menu's actions: the same code as every other menu
+
+	mu      sync.Mutex
+	zoom    float64
+	pending *Status
+	remove  func()
+
+	applyMu sync.Mutex // one status applied at a time, the latest one
+}
+
+// initAppMenu builds the app menu. It shows a neutral status until the window is set up
+// (menusReady): the Controller may not be able to answer Status before the app runs.
+func (s *Shell) initAppMenu(opts MenuOptions) {
+	win := WindowActions{
+		Reload:    func() error { return s.Reload(context.Background()) },
+		ZoomIn:    func() error { return s.stepZoom(1) },
+		ZoomOut:   func() error { return s.stepZoom(-1) },
+		ZoomReset: func() error { return s.SetZoom(1) },
+		Edit:      s.editCommand,
+		About:     s.aboutDialog,
+	}
+	s.menus.app = NewAppMenu(opts, win, s.opts.Version, goruntime.GOOS, Status{WindowVisible: !s.opts.StartHidden}, s.log)
+	s.menus.act = &actions{opts: opts, log: s.log.With("component", "contextmenu")}
+	s.menus.zoom = 1
+	s.menus.app.afterModeClick = func() { s.applyStatus(opts.Controller.Status()) }
+}
+
+// wailsMenu is the menu bar handed to Wails, or nil without Options.Menus.
+func (s *Shell) wailsMenu() *menu.Menu {
+	if s.menus.app == nil {
+		return nil
+	}
+	if _, ok := s.plat.(menuPlatform); ok {
+		s.menus.app.revealAll()
+	}
+	return s.menus.app.Menu()
+}
+
+// menusReady runs once the native layer is set up: it installs the right-click menu
+// and keeps both menus in step with the Controller from now on.
+func (s *Shell) menusReady() {
+	if s.menus.app == nil {
+		return
+	}
+	ctrl := s.opts.Menus.Controller
+	if cp, ok := s.plat.(contextMenuPlatform); ok && nativeContextMenu {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := cp.installContextMenu(ctx); err != nil {
+			s.log.Warn("page context menu without Clanker items", "err", err)
+		}
+		cancel()
+	}
+	s.applyStatus(ctrl.Status())
+	remove := ctrl.OnStatus(s.applyStatus)
+	s.menus.mu.Lock()
+	s.menus.remove = remove
+	s.menus.mu.Unlock()
+}
+
+func (s *Shell) stopAppMenu() {
+	s.menus.mu.Lock()
+	remove := s.menus.remove
+	s.menus.remove = nil
+	s.menus.mu.Unlock()
+	if remove != nil {
+		remove()
+	}
+}
+
+// applyStatus redraws the app menu and the right-click menu's copy of the status. Calls
+// may overlap; each applies the latest status seen, so the last one always wins.
+func (s *Shell) applyStatus(st Status) {
+	s.menus.mu.Lock()
+	s.menus.pending = &st
+	s.menus.mu.Unlock()
+
+	s.menus.applyMu.Lock()
+	defer s.menus.applyMu.Unlock()
+	s.menus.mu.Lock()
+	p := s.menus.pending
+	s.menus.pending = nil
+	s.menus.mu.Unlock()
+	if p == nil {
+		return // a later call already applied it
+	}
+	st = *p
+	wctx, err := s.wailsCtx()
+	if err != nil {
+		s.menus.app.Update(st)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if mp, ok := s.plat.(menuPlatform); ok {
+		err := mp.syncAppMenu(ctx, func() []NativeItem {
+			s.menus.app.Update(st)
+			return s.menus.app.NativeItems()
+		})
+		if err != nil {
+			s.log.Warn("app menu not updated", "err", err)
+		}
+	} else {
+		s.menus.app.Update(st)
+		runtime.MenuUpdateApplicationMenu(wctx)
+	}
+	if cp, ok := s.plat.(contextMenuPlatform); ok && nativeContextMenu {
+		if err := cp.setContextMenuStatus(ctx, contextMenuStateOf(st)); err != nil {
+			s.log.Warn("context menu status not updated", "err", err)
+		}
+	}
+}
+
+// contextAction runs a right-click menu item's action (on its own goroutine).
+func (s *Shell) contextAction(name, target string) {
+	a := s.menus.act
+	if a == nil {
+		return
+	}
+	switch name {
+	case "mode":
+		m, ok := modeOf(target)
+		if !ok {
+			s.log.Warn("context menu: unknown mode", "mode", target)
+			return
+		}
+		a.setMode(m)
+		s.applyStatus(a.opts.Controller.Status())
+	case "settings":
+		a.settings()
+	case "diag-state":
+		a.diagnostics(false)
+	case "diag-sanitised":
+		a.diagnostics(true)
+	case "deactivate-all":
+		a.deactivateAll()
+	case "purge-conversation":
+		a.purgeConversation()
+	case "purge-all":
+		a.purgeAll()
+	default:
+		s.log.Warn("context menu: unknown action", "action", name)
+	}
+}
+
+// ActivateContextMenuItem activates a Clanker item of the page's right-click menu
+// through its GAction, as a click on the item does: name is "mode" (target the mode),
+// "settings", "diag-state", "diag-sanitised", "deactivate-all", "purge-conversation" or
+// "purge-all". For tests and diagnostics; Linux only.
+func (s *Shell) ActivateContextMenuItem(ctx context.Context, name, target string) error {
+	cp, ok := s.plat.(contextMenuPlatform)
+	if !ok || !nativeContextMenu {
+		return ErrUnsupported
+	}
+	return cp.activateContextAction(ctx, name, target)
+}
+
+// Zoom is the main view's zoom level (1 is actual size), as the web view reports it.
+func (s *Shell) Zoom(ctx context.Context) (float64, error) {
+	if mp, ok := s.plat.(menuPlatform); ok {
+		return mp.zoomLevel(ctx)
+	}
+	s.menus.mu.Lock()
+	defer s.menus.mu.Unlock()
+	return s.menus.zoom, nil
+}
+
+// SetZoom sets the main view's zoom level, limited to the zoom steps' range.
+func (s *Shell) SetZoom(level float64) error {
+	level = max(zoomSteps[0], min(level, zoomSteps[len(zoomSteps)-1]))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if mp, ok := s.plat.(menuPlatform); ok {
+		if err := mp.setZoom(ctx, level); err != nil {
+			return err
+		}
+	} else {
+		// NOT TESTED (Windows, macOS): page zoom through CSS, lost on the next load.
+		if err := s.ExecJS("document.body&&(document.body.style.zoom=" + strconv.FormatFloat(level, 'f', 2, 64) + ")"); err != nil {
+			return err
+		}
+	}
+	s.menus.mu.Lock()
+	s.menus.zoom = level
+	s.menus.mu.Unlock()
+	return nil
+}
+
+func (s *Shell) stepZoom(dir int) error {
+	cur, err := s.Zoom(context.Background())
+	if err != nil {
+		return err
+	}
+	return s.SetZoom(nextZoom(cur, dir))
+}
+
+func (s *Shell) editCommand(cmd EditCommand) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if mp, ok := s.plat.(menuPlatform); ok {
+		return mp.editCommand(ctx, cmd)
+	}
+	// NOT TESTED (Windows): the page's own editing commands; the web view also handles
+	// the usual shortcuts itself.
+	return s.ExecJS(fmt.Sprintf("document.execCommand(%q)", execCommandName(cmd)))
+}
+
+func execCommandName(cmd EditCommand) string {
+	switch cmd {
+	case EditSelectAll:
+		return "selectAll"
+	default:
+		return string(cmd)
+	}
+}
+
+// aboutDialog shows the version in a native message dialog.
+func (s *Shell) aboutDialog() {
+	ctx, err := s.wailsCtx()
+	if err != nil {
+		return
+	}
+	_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
+		Type:    runtime.InfoDialog,
+		Title:   "About Clanker",
+		Message: AboutText(s.opts.Version),
+	})
+}
+
+// NativeMenuText describes the native menus as text, one item per line (depth, kind,
+// flags s/v/a for sensitive, visible, active, accelerator, label): the window's menu
+// bar, or with popup the menus currently on screen (an open right-click menu). For
+// tests and diagnostics; Linux only.
+func (s *Shell) NativeMenuText(ctx context.Context, popup bool) (string, error) {
+	mp, ok := s.plat.(menuPlatform)
+	if !ok {
+		return "", ErrUnsupported
+	}
+	which := 0
+	if popup {
+		which = 1
+	}
+	return mp.menuDump(ctx, which)
+}
+
+// modeOf is the user-selectable mode a context-menu target names.
+func modeOf(target string) (engine.Mode, bool) {
+	for _, m := range Modes {
+		if string(m) == target {
+			return m, true
+		}
+	}
+	return "", false
+}

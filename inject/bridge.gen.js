@@ -665,7 +665,11 @@
       sidebarTimer: 0,
       sidebarSnap: null,
       compose: "",
-      selfTested: false
+      selfTested: false,
+      // lost is set while the page is unrecognised or signed out: nothing is tracked then,
+      // and the conversation settles afresh once the page is usable again (the engine
+      // dropped it when told the page was not usable).
+      lost: false
     };
     function computeState() {
       const id = conversationIdFrom(location.href);
@@ -681,13 +685,36 @@
     function checkState() {
       st.stateTimer = 0;
       const s = computeState();
+      const unusable = s === "unrecognised" || s === "signed_out";
+      if (unusable && !st.lost) loseConversation();
+      else if (!unusable && st.lost) {
+        st.lost = false;
+        st.url = "";
+        st.phase = "idle";
+        checkUrl();
+      }
       const key = s + "|" + st.convId;
       if (key !== st.pageStateKey) {
         st.pageStateKey = key;
         st.pageState = s;
         emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: st.convId });
       }
-      if (s === "loading") scheduleState(Math.min(1e3, Math.max(50, cfg.unrecognisedGraceMs - (performance.now() - startedAt) + 10)));
+      if (s === "loading") {
+        const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
+        scheduleState(left > 0 ? Math.min(1e3, Math.max(50, left + 10)) : 1e3);
+      }
+    }
+    function loseConversation() {
+      st.lost = true;
+      clearTimeout(st.settleTimer);
+      st.settleTimer = 0;
+      st.phase = "idle";
+      st.known = /* @__PURE__ */ new Map();
+      st.sig = /* @__PURE__ */ new Map();
+      st.pending.clear();
+      st.removedTmp = [];
+      st.prevIds = /* @__PURE__ */ new Set();
+      historyBatch = [];
     }
     function scheduleState(ms) {
       if (st.stateTimer) return;
@@ -706,7 +733,7 @@
       st.convId = id;
       clearTimeout(st.settleTimer);
       st.settleTimer = 0;
-      if (id) {
+      if (id && !st.lost) {
         st.phase = "settling";
         st.settleStart = performance.now();
         armSettle();
@@ -973,7 +1000,7 @@
       }
       if (sidebarTouched) scheduleSidebar();
       if (composeTouched) reportCompose(false);
-      if (structure && st.pageState !== "conversation" || structure && st.phase !== "ready") scheduleState();
+      if (structure) scheduleState();
       if (structure) ui.keepAttached();
       const dt = performance.now() - t0;
       stats.observerMs += dt;

@@ -49,6 +49,10 @@ export function createObserver(emit, ui, maxEventBytes) {
     sidebarSnap: null,
     compose: '',
     selfTested: false,
+    // lost is set while the page is unrecognised or signed out: nothing is tracked then,
+    // and the conversation settles afresh once the page is usable again (the engine
+    // dropped it when told the page was not usable).
+    lost: false,
   };
 
   // ---- page state ------------------------------------------------------------------
@@ -68,6 +72,14 @@ export function createObserver(emit, ui, maxEventBytes) {
   function checkState() {
     st.stateTimer = 0;
     const s = computeState();
+    const unusable = s === 'unrecognised' || s === 'signed_out';
+    if (unusable && !st.lost) loseConversation();
+    else if (!unusable && st.lost) {
+      st.lost = false;
+      st.url = '';
+      st.phase = 'idle';
+      checkUrl();
+    }
     // A new conversation id is reported at once (the switch has started), even though
     // its messages only come with the settled conversation event.
     const key = s + '|' + st.convId;
@@ -76,8 +88,28 @@ export function createObserver(emit, ui, maxEventBytes) {
       st.pageState = s;
       emit('page_state', { state: s, url: capString(location.href, 2048), conversationId: st.convId });
     }
-    // While loading, keep checking so "unrecognised" is reported when the grace ends.
-    if (s === 'loading') scheduleState(Math.min(1000, Math.max(50, cfg.unrecognisedGraceMs - (performance.now() - startedAt) + 10)));
+    // While loading, keep checking so "unrecognised" is reported when the grace ends
+    // (and, after it, once a second until the page decides).
+    if (s === 'loading') {
+      const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
+      scheduleState(left > 0 ? Math.min(1000, Math.max(50, left + 10)) : 1000);
+    }
+  }
+
+  // loseConversation forgets the conversation when the page stops being usable without a
+  // reload (Google re-rendered it into something unknown, or signed the user out): its
+  // rows are gone, and whatever appears later is a fresh baseline, never "new".
+  function loseConversation() {
+    st.lost = true;
+    clearTimeout(st.settleTimer);
+    st.settleTimer = 0;
+    st.phase = 'idle';
+    st.known = new Map();
+    st.sig = new Map();
+    st.pending.clear();
+    st.removedTmp = [];
+    st.prevIds = new Set();
+    historyBatch = [];
   }
 
   function scheduleState(ms) {
@@ -101,7 +133,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     st.convId = id;
     clearTimeout(st.settleTimer);
     st.settleTimer = 0;
-    if (id) {
+    if (id && !st.lost) {
       st.phase = 'settling';
       st.settleStart = performance.now();
       armSettle();
@@ -397,7 +429,9 @@ export function createObserver(emit, ui, maxEventBytes) {
     }
     if (sidebarTouched) scheduleSidebar();
     if (composeTouched) reportCompose(false);
-    if (structure && st.pageState !== 'conversation' || structure && st.phase !== 'ready') scheduleState();
+    // Any structural change may have taken the page's known parts away (Google re-renders
+    // without a reload), so the state is re-checked, debounced, after every one.
+    if (structure) scheduleState();
     if (structure) ui.keepAttached();
     const dt = performance.now() - t0;
     stats.observerMs += dt;

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -249,6 +250,29 @@ func (f *fullApp) pillMenu(choice string) {
 	}
 }
 
+// pressSignIn presses the pairing page's "Sign in with Google" with real keys: a click on
+// an empty part of the page gives it the focus, Tab reaches the button (the first
+// focusable element) and Enter activates it. The page may only open the popup from a
+// user gesture, as a real user's.
+func (f *fullApp) pressSignIn() {
+	f.t.Helper()
+	x, y, w, h := windowGeometry(f.t, "Clanker")
+	click(f.t, x+w-40, y+h/2)
+	key := exec.Command("xdotool", "key", "Tab", "Return")
+	key.Env = []string{"DISPLAY=" + display.Name}
+	if out, err := key.CombinedOutput(); err != nil {
+		f.t.Fatalf("xdotool key Tab Return: %v: %s", err, out)
+	}
+}
+
+func originOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Scheme + "://" + u.Host
+}
+
 func (f *fullApp) waitMode(mode string) {
 	f.t.Helper()
 	WaitFor(f.t, 30*time.Second, "mode "+mode, func() (bool, string) {
@@ -466,6 +490,94 @@ func TestFullApp(t *testing.T) {
 		WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
 			return windowVisible("Clanker"), "hidden"
 		})
+	}) {
+		return
+	}
+
+	if !t.Run("SignInPopupCompletesAndTheAppReturnsToMessages", func(t *testing.T) {
+		f.t = t
+		// Google signs the user out: the page re-renders as the pairing page, no reload.
+		if err := f.ctl.SetVariant(sim.VariantSignedOut); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 30*time.Second, "the app to see the signed-out page", func() (bool, string) {
+			st := f.status()
+			return st.PageState == "signed_out" && st.Current == "", fmt.Sprintf("%+v", st)
+		})
+		f.pressSignIn()
+		// The popup signs in by itself, posts to its opener on the app origin and closes;
+		// the page then loads the conversations, signed in.
+		WaitFor(t, 60*time.Second, "sign-in through the popup and the popup to close", func() (bool, string) {
+			sst, err := f.ctl.Status()
+			st := f.status()
+			return err == nil && sst.SignedIn && sst.SignInOrigin == originOfURL(f.sim.AccountsURL()) && st.Popups == 0 &&
+					(st.PageState == "no_conversation" || st.PageState == "conversation"),
+				fmt.Sprintf("simulator %+v (err %v), app %+v", sst, err, st)
+		})
+		out := f.app.Output()
+		for _, ev := range []string{"event=created", "event=shown", "event=closed"} {
+			if !strings.Contains(out, `msg="sign-in popup" `+ev) {
+				t.Errorf("the app did not log the popup's %s; its log:\n%s", ev, out)
+			}
+		}
+		if err := f.ctl.SetVariant(); err != nil {
+			t.Fatal(err)
+		}
+	}) {
+		return
+	}
+
+	if !t.Run("PageTurningUnrecognisedWithoutReloadGetsTheWarningAndNoActionThenRecovers", func(t *testing.T) {
+		f.t = t
+		f.open(bob)
+		f.waitMode("available")
+		f.waitQuiet()
+		sentBefore := len(f.sends("", ""))
+		// Google re-renders the page into something unknown while it is open.
+		if err := f.ctl.SetVariant(sim.VariantUnrecognised); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 20*time.Second, "the unrecognised warning without a reload", func() (bool, string) {
+			st := f.status()
+			return st.PageState == "unrecognised" && strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
+		})
+		n := len(f.llm.Requests())
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, did the page change?"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.llm.WaitForRequests(n+1, 3*time.Second); err == nil {
+			t.Fatal("the model was asked about a message on an unrecognised page")
+		}
+		if got := len(f.sends("", "")); got != sentBefore {
+			t.Fatalf("%d messages were sent on an unrecognised page", got-sentBefore)
+		}
+		// The page comes back: the warning goes, the conversation settles afresh (the
+		// message that came meanwhile is its baseline) and Clanker answers new ones.
+		if err := f.ctl.SetVariant(); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 30*time.Second, "the page to be recognised again with Bob open", func() (bool, string) {
+			st := f.status()
+			return st.PageState == "conversation" && st.Current == bob && st.Mode == "available" &&
+				!strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
+		})
+		f.llm.Enqueue(fakellm.JSONReply("Back on a page I know.", "Bob checked on Clanker."))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, are you back?"}); err != nil {
+			t.Fatal(err)
+		}
+		reqs, err := f.llm.WaitForRequests(n+1, 60*time.Second)
+		if err != nil {
+			t.Fatalf("the model was not asked after the page came back: %v", err)
+		}
+		if text := requestText(reqs[n]); !strings.Contains(text, "clanker, are you back?") {
+			t.Errorf("the first request after the page came back lacks the new message; it was:\n%s", text)
+		}
+		f.waitSent(bob, "[clanker] Back on a page I know.")
+		f.waitQuiet()
+		if got := len(f.llm.Requests()); got != n+1 {
+			t.Fatalf("the model was asked %d times after the page came back, want once (the message from the unrecognised time is baseline)", got-n)
+		}
+		f.noUntrustedInput()
 	}) {
 		return
 	}

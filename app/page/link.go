@@ -42,6 +42,15 @@ type LinkConfig struct {
 	// OnChange is called (on any goroutine) after the foreground conversation, its
 	// name or its automated flag changed, so menus can redraw.
 	OnChange func()
+	// OnNotice is called for each error toast the engine shows and for each banner
+	// that appears or changes, so the app can raise a desktop notification. It is
+	// called synchronously from the Link's goroutines and must not block.
+	OnNotice func(Notice)
+	// OnIncoming is called for each new incoming message the page shows: a new row of
+	// the open conversation, or another conversation's sidebar row that is unread with a
+	// new snippet. The text comes from the page: untrusted, shown only as text. It is
+	// called synchronously from the event handler and must not block.
+	OnIncoming func(Incoming)
 	// EnterTimeout bounds focusing the box and pressing Enter (default 10 s).
 	EnterTimeout time.Duration
 	// Logger receives one line per dropped or refused event; never message text.
@@ -228,6 +237,9 @@ func (l *Link) run(cmd engine.Command) {
 		l.setBanner(cmd.Key, cmd.Text)
 		l.answer(cmd.ID, "", nil)
 	case engine.CmdToast:
+		if toastLevel(cmd.Level) == "error" {
+			l.notice(Notice{Text: clipRunes(cmd.Text, 500)})
+		}
 		l.send(cmd, ShowToast{Text: clipRunes(cmd.Text, 500), Level: toastLevel(cmd.Level)})
 	case engine.CmdOverlay:
 		if cmd.Text == "" {
@@ -384,6 +396,33 @@ func clipRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// Notice is a message the page is about to show the user that a desktop notification
+// may repeat: an error toast, or a banner (Key names it) that appeared or changed.
+type Notice struct {
+	Banner bool
+	Key    string
+	Text   string
+}
+
+// Incoming is a new message someone sent, as the page shows it.
+type Incoming struct {
+	Conversation string
+	Sender       string
+	Text         string
+}
+
+func (l *Link) notice(n Notice) {
+	if l.cfg.OnNotice != nil {
+		l.cfg.OnNotice(n)
+	}
+}
+
+func (l *Link) incoming(in Incoming) {
+	if l.cfg.OnIncoming != nil {
+		l.cfg.OnIncoming(in)
+	}
+}
+
 // SetBanner shows (text non-empty) or removes the banner kept under key. Banners of
 // different keys are shown together, newest first, so one condition clearing never hides
 // another's warning. The app uses it for its own banners (DEMO, a recovered database).
@@ -392,16 +431,23 @@ func (l *Link) SetBanner(key, text string) { l.setBanner(key, text) }
 func (l *Link) setBanner(key, text string) {
 	l.mu.Lock()
 	kept := l.banners[:0]
+	was := ""
 	for _, b := range l.banners {
 		if b.key != key {
 			kept = append(kept, b)
+		} else {
+			was = b.text
 		}
 	}
+	fresh := text != "" && text != was
 	l.banners = kept
 	if text != "" {
 		l.banners = append(l.banners, banner{key: key, text: text})
 	}
 	l.mu.Unlock()
+	if fresh {
+		l.notice(Notice{Banner: true, Key: key, Text: text})
+	}
 	l.applyBanner()
 }
 
@@ -526,6 +572,13 @@ func (l *Link) handle(env Envelope) {
 	case Conversation:
 		l.onConversation(ev)
 	case NewMessage:
+		if m := ev.Message; m.Direction == "in" && !m.OwnClanker && (m.Text != "" || len(m.Images) > 0) {
+			text := m.Text
+			if text == "" {
+				text = "(a picture)"
+			}
+			l.incoming(Incoming{Conversation: ev.ConversationID, Sender: m.Sender, Text: text})
+		}
 		l.toEngine(engine.MessageAdded{Conversation: engine.ConversationID(ev.ConversationID), Message: toEngineMessage(ev.Message)})
 	case History:
 		l.toEngine(engine.HistoryLoaded{Conversation: engine.ConversationID(ev.ConversationID), Messages: toEngineMessages(ev.Messages)})
@@ -647,10 +700,26 @@ func (l *Link) onConversation(ev Conversation) {
 // added rows move to the top: the page lists conversations by recent activity, and a
 // diff item is a conversation that just had some.
 func (l *Link) onSidebar(ev Sidebar) {
+	var news []Incoming
 	l.mu.Lock()
 	if ev.Full {
 		l.sidebar = append([]SidebarItem(nil), ev.Items...)
 	} else {
+		// A row of another conversation that is unread with a snippet it did not have
+		// is a message that just came in there (reported once the lock is released).
+		for _, it := range ev.Items {
+			if !it.Unread || it.ID == l.current || strings.HasPrefix(strings.TrimSpace(it.Snippet), "You:") {
+				continue
+			}
+			for _, old := range l.sidebar {
+				if old.ID == it.ID {
+					if old.Snippet != it.Snippet {
+						news = append(news, Incoming{Conversation: it.ID, Sender: it.Name, Text: it.Snippet})
+					}
+					break
+				}
+			}
+		}
 		drop := map[string]bool{}
 		for _, id := range ev.Removed {
 			drop[id] = true
@@ -675,6 +744,9 @@ func (l *Link) onSidebar(ev Sidebar) {
 		rows = append(rows, engine.SidebarRow{ID: engine.ConversationID(it.ID), Name: it.Name, Snippet: it.Snippet, Unread: it.Unread})
 	}
 	l.mu.Unlock()
+	for _, in := range news {
+		l.incoming(in)
+	}
 	l.toEngine(engine.SidebarUpdate{Rows: rows})
 	l.changed()
 }

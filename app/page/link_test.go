@@ -406,3 +406,97 @@ func TestBannersOfDifferentKeysShowTogetherAndComeBackAfterAReload(t *testing.T)
 		return false
 	})
 }
+
+// noticeRecorder collects what the Link reports through OnNotice and OnIncoming.
+type noticeRecorder struct {
+	mu       sync.Mutex
+	notices  []Notice
+	incoming []Incoming
+}
+
+func (r *noticeRecorder) gotNotices() []Notice {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Notice(nil), r.notices...)
+}
+
+func (r *noticeRecorder) gotIncoming() []Incoming {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Incoming(nil), r.incoming...)
+}
+
+func newRecordingLink(t *testing.T) (*Link, *fakePage, *noticeRecorder) {
+	t.Helper()
+	f := &fakePage{notify: make(chan struct{}, 1)}
+	r := &noticeRecorder{}
+	l, err := NewLink(LinkConfig{
+		Exec: f.exec, Input: f, Events: f.send, Nonce: testNonce,
+		OnNotice: func(n Notice) {
+			r.mu.Lock()
+			r.notices = append(r.notices, n)
+			r.mu.Unlock()
+		},
+		OnIncoming: func(in Incoming) {
+			r.mu.Lock()
+			r.incoming = append(r.incoming, in)
+			r.mu.Unlock()
+		},
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	return l, f, r
+}
+
+func TestErrorToastsAndNewBannersAreReportedAsNoticesOthersAreNot(t *testing.T) {
+	l, f, r := newRecordingLink(t)
+	l.Do(engine.Command{ID: 1, Kind: engine.CmdToast, Level: "info", Text: "Mode changed"})
+	l.Do(engine.Command{ID: 2, Kind: engine.CmdToast, Level: "error", Text: "The API key was refused"})
+	l.Do(engine.Command{ID: 3, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: "Clanker is not configured"})
+	l.Do(engine.Command{ID: 4, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: "Clanker is not configured"})
+	l.Do(engine.Command{ID: 5, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: ""})
+	f.resultFor(t, 5) // commands run in order, and notices are reported as they run
+	got := r.gotNotices()
+	if len(got) != 2 {
+		t.Fatalf("notices = %+v, want exactly the error toast and the first showing of the banner", got)
+	}
+	var toast, banner bool
+	for _, n := range got {
+		toast = toast || (!n.Banner && n.Text == "The API key was refused")
+		banner = banner || (n.Banner && n.Key == engine.BannerConfig && n.Text == "Clanker is not configured")
+	}
+	if !toast || !banner {
+		t.Errorf("notices = %+v, want the error toast and the config banner", got)
+	}
+}
+
+func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarRows(t *testing.T) {
+	l, _, r := newRecordingLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(2, "sidebar", Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "old"}, {ID: "c2", Name: "Ann", Snippet: "before"}, {ID: "c3", Name: "Cy", Snippet: "x"}}}))
+	l.HandleRaw(event(3, "message", NewMessage{ConversationID: "c1", Message: Message{ID: "m1", Sender: "Bob", Direction: "in", Text: "are you there", LabelKind: "full"}}))
+	l.HandleRaw(event(4, "message", NewMessage{ConversationID: "c1", Message: Message{ID: "m2", Sender: "You", Direction: "out", Text: "mine", LabelKind: "full"}}))
+	l.HandleRaw(event(5, "message", NewMessage{ConversationID: "c1", Message: Message{ID: "m3", Sender: "Bob", Direction: "in", Text: "[clanker] echo", OwnClanker: true, LabelKind: "full"}}))
+	l.HandleRaw(event(6, "sidebar", Sidebar{Items: []SidebarItem{
+		{ID: "c1", Name: "Bob", Snippet: "are you there", Unread: true}, // the open conversation: its row event counts
+		{ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true},
+		{ID: "c3", Name: "Cy", Snippet: "You: sent by me", Unread: true},
+	}}))
+	l.HandleRaw(event(7, "sidebar", Sidebar{Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: false}}}))
+	got := r.gotIncoming() // HandleRaw reports synchronously
+	want := map[Incoming]bool{
+		{Conversation: "c1", Sender: "Bob", Text: "are you there"}: true,
+		{Conversation: "c2", Sender: "Ann", Text: "lunch?"}:        true,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("incoming = %+v, want Bob's new row and Ann's unread sidebar row only", got)
+	}
+	for _, in := range got {
+		if !want[in] {
+			t.Errorf("unexpected incoming report %+v", in)
+		}
+	}
+}

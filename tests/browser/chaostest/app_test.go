@@ -299,7 +299,9 @@ func (h *headless) quiet() (bool, string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	pending := s.Foreground != nil && (s.Foreground.Pending || s.Foreground.Switching)
+	// A reply held behind the user's draft waits for the box to empty, by design: that is
+	// quiet too.
+	pending := s.Foreground != nil && ((s.Foreground.Pending && !s.Foreground.Draft) || s.Foreground.Switching)
 	ok := !pending && s.InFlight == nil && !s.Sending && s.QueuedSends == 0 && s.Visiting == "" && len(s.SidebarQueue) == 0
 	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q sidebarQueue=%d",
 		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.SidebarQueue))

@@ -111,7 +111,6 @@ func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event) seedRes
 		shot := browser.SaveScreenshot(t, tab, fmt.Sprintf("bchaos-seed-%d", seed))
 		t.Fatal(s.report(seed, evs, step, why) + "screenshot: " + shot)
 	}
-	var st checkStats
 	played := 0
 	for i, e := range evs {
 		s.step = i
@@ -120,14 +119,13 @@ func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event) seedRes
 			fail(i, []string{"the harness could not play the event: " + err.Error()})
 		}
 		tc := time.Now()
-		v, cs := s.check()
+		v, _ := s.check()
 		if *traceFlag {
 			t.Logf("step %2d %-60s apply %v, check %v", i, e, tc.Sub(ts).Round(time.Millisecond), time.Since(tc).Round(time.Millisecond))
 		}
 		if len(v) > 0 {
 			fail(i, v)
 		}
-		st = cs
 		played = i + 1
 		if h.knownBug() != "" {
 			break
@@ -142,11 +140,10 @@ func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event) seedRes
 	}); !ok {
 		fail(played, []string{"the app never went quiet after the last event: " + why})
 	}
-	v, cs := s.check()
+	v, st := s.check()
 	if len(v) > 0 {
 		fail(played, v)
 	}
-	st = cs
 	res := seedResult{checkStats: st, requests: len(h.llm.Requests()), skipped: len(w.skipped), played: played,
 		knownBug: h.knownBug(), took: time.Since(t0)}
 	h.mu.Lock()

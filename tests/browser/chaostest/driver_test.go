@@ -57,6 +57,9 @@ var specs = []convSpec{
 	{name: "72975", people: []string{"72975"}, auto: true},
 }
 
+// onScreen as an event's Conv means the conversation the page shows when the event plays.
+const onScreen = -1
+
 var remoteVariants = []string{"plain", "mention", "image", "other-clanker", "other-clanker-mention", "mention+image"}
 
 var modeNames = []engine.Mode{engine.ModeDeactivated, engine.ModeAvailable, engine.ModeActive}
@@ -97,7 +100,11 @@ func policyReply(name string, latency time.Duration) fakellm.Reply {
 func (e event) String() string {
 	switch e.Kind {
 	case evRemote:
-		return fmt.Sprintf("remote message in %s (%s, sender %d)", specs[e.Conv].name, remoteVariants[e.Var%len(remoteVariants)], e.Var/len(remoteVariants))
+		where := "the conversation on screen"
+		if e.Conv != onScreen {
+			where = specs[e.Conv].name
+		}
+		return fmt.Sprintf("remote message in %s (%s, sender %d)", where, remoteVariants[e.Var%len(remoteVariants)], e.Var/len(remoteVariants))
 	case evUserType:
 		return "user types a draft (trusted keys)"
 	case evUserClear:
@@ -148,9 +155,12 @@ func generate(rng *rand.Rand, n int) []event {
 		e := event{Kind: k}
 		switch k {
 		case evRemote:
-			if rng.IntN(5) == 0 { // the automated conversation gets a fifth of the messages
-				e.Conv = len(specs) - 1
-			} else {
+			switch r := rng.IntN(10); {
+			case r < 4:
+				e.Conv = onScreen // what the user looks at gets the most traffic
+			case r < 5:
+				e.Conv = len(specs) - 1 // the automated conversation
+			default:
 				e.Conv = rng.IntN(len(specs) - 1)
 			}
 			e.Var = rng.IntN(len(remoteVariants) * 2)
@@ -260,7 +270,18 @@ func (s *session) apply(e event) error {
 	h, w := s.h, s.w
 	switch e.Kind {
 	case evRemote:
-		c := w.convs[e.Conv]
+		i := e.Conv
+		if i == onScreen {
+			cur, err := s.shown()
+			if err != nil {
+				return err
+			}
+			i = 0
+			if c := w.byID(cur); c != nil {
+				i = c.key
+			}
+		}
+		c := w.convs[i]
 		variant := remoteVariants[e.Var%len(remoteVariants)]
 		sender := c.spec.people[(e.Var/len(remoteVariants))%len(c.spec.people)]
 		m := sim.Message{From: sender}
@@ -547,41 +568,61 @@ func (s *session) switchTo(i int) error {
 }
 
 // pill opens the status pill's menu and picks mode with trusted mouse clicks, then waits
-// until the store holds the mode (store-first: the engine saves before it acts).
+// until the store holds the mode (store-first: the engine saves before it acts). The pill
+// speaks for the conversation the bridge last reported, which during a switch or a visit
+// may not be the one in the address bar, so the conversation whose stored mode changed is
+// the one the choice applied to.
 func (s *session) pill(mode engine.Mode) error {
 	w := s.w
 	cur, err := s.shown()
 	if err != nil {
 		return err
 	}
-	c := w.byID(cur)
-	if c == nil {
+	if w.byID(cur) == nil {
 		w.skipped = append(w.skipped, fmt.Sprintf("step %d: no conversation on screen for the pill", s.step))
 		return nil
 	}
-	if mode != engine.ModeDeactivated {
-		w.participating[c.id] = true
-		w.deactivatedAt[c.id] = -1
+	before := map[string]engine.Mode{}
+	for _, c := range w.convs {
+		before[c.id] = s.h.mode(c.id)
 	}
-	// The pill is redrawn when the conversation settles and after every mode change; a click
-	// that races a redraw is lost, so the whole gesture is retried a few times.
+	changed := func() *conv {
+		for _, c := range w.convs {
+			if m := s.h.mode(c.id); m != before[c.id] && m == mode {
+				return c
+			}
+		}
+		return nil
+	}
+	// A click that races the pill's redraw is lost, so the gesture is tried a few times.
 	for attempt := 0; attempt < 3; attempt++ {
 		if !s.clickPart("pill") {
-			w.skipped = append(w.skipped, fmt.Sprintf("step %d: no status pill on screen (%s)", s.step, c.spec.name))
+			w.skipped = append(w.skipped, fmt.Sprintf("step %d: no status pill on screen", s.step))
 			return nil
 		}
 		if s.waitPart("menu-" + string(mode)) {
 			s.clickPart("menu-" + string(mode))
 		}
-		if ok, _ := poll(3*time.Second, func() (bool, string) { return s.h.mode(c.id) == mode, "" }); ok {
+		if before[cur] == mode {
+			return nil // already in that mode: nothing changes, nothing to wait for
+		}
+		var c *conv
+		if ok, _ := poll(3*time.Second, func() (bool, string) { c = changed(); return c != nil, "" }); ok {
+			if mode != engine.ModeDeactivated {
+				w.participating[c.id] = true
+				w.deactivatedAt[c.id] = -1
+			}
 			s.confirmMode(c, mode)
+			if c.id != cur {
+				w.skipped = append(w.skipped, fmt.Sprintf("step %d: the pill applied %s to %s while the address bar showed %s", s.step, mode, c.spec.name, s.name(cur)))
+			}
 			return nil
 		}
-		if c.spec.auto {
+		if w.byID(cur).spec.auto {
 			return nil // the engine refuses modes in automated conversations, with a toast
 		}
 	}
-	w.skipped = append(w.skipped, fmt.Sprintf("step %d: the pill choice %s for %s did not take", s.step, mode, c.spec.name))
+	w.skipped = append(w.skipped, fmt.Sprintf("step %d: the pill choice %s did not take", s.step, mode))
 	return nil
 }
 

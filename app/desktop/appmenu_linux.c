@@ -98,6 +98,7 @@ static char *item_accel(GtkWidget *w)
 
 static void dump_shell(GString *out, GtkWidget *shell, int depth)
 {
+    GtkWidget *selected = gtk_menu_shell_get_selected_item(GTK_MENU_SHELL(shell));
     GList *items = gtk_container_get_children(GTK_CONTAINER(shell));
     for (GList *l = items; l != NULL; l = l->next) {
         GtkWidget *w = GTK_WIDGET(l->data);
@@ -121,10 +122,10 @@ static void dump_shell(GString *out, GtkWidget *shell, int depth)
         const char *label = gtk_menu_item_get_label(GTK_MENU_ITEM(w));
         char *clean = g_strdup(label ? label : "");
         g_strdelimit(clean, "\t\n", ' ');
-        g_string_append_printf(out, "%d\t%s\t%s%s%s\t%s\t%s\n", depth, kind,
+        g_string_append_printf(out, "%d\t%s\t%s%s%s%s\t%s\t%s\n", depth, kind,
                                gtk_widget_is_sensitive(w) ? "s" : "",
                                gtk_widget_get_visible(w) ? "v" : "",
-                               active ? "a" : "", accel, clean);
+                               active ? "a" : "", w == selected ? "p" : "", accel, clean);
         g_free(clean);
         g_free(accel);
         if (sub != NULL)

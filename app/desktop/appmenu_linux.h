@@ -23,7 +23,7 @@ enum {
 int clanker_appmenu_sync(WebKitWebView *wv, int n, char **labels, const guchar *flags);
 
 // clanker_menu_dump describes a menu as text, one line per item: depth, kind, flags
-// (s sensitive, v visible, a active), accelerator and label, tab-separated. which is 0
+// (s sensitive, v visible, a active, p selected), accelerator and label, tab-separated. which is 0
 // for the window's menu bar and 1 for the popup menus currently shown. The caller frees
 // the result with g_free.
 char *clanker_menu_dump(WebKitWebView *wv, int which);

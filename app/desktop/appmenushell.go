@@ -303,7 +303,7 @@ func (s *Shell) aboutDialog() {
 }
 
 // NativeMenuText describes the native menus as text, one item per line (depth, kind,
-// flags s/v/a for sensitive, visible, active, accelerator, label): the window's menu
+// flags s/v/a/p for sensitive, visible, active, selected, accelerator, label): the window's menu
 // bar, or with popup the menus currently on screen (an open right-click menu). For
 // tests and diagnostics; Linux only.
 func (s *Shell) NativeMenuText(ctx context.Context, popup bool) (string, error) {

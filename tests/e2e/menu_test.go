@@ -25,6 +25,7 @@ type nativeItem struct {
 	Sensitive bool
 	Visible   bool
 	Active    bool
+	Selected  bool
 	Accel     string
 	Label     string
 }
@@ -53,7 +54,7 @@ func parseNativeMenus(text string) nativeMenus {
 			cur = 0
 		}
 		it := nativeItem{Kind: f[1], Sensitive: strings.Contains(f[2], "s"), Visible: strings.Contains(f[2], "v"),
-			Active: strings.Contains(f[2], "a"), Accel: f[3], Label: strings.ReplaceAll(f[4], "_", "")}
+			Active: strings.Contains(f[2], "a"), Selected: strings.Contains(f[2], "p"), Accel: f[3], Label: strings.ReplaceAll(f[4], "_", "")}
 		fmt.Sscan(f[0], &it.Depth)
 		out[cur] = append(out[cur], it)
 	}
@@ -373,4 +374,57 @@ func openContextMenuIn(t *testing.T, app *App, page *testPage, wid string) nativ
 	})
 	xdo(t, "key", "ctrl+a")
 	return openContextMenu(t, app, wid, 100, 190)
+}
+
+func TestEditMenuItemsRunWebKitsEditingCommandsInTheComposeBox(t *testing.T) {
+	app, page, wid := startMenuApp(t)
+	xdo(t, "windowfocus", "--sync", wid)
+	xdo(t, "mousemove", "--window", wid, "100", "190")
+	xdo(t, "click", "1")
+	xdo(t, "type", "hello")
+	xdo(t, "key", "ctrl+a")
+	// F10 opens the menu bar's first menu (Clanker); Right moves to Edit; Down moves
+	// the selection until GTK reports Cut selected.
+	xdo(t, "key", "F10")
+	WaitFor(t, 10*time.Second, "the Clanker menu to open from F10", func() (bool, string) {
+		m := nativeMenu(t, app, true)
+		_, ok := m.find("About Clanker")
+		return ok, m.String()
+	})
+	xdo(t, "key", "Right")
+	WaitFor(t, 10*time.Second, "the Edit menu to open", func() (bool, string) {
+		m := nativeMenu(t, app, true)
+		_, ok := m.find("Select All")
+		return ok, m.String()
+	})
+	selected := func() string {
+		for _, items := range nativeMenu(t, app, true) {
+			for _, it := range items {
+				if it.Selected && it.Depth == 0 && it.Label != "Edit" {
+					return it.Label
+				}
+			}
+		}
+		return ""
+	}
+	for i := 0; selected() != "Cut"; i++ {
+		if i == 5 {
+			t.Fatalf("Cut never selected with Down: %s", nativeMenu(t, app, true))
+		}
+		prev := selected()
+		xdo(t, "key", "Down")
+		WaitFor(t, 5*time.Second, "Down to move the selection from "+prev, func() (bool, string) {
+			cur := selected()
+			return cur != prev, "selected " + cur
+		})
+	}
+	xdo(t, "key", "Return")
+	WaitFor(t, 10*time.Second, "Edit > Cut to cut the selected text out of the box", func() (bool, string) {
+		for _, r := range page.Reports("box-event") {
+			if strings.Contains(string(r.Data), `"inputType":"deleteByCut"`) {
+				return true, ""
+			}
+		}
+		return false, page.Kinds()
+	})
 }

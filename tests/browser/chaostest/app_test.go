@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -301,8 +302,16 @@ func (h *headless) quiet() (bool, string) {
 	}
 	// A reply held behind the user's draft waits for the box to empty, by design: that is
 	// quiet too.
-	pending := s.Foreground != nil && ((s.Foreground.Pending && !s.Foreground.Draft) || s.Foreground.Switching)
-	ok := !pending && s.InFlight == nil && !s.Sending && s.QueuedSends == 0 && s.Visiting == "" && len(s.SidebarQueue) == 0
+	if fg := s.Foreground; fg != nil && !fg.Switching && slices.Contains(s.SidebarQueue, fg.ID) {
+		h.mu.Lock()
+		if h.selfVisit == "" {
+			h.selfVisit = fmt.Sprintf("the conversation on screen (%s) is queued for a visit as an inactive conversation", fg.ID)
+		}
+		h.mu.Unlock()
+	}
+	held := s.Foreground != nil && s.Foreground.Draft
+	pending := s.Foreground != nil && ((s.Foreground.Pending && !held) || s.Foreground.Switching)
+	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && len(s.SidebarQueue) == 0
 	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q sidebarQueue=%d",
 		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.SidebarQueue))
 }

@@ -461,6 +461,18 @@ func (s *session) userClear() error {
 	if err := s.run("clear the box", chromedp.KeyEvent("a", chromedp.KeyModifiers(input.ModifierCtrl)), chromedp.KeyEvent(kb.Backspace)); err != nil {
 		return err
 	}
+	// Keys land only where the focus is; what the box holds now is the user's draft.
+	now, _, err := s.box()
+	if err != nil {
+		return err
+	}
+	if now != "" {
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's clearing did not land (box holds %q)", s.step, clip(now)))
+		if now != w.draft {
+			return fmt.Errorf("clearing the box left %q, neither empty nor the user's draft %q", now, w.draft)
+		}
+		return nil
+	}
 	w.draft = ""
 	return nil
 }
@@ -543,28 +555,34 @@ func (s *session) switchTo(i int) error {
 	}
 	c := s.w.convs[i]
 	sel := fmt.Sprintf(`mws-conversations-list nav a[href$="/%s"]`, c.id)
-	if err := s.click(sel, c.spec.name+" in the sidebar"); err != nil {
-		return err
-	}
-	s.w.current = i
-	s.w.draft = ""
-	ok, why := poll(10*time.Second, func() (bool, string) {
-		var shown string
-		err := s.run("read the shown conversation", chromedp.Evaluate(`document.body.getAttribute('data-sim-shown')||''`, &shown))
-		if err != nil {
-			return false, err.Error()
+	// The sidebar reorders by activity; a row can move between finding it and the click
+	// landing, and the click then opens a neighbour. A user clicks again; so does the driver.
+	var why string
+	for attempt := 0; attempt < 3; attempt++ {
+		if err := s.click(sel, c.spec.name+" in the sidebar"); err != nil {
+			return err
 		}
-		return shown == c.id, "page shows " + shown
-	})
-	if !ok {
+		var ok bool
+		ok, why = poll(4*time.Second, func() (bool, string) {
+			var shown string
+			err := s.run("read the shown conversation", chromedp.Evaluate(`document.body.getAttribute('data-sim-shown')||''`, &shown))
+			if err != nil {
+				return false, err.Error()
+			}
+			return shown == c.id, "page shows " + shown
+		})
+		if ok {
+			s.w.current = i
+			s.w.draft = "" // the user left it behind: the page shows another conversation's box
+			return nil
+		}
 		if s.findPart("overlay") != nil {
 			// A visit began between the look and the click: the click hit the overlay.
 			s.w.skipped = append(s.w.skipped, fmt.Sprintf("step %d: the click on %s hit the processing overlay", s.step, c.spec.name))
 			return nil
 		}
-		return fmt.Errorf("clicked %s but the page never showed it (%s)", c.spec.name, why)
 	}
-	return nil
+	return fmt.Errorf("clicked %s three times but the page never showed it (%s)", c.spec.name, why)
 }
 
 // pill opens the status pill's menu and picks mode with trusted mouse clicks, then waits

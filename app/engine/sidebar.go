@@ -140,6 +140,12 @@ func (e *Engine) sbProgress() {
 		}
 		return
 	}
+	// The conversation on screen is the foreground pipeline's business (its messages are
+	// caught up when it opens): a queued visit to it would cover it with the overlay and wait
+	// for a navigation that never comes.
+	if e.fg != nil {
+		e.sb.queue = slices.DeleteFunc(e.sb.queue, func(id ConversationID) bool { return id == e.fg.id })
+	}
 	if len(e.sb.queue) == 0 || e.settings.Inactive == InactiveIgnore || e.fg == nil ||
 		e.pageState != PageReady || !e.settings.Configured() || !e.foregroundAvailable() {
 		return

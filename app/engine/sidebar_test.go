@@ -301,3 +301,29 @@ func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 		}
 	})
 }
+
+// Found by tests/browser/chaostest: a conversation queued for a visit while the user was busy
+// stayed queued after the user opened it, so Clanker later "visited" the conversation already
+// on screen, covered it with the overlay and retried the failed visit for minutes.
+func TestConversationTheUserOpensIsNoLongerQueuedForAVisit(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h.setDraft("c1", true)
+		h.receive("c2", in("Bob", "hello"))
+		h.wait(time.Second)
+		if q := h.snap().SidebarQueue; len(q) != 1 || q[0] != "c2" {
+			t.Fatalf("want c2 queued while the user types in c1, got %v", q)
+		}
+		h.open("c2", in("Zed", "old news in c2"), in("Bob", "hello"))
+		h.wait(time.Hour)
+		if got := navigations(h); len(got) != 0 {
+			t.Fatalf("want no visit to the conversation the user opened, got navigations %v", got)
+		}
+		if ov := h.page.commands(CmdOverlay); len(ov) != 0 {
+			t.Fatalf("want no processing overlay, got %+v", ov)
+		}
+		if q := h.snap().SidebarQueue; len(q) != 0 {
+			t.Fatalf("want the queue empty once c2 is on screen, got %v", q)
+		}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clanker-desktop/clanker/app/desktop"
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run"
@@ -33,6 +34,7 @@ const usage = `usage: clanker [flags] [command]
 Commands:
   (none)              run the app on Google Messages (https://messages.google.com/web)
   demo                run the same app on the built-in simulator with a fake model
+  settings            open the settings window (its own process; the app opens it too)
   config list         show every setting (the API key masked)
   config get KEY      show one setting
   config set KEY VAL  change one setting; "config set apiKey -" reads the key from stdin
@@ -50,6 +52,8 @@ type globalFlags struct {
 	noKeychain  bool
 	demo        bool
 	verbose     bool
+	hidden      bool
+	showDiag    bool
 }
 
 type stringList []string
@@ -66,6 +70,8 @@ func newFlagSet(g *globalFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&g.demo, "demo", false, "act on the demo data (same as the demo command, for config and diag)")
 	fs.BoolVar(&g.noKeychain, "no-keychain", false, "keep the API key in the database instead of the OS keychain")
 	fs.BoolVar(&g.verbose, "v", false, "log debug details (never the API key)")
+	fs.BoolVar(&g.hidden, "hidden", false, "start with the window hidden in the tray (the login entry uses it)")
+	fs.BoolVar(&g.showDiag, "show-diagnostics", false, "settings: open on the Diagnostics view with the text read from stdin (the app uses it)")
 	fs.StringVar(&g.testControl, "test-control", "", "tests only: start the loopback test control and write its address to this file")
 	fs.Var(&g.popups, "popup-origin", "tests only: an extra origin allowed to open sign-in popups (repeatable)")
 	fs.Usage = func() {
@@ -109,6 +115,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return app(g, false, log, stderr)
 	case "demo":
 		return app(g, true, log, stderr)
+	case "settings":
+		return settingsWindow(g, stdin, stderr, log)
 	case "config":
 		return config(g, rest, stdin, stdout, stderr, log)
 	case "diag":
@@ -136,15 +144,55 @@ func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
 		PopupOrigins:    g.popups,
 		NoKeychain:      g.noKeychain,
 		TestControlFile: g.testControl,
+		StartHidden:     g.hidden,
 		Version:         version,
 		Logger:          log,
 	})
+	if errors.Is(err, desktop.ErrAlreadyRunning) {
+		// Not a failure: the running app was asked to show its window.
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1
 	}
 	defer a.Close()
 	if err := a.Run(); err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// maxDiagnosticsBytes caps the diagnostics text read from stdin.
+const maxDiagnosticsBytes = 4 << 20
+
+// settingsWindow runs the settings window on the app's data (the demo's with --demo),
+// with the same keychain choice as the app.
+func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.Logger) int {
+	text := ""
+	if g.showDiag {
+		b, err := io.ReadAll(io.LimitReader(stdin, maxDiagnosticsBytes))
+		if err != nil {
+			fmt.Fprintf(stderr, "clanker: read the diagnostics from stdin: %v\n", err)
+			return 1
+		}
+		text = string(b)
+	}
+	sc, err := openStore(g, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
+	defer sc.Close()
+	err = desktop.RunSettingsWindow(desktop.SettingsOptions{
+		Store:           sc,
+		Diagnostics:     text,
+		ShowDiagnostics: g.showDiag,
+		Logger:          log,
+	})
+	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1
 	}

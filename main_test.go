@@ -2,8 +2,13 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop"
 )
 
 func TestVersionFlagPrintsTheStampedVersion(t *testing.T) {
@@ -23,5 +28,30 @@ func TestUnknownFlagFailsWithUsage(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "usage: clanker") {
 		t.Fatalf("stderr does not show usage: %q", errOut.String())
+	}
+}
+
+func TestSecondLaunchOnTheSameDataDirExitsCleanlyAndWakesTheFirst(t *testing.T) {
+	dir := t.TempDir()
+	woke := make(chan struct{}, 1)
+	first, err := desktop.AcquireInstance(dir, func() { woke <- struct{}{} }, nil)
+	if err != nil {
+		t.Fatalf("the first instance could not claim %s: %v", dir, err)
+	}
+	defer first.Close()
+	var out, errOut bytes.Buffer
+	if code := runMain([]string{"--data-dir", dir, "--no-keychain"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("second launch: exit code = %d, want 0 (stderr: %s)", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "already running") {
+		t.Errorf("second launch should say Clanker is already running; stderr: %q", errOut.String())
+	}
+	select {
+	case <-woke:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first instance was not asked to show its window within 10 s")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "clanker.db")); err == nil {
+		t.Error("the second launch opened the database it does not own")
 	}
 }

@@ -60,6 +60,7 @@ type Shell struct {
 	lastLoad  LoadEvent
 	visible   bool
 	visHooks  []func(bool)
+	quitting  bool
 
 	tray  *Tray // nil without Options.Menus or with NoTray
 	menus shellMenus
@@ -148,7 +149,7 @@ func (s *Shell) appOptions() *options.App {
 		MinWidth:               MinWidth,
 		MinHeight:              MinHeight,
 		StartHidden:            s.opts.StartHidden,
-		HideWindowOnClose:      s.opts.HideOnClose,
+		OnBeforeClose:          s.onBeforeClose,
 		BindingsAllowedOrigins: s.origin,
 		AssetServer: &assetserver.Options{
 			Assets:  assets,
@@ -315,8 +316,29 @@ func (s *Shell) Quit() error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	s.quitting = true
+	s.mu.Unlock()
 	runtime.Quit(ctx)
 	return nil
+}
+
+// onBeforeClose runs when the user closes the window and when Quit is called (Wails
+// sends both through the same path). With HideOnClose, closing hides the window through
+// Hide, so the visibility hooks learn of it (Wails' own hide-on-close would not tell
+// anyone), and only Quit ends the app.
+func (s *Shell) onBeforeClose(_ context.Context) (prevent bool) {
+	s.mu.Lock()
+	quitting := s.quitting
+	s.mu.Unlock()
+	if quitting || !s.opts.HideOnClose {
+		return false
+	}
+	if err := s.Hide(); err != nil {
+		return false
+	}
+	s.log.Info("window closed: hidden to the tray")
+	return true
 }
 
 // Reload reloads the page (after resume from sleep, or on the user's request).

@@ -48,8 +48,7 @@ func (s *Shell) onShutdown(_ context.Context) {
 }
 
 // Visible reports whether the main window is shown, as far as Show, Hide and the start
-// option tell (closing the window hides it when HideOnClose is set; the app's
-// controller should call Hide for that path too).
+// option tell (closing the window with HideOnClose goes through Hide too).
 func (s *Shell) Visible() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -3,8 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
@@ -27,6 +25,9 @@ func (a *App) snapshot() (engine.Snapshot, error) {
 func (a *App) Status() desktop.Status {
 	e := a.cur.Load()
 	st := desktop.Status{WindowVisible: !a.hidden.Load(), Missing: EngineSettings(e.st, e.hasKey).Missing}
+	if !st.WindowVisible {
+		st.Unread = a.unreadCount()
+	}
 	st.ConversationID = a.link.Current()
 	if st.ConversationID != "" {
 		st.ConversationName = clipName(a.link.ConversationName(st.ConversationID))
@@ -161,26 +162,8 @@ func (a *App) Diagnostics(sanitised bool) (string, error) {
 }
 
 // OpenSettings implements desktop.Controller: it starts `clanker settings` as a process
-// of its own on the same data directory.
-func (a *App) OpenSettings() error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
-	}
-	args := []string{"--data-dir", a.opts.DataDir}
-	if a.opts.DataDir == "" {
-		args = nil
-	}
-	if a.opts.Demo {
-		args = append(args, "--demo")
-	}
-	cmd := exec.Command(exe, append(args, "settings")...)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("could not open Settings: %w", err)
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
-}
+// of its own on the same data directory (see startSettings).
+func (a *App) OpenSettings() error { return a.startSettings("") }
 
 // ShowWindow implements desktop.Controller.
 func (a *App) ShowWindow() error {

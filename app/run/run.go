@@ -68,7 +68,10 @@ type Options struct {
 	// TestControlFile, when set, starts the loopback test control (see testcontrol.go)
 	// and writes its URL there.
 	TestControlFile string
-	// Version is shown in diagnostics.
+	// StartHidden starts with the window hidden in the tray whatever the setting says
+	// (the login entry passes --hidden).
+	StartHidden bool
+	// Version is shown in diagnostics and in About Clanker.
 	Version string
 	Logger  *slog.Logger
 }
@@ -98,6 +101,8 @@ type App struct {
 
 	cur    atomic.Pointer[effective]
 	hidden atomic.Bool
+	inst   *desktop.Instance
+	nt     notices
 
 	lmu       sync.Mutex
 	listeners map[int]func(desktop.Status)
@@ -159,14 +164,23 @@ func New(opts Options) (a *App, err error) {
 	}
 	a = &App{opts: opts, log: log, listeners: map[int]func(desktop.Status){}}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
+	// The error returns below set the result a to nil, so the cleanup keeps its own
+	// reference to what was started.
+	started := a
 	defer func() {
 		if err != nil {
-			a.Close()
+			started.Close()
 		}
 	}()
 	if a.dir, err = DataDir(opts.DataDir, opts.Demo); err != nil {
 		return nil, err
 	}
+	// One app per data directory: a second launch asks the first to show its window and
+	// gets desktop.ErrAlreadyRunning, before it touches the store.
+	if a.inst, err = desktop.AcquireInstance(a.dir, nil, log); err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { _ = a.inst.Close() })
 	if a.store, err = OpenStore(a.dir, opts.NoKeychain, log); err != nil {
 		return nil, err
 	}
@@ -199,6 +213,8 @@ func New(opts Options) (a *App, err error) {
 		Events:     func(ev engine.Event) error { return a.eng.Send(ev) },
 		OnSettings: func() { a.report(a.OpenSettings()) },
 		OnChange:   a.notify,
+		OnNotice:   a.onNotice,
+		OnIncoming: a.onIncoming,
 		Logger:     log,
 	})
 	if err != nil {
@@ -237,11 +253,26 @@ func New(opts Options) (a *App, err error) {
 	if len(popups) > 0 {
 		popupOrigins = append([]string{originOf(target), "https://accounts.google.com"}, originsOf(popups)...)
 	}
+	startHidden := opts.StartHidden || a.cur.Load().st.StartHidden
+	tray := trayHostPresent()
+	if !tray {
+		log.Info("no tray host on this desktop: closing the window quits, and the window starts shown")
+		startHidden = false
+	}
+	a.startNotifier()
 	a.shell, err = desktop.New(desktop.Options{
-		TargetURL:    target,
-		Title:        title,
-		Geometry:     a.loadGeometry(),
-		StartHidden:  a.cur.Load().st.StartHidden,
+		TargetURL:   target,
+		Title:       title,
+		Geometry:    a.loadGeometry(),
+		StartHidden: startHidden,
+		HideOnClose: tray,
+		Version:     opts.Version,
+		Menus: &desktop.MenuOptions{
+			Controller: a,
+			NoTray:     !tray,
+			ShowText:   a.showText,
+			Notify:     a.notifyUser,
+		},
 		UserScript:   script,
 		PopupOrigins: popupOrigins,
 		OnEvent:      a.link.HandleRaw,
@@ -253,7 +284,10 @@ func New(opts Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a.hidden.Store(a.cur.Load().st.StartHidden)
+	a.hidden.Store(startHidden)
+	// Every Show and Hide (menus, the close button, a second launch) reaches the engine.
+	a.shell.OnVisibility(func(visible bool) { a.sendVisibility(!visible) })
+	a.inst.SetOnWake(func() { a.report(a.ShowWindow()) })
 	return a, nil
 }
 
@@ -352,6 +386,7 @@ func (a *App) Run() error {
 			return err
 		}
 	}
+	a.applyAutostart(a.cur.Load().st.Autostart)
 	err = a.shell.Run()
 	a.cancel()
 	select {
@@ -368,11 +403,18 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 		if !ch.Settings {
 			continue
 		}
+		prev := a.cur.Load()
 		if err := a.reload(); err != nil {
 			a.log.Error("reload settings", "err", err)
 			continue
 		}
 		e := a.cur.Load()
+		if len(e.st.Missing(e.hasKey)) == 0 {
+			a.link.SetBanner(bannerFirstRun, "")
+		}
+		if e.st.Autostart != prev.st.Autostart {
+			a.applyAutostart(e.st.Autostart)
+		}
 		if err := a.eng.Send(engine.SettingsChanged{Settings: EngineSettings(e.st, e.hasKey)}); err != nil {
 			a.log.Error("engine refused the new settings", "err", err)
 		}
@@ -388,10 +430,16 @@ func (a *App) onReady() {
 	if a.hidden.Load() {
 		a.sendVisibility(true)
 	}
+	a.firstRun()
 }
 
 func (a *App) sendVisibility(hidden bool) {
 	a.hidden.Store(hidden)
+	if !hidden {
+		a.nt.mu.Lock()
+		a.nt.unread = 0
+		a.nt.mu.Unlock()
+	}
 	if err := a.eng.Send(engine.WindowVisibility{Hidden: hidden}); err != nil {
 		a.log.Warn("engine refused the window visibility", "err", err)
 	}

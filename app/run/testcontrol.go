@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sort"
 	"time"
 )
 
@@ -36,6 +37,11 @@ type testStatus struct {
 	// Inactive is the inactive-conversation policy the app runs with now, so a test can
 	// wait for a saved change to be applied before it relies on it.
 	Inactive string `json:"inactive"`
+	// Notify lists the notifications the applied settings ask for: errors, incoming,
+	// hide-content.
+	Notify []string `json:"notify"`
+	// Unread is the tray's count of messages that came while the window was hidden.
+	Unread int `json:"unread"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -53,7 +59,14 @@ func (a *App) startTestControl(file string) error {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
-			Inactive: string(a.cur.Load().st.InactiveMode)}
+			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}}
+		ns := a.cur.Load().st.Notifications
+		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
+			if on {
+				ts.Notify = append(ts.Notify, name)
+			}
+		}
+		sort.Strings(ts.Notify)
 		if snap, err := a.snapshot(); err == nil {
 			ts.InFlight = snap.InFlight != nil
 			ts.Sending = snap.Sending

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/build/icons"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/sim"
 )
@@ -30,6 +32,8 @@ type fullApp struct {
 	llm     *fakellm.Server
 	url     string
 	token   string
+	tray    *trayClient
+	notes   *notifyServer
 }
 
 // appStatus mirrors app/run's test control status.
@@ -49,6 +53,8 @@ type appStatus struct {
 	Commands    map[string]int `json:"commands"`
 	Pending     bool           `json:"pending"`
 	Inactive    string         `json:"inactive"`
+	Notify      []string       `json:"notify"`
+	Unread      int            `json:"unread"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -68,6 +74,10 @@ func startFullApp(t *testing.T) *fullApp {
 		t.Fatal(err)
 	}
 	f := &fullApp{t: t, bin: bin, dataDir: t.TempDir(), sim: s, ctl: s.Control(), llm: llm}
+	// A desktop with a tray host and a notification service, as the app finds them on
+	// the session bus at start.
+	watcher, conn := startWatcher(t)
+	f.notes = startNotifyServer(t)
 	f.app = StartApp(t, display, bin, 60*time.Second,
 		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", s.AppURL(),
 		"--popup-origin", s.AccountsURL(), "--test-control", "{ready}", "-v")
@@ -76,7 +86,31 @@ func startFullApp(t *testing.T) *fullApp {
 		t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
 	}
 	f.url, f.token = parts[0], parts[1]
+	WaitFor(t, 30*time.Second, "the app's tray to register with the StatusNotifierWatcher", func() (bool, string) {
+		items := watcher.registered()
+		if len(items) == 0 {
+			return false, "nothing registered"
+		}
+		f.tray = &trayClient{t: t, conn: conn, name: items[len(items)-1]}
+		return true, ""
+	})
+	WaitFor(t, 30*time.Second, "the tray menu to be built", func() (bool, string) {
+		_, ok := f.tray.layout().find("Quit")
+		return ok, fmt.Sprintf("labels %q", f.tray.layout().labels())
+	})
 	return f
+}
+
+// closeSettingsWindows ends the settings processes the app started (they are its
+// children, named like it) and waits for their windows to go.
+func (f *fullApp) closeSettingsWindows() {
+	f.t.Helper()
+	for _, pid := range Descendants(f.app.Cmd.Process.Pid, "clanker") {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+	WaitFor(f.t, 20*time.Second, "the settings window to close", func() (bool, string) {
+		return !windowVisible("Clanker settings"), "still visible"
+	})
 }
 
 func (f *fullApp) request(method, path string) (*http.Response, error) {
@@ -309,10 +343,15 @@ func TestFullApp(t *testing.T) {
 
 	if !t.Run("FreshDataDirShowsUninitializedBannerAndConfigSetCompletesSetupLive", func(t *testing.T) {
 		f.t = t
-		WaitFor(t, 60*time.Second, "the Uninitialized banner", func() (bool, string) {
+		WaitFor(t, 60*time.Second, "the Uninitialized banner and the first-run explanation", func() (bool, string) {
 			st := f.status()
-			return strings.Contains(st.Banner, "not configured") && !st.Configured, fmt.Sprintf("%+v", st)
+			return strings.Contains(st.Banner, "not configured") && strings.Contains(st.Banner, "settings window has opened") && !st.Configured, fmt.Sprintf("%+v", st)
 		})
+		// On first run with missing settings the settings window opens by itself.
+		WaitFor(t, 60*time.Second, "the settings window to open by itself", func() (bool, string) {
+			return windowVisible("Clanker settings"), "no visible window titled Clanker settings"
+		})
+		f.closeSettingsWindows()
 		f.open(bob)
 		f.waitMode(string(engine.ModeUninitialized))
 		f.config("", "set", "endpoint", f.llm.BaseURL())
@@ -321,7 +360,8 @@ func TestFullApp(t *testing.T) {
 		f.config("sk-e2e-key-0123456789abcdef\n", "set", "api_key", "-")
 		WaitFor(t, 10*time.Second, "the running app to pick up the settings", func() (bool, string) {
 			st := f.status()
-			return st.Configured && !strings.Contains(st.Banner, "not configured") && st.Mode == "deactivated", fmt.Sprintf("%+v", st)
+			return st.Configured && !strings.Contains(st.Banner, "not configured") && !strings.Contains(st.Banner, "settings window") &&
+				st.Mode == "deactivated", fmt.Sprintf("%+v", st)
 		})
 	}) {
 		return
@@ -578,6 +618,93 @@ func TestFullApp(t *testing.T) {
 			t.Fatalf("the model was asked %d times after the page came back, want once (the message from the unrecognised time is baseline)", got-n)
 		}
 		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("TrayModeItemsChangeTheForegroundConversationAndAnnounceIt", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		WaitFor(t, 20*time.Second, "the tray to show Bob as Available with the on icon", func() (bool, string) {
+			l := f.tray.layout()
+			a, _ := l.find("Available")
+			return a.Checked && a.Enabled && f.tray.iconIs(icons.TrayOn), fmt.Sprintf("labels %q, Available %+v", l.labels(), a)
+		})
+		f.tray.click("Deactivated")
+		f.waitMode("deactivated")
+		f.waitSent(bob, engine.DeactivatedText)
+		WaitFor(t, 20*time.Second, "the off icon and Deactivated checked", func() (bool, string) {
+			d, _ := f.tray.layout().find("Deactivated")
+			return d.Checked && f.tray.iconIs(icons.TrayOff), fmt.Sprintf("Deactivated %+v", d)
+		})
+		f.waitQuiet()
+		before := len(f.sends(bob, engine.AvailableText))
+		f.tray.click("Available")
+		f.waitMode("available")
+		WaitFor(t, 60*time.Second, "a new Available announcement in Bob's conversation", func() (bool, string) {
+			n := len(f.sends(bob, engine.AvailableText))
+			return n == before+1, fmt.Sprintf("%d announcements, had %d", n, before)
+		})
+		f.waitQuiet()
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	if !t.Run("WhileHiddenAnErrorAndAnIncomingMessageReachTheNotificationServerWithoutContent", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		f.config("", "set", "notifications.incoming_while_hidden", "true")
+		f.config("", "set", "notifications.hide_content", "true")
+		WaitFor(t, 10*time.Second, "the app to apply the notification settings", func() (bool, string) {
+			st := f.status()
+			return strings.Join(st.Notify, ",") == "errors,hide-content,incoming", fmt.Sprintf("%+v", st)
+		})
+		f.tray.click("Hide window")
+		WaitFor(t, 10*time.Second, "the window to hide from the tray", func() (bool, string) {
+			st := f.status()
+			return st.Hidden && !windowVisible("Clanker"), fmt.Sprintf("%+v", st)
+		})
+		before := len(f.notes.calls())
+		const secret = "hey clanker, the safe code is 4711"
+		f.llm.Enqueue(fakellm.OpenAIError(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided"))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: secret}); err != nil {
+			t.Fatal(err)
+		}
+		var incoming, failure *notifyCall
+		WaitFor(t, 60*time.Second, "a message notification and an error notification", func() (bool, string) {
+			calls := f.notes.calls()[before:]
+			for i := range calls {
+				c := calls[i]
+				if c.Summary == "New message from Bob" {
+					incoming = &c
+				}
+				if c.Urgency == 2 {
+					failure = &c
+				}
+			}
+			return incoming != nil && failure != nil, fmt.Sprintf("notifications %+v; app %+v", calls, f.status())
+		})
+		for _, c := range f.notes.calls() {
+			if strings.Contains(c.Summary+c.Body, "4711") {
+				t.Errorf("hide-content is on, but a notification carries the message text: %+v", c)
+			}
+		}
+		if !strings.Contains(strings.ToLower(failure.Body), "key") {
+			t.Errorf("the error notification should say the API key was refused; got %+v", *failure)
+		}
+		WaitFor(t, 10*time.Second, "the unread count in the tray title", func() (bool, string) {
+			title, _ := f.tray.prop("Title").Value().(string)
+			return strings.Contains(title, "(1 unread)"), fmt.Sprintf("title %q", title)
+		})
+		f.tray.click("Show window")
+		WaitFor(t, 10*time.Second, "the window to show again from the tray", func() (bool, string) {
+			st := f.status()
+			return !st.Hidden && st.Unread == 0 && windowVisible("Clanker"), fmt.Sprintf("%+v", st)
+		})
+		if ss := f.sends(bob, "[clanker]"); len(ss) > 0 && strings.Contains(ss[len(ss)-1].Text, "4711") {
+			t.Fatalf("a reply was sent although the model refused the key: %+v", ss[len(ss)-1])
+		}
 	}) {
 		return
 	}

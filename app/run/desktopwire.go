@@ -1,0 +1,217 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/page"
+)
+
+// Banner key of the first-run explanation.
+const bannerFirstRun = "firstrun"
+
+// FirstRunBanner explains, on the page, why a settings window opened by itself.
+const FirstRunBanner = "Welcome to Clanker. The settings window has opened: enter your model's endpoint, API key and model, and your name. Clanker stays out of every conversation until then."
+
+// noticeRepeat is how long the same error text is not notified again: the engine may
+// report one failure per message, and one notification says it.
+const noticeRepeat = time.Minute
+
+// notices is the desktop-notification side of the app: the notifier, which messages it
+// has shown lately, and the unread count while the window is hidden.
+type notices struct {
+	mu     sync.Mutex
+	n      desktop.Notifier
+	recent map[string]time.Time
+	unread int
+	// settingsCmd is the settings window process while it runs.
+	settingsCmd *exec.Cmd
+}
+
+// startNotifier connects to the desktop's notification service. Without one (a bare
+// window manager, or an OS without an implementation yet) the app carries on and logs.
+func (a *App) startNotifier() {
+	n, err := desktop.NewNotifier("Clanker", "clanker")
+	if err != nil {
+		a.log.Warn("desktop notifications unavailable; errors are shown on the page only", "err", err)
+		return
+	}
+	a.nt.n = n
+	a.closers = append(a.closers, func() { _ = n.Close() })
+}
+
+// notifyUser shows a desktop notification. It never blocks its caller (the page link and
+// menu callbacks call it), and a failure is logged once per call, without the text.
+func (a *App) notifyUser(n desktop.Notification) {
+	a.nt.mu.Lock()
+	notifier := a.nt.n
+	a.nt.mu.Unlock()
+	if notifier == nil {
+		a.log.Info("notification not shown: no notification service", "summary", n.Summary)
+		return
+	}
+	go func() {
+		if err := notifier.Notify(n); err != nil {
+			a.log.Warn("desktop notification failed", "err", err)
+		}
+	}()
+}
+
+// onNotice turns the page's error toasts and banners into desktop notifications when
+// the user asked for error notifications. The app's own informational banners (demo,
+// first run) are not errors.
+func (a *App) onNotice(n page.Notice) {
+	if n.Banner && (n.Key == bannerDemo || n.Key == bannerFirstRun) {
+		return
+	}
+	if !a.cur.Load().st.Notifications.Errors {
+		return
+	}
+	now := time.Now()
+	a.nt.mu.Lock()
+	if a.nt.recent == nil {
+		a.nt.recent = map[string]time.Time{}
+	}
+	for text, at := range a.nt.recent {
+		if now.Sub(at) >= noticeRepeat {
+			delete(a.nt.recent, text)
+		}
+	}
+	_, seen := a.nt.recent[n.Text]
+	a.nt.recent[n.Text] = now
+	a.nt.mu.Unlock()
+	if seen {
+		return
+	}
+	a.notifyUser(desktop.ErrorNotification(n.Text))
+}
+
+// onIncoming counts messages that arrive while the window is hidden (the tray shows the
+// count) and, when the user asked for it, notifies about each, without its text when
+// hide-content is on.
+func (a *App) onIncoming(in page.Incoming) {
+	if !a.hidden.Load() {
+		return
+	}
+	a.nt.mu.Lock()
+	a.nt.unread++
+	a.nt.mu.Unlock()
+	go a.notify()
+	ns := a.cur.Load().st.Notifications
+	if !ns.IncomingWhileHidden {
+		return
+	}
+	a.notifyUser(desktop.IncomingMessage(in.Sender, in.Text, ns.HideContent))
+}
+
+func (a *App) unreadCount() int {
+	a.nt.mu.Lock()
+	defer a.nt.mu.Unlock()
+	return a.nt.unread
+}
+
+// settingsArgs are the global flags a child `clanker` process needs to act on the same
+// data as this app.
+func (a *App) settingsArgs() []string {
+	var args []string
+	if a.opts.DataDir != "" {
+		args = append(args, "--data-dir", a.opts.DataDir)
+	}
+	if a.opts.Demo {
+		args = append(args, "--demo")
+	}
+	if a.opts.NoKeychain {
+		args = append(args, "--no-keychain")
+	}
+	return args
+}
+
+// startSettings runs `clanker settings` as its own process, so nothing on the Messages
+// origin can reach the settings service. diagnostics, when not empty, opens it on the
+// Diagnostics view with that text, passed on stdin (never on the command line, which
+// other local users can read). While one settings window runs, no second one starts.
+func (a *App) startSettings(diagnostics string) error {
+	a.nt.mu.Lock()
+	defer a.nt.mu.Unlock()
+	if a.nt.settingsCmd != nil && diagnostics == "" {
+		a.log.Info("the settings window is already open")
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
+	}
+	args := a.settingsArgs()
+	if diagnostics != "" {
+		args = append(args, "--show-diagnostics")
+	}
+	cmd := exec.Command(exe, append(args, "settings")...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if diagnostics != "" {
+		cmd.Stdin = strings.NewReader(diagnostics)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("could not open Settings: %w", err)
+	}
+	if diagnostics == "" {
+		a.nt.settingsCmd = cmd
+	}
+	a.log.Info("settings window started", "pid", cmd.Process.Pid, "diagnostics", diagnostics != "")
+	go func() {
+		_ = cmd.Wait()
+		a.nt.mu.Lock()
+		if a.nt.settingsCmd == cmd {
+			a.nt.settingsCmd = nil
+		}
+		a.nt.mu.Unlock()
+	}()
+	return nil
+}
+
+// showText is the menus' ShowText: diagnostics open in the settings process's
+// Diagnostics view, readable and with a Copy button.
+func (a *App) showText(title, text string) {
+	if err := a.startSettings(title + "\n\n" + text); err != nil {
+		a.log.Warn("could not show the diagnostics", "err", err)
+		a.notifyUser(desktop.ErrorNotification("Could not show the diagnostics: " + err.Error()))
+	}
+}
+
+// firstRun opens the settings window by itself when the settings are incomplete at
+// start, and says why on the page. The demo fills its own settings and never needs it.
+func (a *App) firstRun() {
+	e := a.cur.Load()
+	if a.opts.Demo || len(e.st.Missing(e.hasKey)) == 0 {
+		return
+	}
+	a.link.SetBanner(bannerFirstRun, FirstRunBanner)
+	if err := a.startSettings(""); err != nil {
+		a.log.Error("could not open the settings window on first run", "err", err)
+	}
+}
+
+// applyAutostart writes or removes the login entry to match the setting. The demo never
+// registers itself.
+func (a *App) applyAutostart(enabled bool) {
+	if a.opts.Demo {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		a.log.Warn("autostart not updated: the program path is unknown", "err", err)
+		return
+	}
+	if on, err := desktop.AutostartEnabled(); err == nil && on == enabled && !enabled {
+		return
+	}
+	if err := desktop.SetAutostart(enabled, exe); err != nil {
+		a.log.Warn("autostart not updated", "enabled", enabled, "err", err)
+		return
+	}
+	a.log.Info("autostart applied", "enabled", enabled)
+}

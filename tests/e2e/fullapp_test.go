@@ -23,7 +23,7 @@ import (
 // fullApp is one run of the real clanker binary against the simulator and the fake
 // model, both served from this test process on loopback.
 type fullApp struct {
-	t       *testing.T
+	t       testing.TB
 	app     *App
 	bin     string
 	dataDir string
@@ -60,32 +60,12 @@ type appStatus struct {
 func startFullApp(t *testing.T) *fullApp {
 	t.Helper()
 	needDisplay(t)
-	s, err := sim.Start(sim.Options{Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	llm, _ := fakellm.StartNew(fakellm.Config{})
-	t.Cleanup(llm.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	bin, err := Build(ctx, "github.com/clanker-desktop/clanker", binDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fullApp{t: t, bin: bin, dataDir: t.TempDir(), sim: s, ctl: s.Control(), llm: llm}
+	f := newFullApp(t)
 	// A desktop with a tray host and a notification service, as the app finds them on
 	// the session bus at start.
 	watcher, conn := startWatcher(t)
 	f.notes = startNotifyServer(t)
-	f.app = StartApp(t, display, bin, 60*time.Second,
-		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", s.AppURL(),
-		"--popup-origin", s.AccountsURL(), "--test-control", "{ready}", "-v")
-	parts := strings.Fields(f.app.Control)
-	if len(parts) != 2 {
-		t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
-	}
-	f.url, f.token = parts[0], parts[1]
+	f.launch()
 	WaitFor(t, 30*time.Second, "the app's tray to register with the StatusNotifierWatcher", func() (bool, string) {
 		items := watcher.registered()
 		if len(items) == 0 {
@@ -99,6 +79,40 @@ func startFullApp(t *testing.T) *fullApp {
 		return ok, fmt.Sprintf("labels %q", f.tray.layout().labels())
 	})
 	return f
+}
+
+// newFullApp starts the simulator and the fake model and builds the binary; launch
+// starts the app on them.
+func newFullApp(tb testing.TB) *fullApp {
+	tb.Helper()
+	s, err := sim.Start(sim.Options{Seed: 7})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = s.Close() })
+	llm, _ := fakellm.StartNew(fakellm.Config{})
+	tb.Cleanup(llm.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, err := Build(ctx, "github.com/clanker-desktop/clanker", binDir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &fullApp{t: tb, bin: bin, dataDir: tb.TempDir(), sim: s, ctl: s.Control(), llm: llm}
+}
+
+// launch starts the real binary on the data directory, the simulator and its sign-in
+// origin, with the test control, and waits until the control answers.
+func (f *fullApp) launch() {
+	f.t.Helper()
+	f.app = StartApp(f.t, display, f.bin, 60*time.Second,
+		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", f.sim.AppURL(),
+		"--popup-origin", f.sim.AccountsURL(), "--test-control", "{ready}", "-v")
+	parts := strings.Fields(f.app.Control)
+	if len(parts) != 2 {
+		f.t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
+	}
+	f.url, f.token = parts[0], parts[1]
 }
 
 // closeSettingsWindows ends the settings processes the app started (they are its
@@ -230,7 +244,7 @@ func (f *fullApp) noUntrustedInput() {
 }
 
 // windowGeometry is the main window's position and size on the X screen.
-func windowGeometry(t *testing.T, title string) (x, y, w, h int) {
+func windowGeometry(t testing.TB, title string) (x, y, w, h int) {
 	t.Helper()
 	var out []byte
 	WaitFor(t, 10*time.Second, "the window "+title+" to be visible", func() (bool, string) {
@@ -249,7 +263,7 @@ func windowGeometry(t *testing.T, title string) (x, y, w, h int) {
 	return vals["X"], vals["Y"], vals["WIDTH"], vals["HEIGHT"]
 }
 
-func click(t *testing.T, x, y int) {
+func click(t testing.TB, x, y int) {
 	t.Helper()
 	cmd := exec.Command("xdotool", "mousemove", strconv.Itoa(x), strconv.Itoa(y), "click", "1")
 	cmd.Env = []string{"DISPLAY=" + display.Name}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -661,6 +662,21 @@ func TestFullApp(t *testing.T) {
 		})
 		f.waitQuiet()
 		f.noUntrustedInput()
+
+		// Diagnostics > Show sanitised state opens the settings process on its
+		// Diagnostics view (readable, with Copy), the text passed on stdin.
+		loads := strings.Count(f.app.Output(), "settings page loaded its values")
+		f.tray.click("Show sanitised state")
+		WaitFor(t, 60*time.Second, "the diagnostics view in a settings process", func() (bool, string) {
+			diag := false
+			for _, pid := range Descendants(f.app.Cmd.Process.Pid, "clanker") {
+				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				diag = diag || strings.Contains(string(cmdline), "--show-diagnostics")
+			}
+			loaded := strings.Count(f.app.Output(), "settings page loaded its values") > loads
+			return diag && loaded && windowVisible("Clanker settings"), fmt.Sprintf("diagnostics process %v, page loaded %v, window %v", diag, loaded, windowVisible("Clanker settings"))
+		})
+		f.closeSettingsWindows()
 	}) {
 		return
 	}

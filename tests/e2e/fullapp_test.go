@@ -739,6 +739,23 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	if !t.Run("AutostartSettingWritesAndRemovesTheLoginEntry", func(t *testing.T) {
+		f.t = t
+		entry := filepath.Join(f.app.Home, ".config", "autostart", "clanker.desktop")
+		f.config("", "set", "autostart", "true")
+		WaitFor(t, 10*time.Second, "the XDG autostart entry starting this binary hidden", func() (bool, string) {
+			b, err := os.ReadFile(entry)
+			return err == nil && strings.Contains(string(b), "Exec="+f.bin+" --hidden"), fmt.Sprintf("%s: %q %v", entry, b, err)
+		})
+		f.config("", "set", "autostart", "false")
+		WaitFor(t, 10*time.Second, "the autostart entry to be removed", func() (bool, string) {
+			_, err := os.Stat(entry)
+			return os.IsNotExist(err), fmt.Sprintf("stat: %v", err)
+		})
+	}) {
+		return
+	}
+
 	if !t.Run("UnrecognisedPageGetsTheWarningAndNoAction", func(t *testing.T) {
 		f.t = t
 		sentBefore := len(f.sends("", ""))

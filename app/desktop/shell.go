@@ -194,6 +194,16 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.setupErr = err
 	s.mu.Unlock()
 	s.menusReady()
+	go func() {
+		// Reload after resume from sleep; without a system bus (or logind) this only logs.
+		if err := watchResume(ctx, nil, func() {
+			if err := s.Reload(ctx); err != nil {
+				s.log.Warn("reload after resume failed", "err", err)
+			}
+		}, s.log); err != nil {
+			s.log.Info("not watching for resume from sleep", "err", err)
+		}
+	}()
 	s.readyOnce.Do(func() { close(s.ready) })
 	if s.opts.OnReady != nil {
 		go s.opts.OnReady()

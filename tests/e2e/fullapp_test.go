@@ -756,6 +756,36 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	if !t.Run("ClosingTheWindowHidesItToTheTray", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker$")
+		cmd.Env = []string{"DISPLAY=" + display.Name}
+		out, err := cmd.Output()
+		ids := strings.Fields(string(out))
+		if err != nil || len(ids) == 0 {
+			t.Fatalf("find the main window: %v %q", err, out)
+		}
+		win, _ := strconv.ParseUint(ids[0], 10, 64)
+		if err := CloseWindow(display.Name, win); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor(t, 10*time.Second, "the window to hide instead of quitting", func() (bool, string) {
+			st := f.status()
+			return st.Hidden && !windowVisible("Clanker"), fmt.Sprintf("%+v", st)
+		})
+		if f.app.Exited() {
+			t.Fatalf("closing the window quit the app although a tray is present:\n%s", f.app.Output())
+		}
+		f.tray.click("Show window")
+		WaitFor(t, 10*time.Second, "the window to come back from the tray", func() (bool, string) {
+			st := f.status()
+			return !st.Hidden && windowVisible("Clanker"), fmt.Sprintf("%+v", st)
+		})
+	}) {
+		return
+	}
+
 	if !t.Run("UnrecognisedPageGetsTheWarningAndNoAction", func(t *testing.T) {
 		f.t = t
 		sentBefore := len(f.sends("", ""))
@@ -784,4 +814,16 @@ func TestFullApp(t *testing.T) {
 	}) {
 		return
 	}
+
+	t.Run("QuitFromTheTrayExitsCleanly", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		f.tray.click("Quit")
+		WaitFor(t, 30*time.Second, "the app to exit after Quit", func() (bool, string) {
+			return f.app.Exited(), "still running"
+		})
+		if code := f.app.Cmd.ProcessState.ExitCode(); code != 0 {
+			t.Fatalf("Quit: exit code %d, want 0; output:\n%s", code, f.app.Output())
+		}
+	})
 }

@@ -35,7 +35,7 @@ var about = []struct{ prefix, text string }{
 	{"BenchmarkOptimize12MP", "Images: a 4032x3024 JPEG decoded, oriented, scaled to 1344 px on the long edge and encoded at quality 80 (issue 5). XDraw is the same pipeline with golang.org/x/image/draw's bilinear scaler, run in the same process as the baseline."},
 	{"BenchmarkPrompt50Messages", "Prompt for a 50-message conversation (issue 5): prompt-bytes is the whole request text; stable-prefix-bytes / stable-% the part that is byte-identical between consecutive requests (provider prompt caching); next-req-shared-% how much of the next request (window slid by one message) is shared."},
 	{"BenchmarkBridgeNewMessage", "Bridge in headless Chromium on a page with 40 or 400 rendered rows (issue 3), per new message: latency-us from the row's insertion (with its label) to the event being posted; own-us the bridge's own observer work; post-us the test host's CDP binding (differs in Wails); bridge-us both; task-us the renderer's whole task time including the page's own layout. own-us must not grow with the row count."},
-	{"BenchmarkApp", "The real app under Xvfb (issue 6): start-up to the bridge's first page state, and resident memory of the app and its WebKit processes."},
+	{"BenchmarkApp", "The real app under Xvfb on the simulator (issue 6). StartToBridgeReady: from exec (fresh HOME, so WebKit's caches are cold) to the bridge's first page_state reaching Go, and to a usable page. Memory: resident memory of the app, WebKitWebProcess and WebKitNetworkProcess when idle and after a 10-minute conversation compressed in time (200 incoming messages back to back, every tenth addressing Clanker, 20 typed replies at zero model latency)."},
 }
 
 func main() {
@@ -46,6 +46,7 @@ func main() {
 	benchtime := flag.String("benchtime", "", "passed to -benchtime when set")
 	from := flag.String("from", "", "read `go test -bench` output from this file instead of running it")
 	distDir := flag.String("dist", "", "also report the sizes of the release artifacts in this folder (made by make dist)")
+	note := flag.String("note", "", "a sentence about the run, printed under the machine (e.g. what else was running)")
 	flag.Parse()
 
 	args := []string{"test", "-tags", *tags, "-run", "^$", "-bench", ".", "-benchmem", "-count", strconv.Itoa(*count)}
@@ -77,7 +78,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchreport: no benchmark results in the output")
 		os.Exit(1)
 	}
-	report := Render(results, Machine(), "make bench  (runs: "+command+")", time.Now().UTC())
+	machine := Machine()
+	if *note != "" {
+		machine += "\n- Note: " + *note
+	}
+	report := Render(results, machine, "make bench  (runs: "+command+")", time.Now().UTC())
 	if *distDir != "" {
 		sec, err := DistSection(*distDir)
 		if err != nil {

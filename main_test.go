@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,12 +37,16 @@ func TestUnknownFlagFailsWithUsage(t *testing.T) {
 func TestSecondLaunchOnTheSameDataDirExitsCleanlyAndWakesTheFirst(t *testing.T) {
 	dir := t.TempDir()
 	woke := make(chan struct{}, 1)
-	first, err := desktop.AcquireInstance(dir, func() { woke <- struct{}{} }, nil)
+	// The first instance logs with its own logger: runMain makes stderr the default log, and
+	// the first instance's socket goroutine must not write into the test's buffer.
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	first, err := desktop.AcquireInstance(dir, func() { woke <- struct{}{} }, quiet)
 	if err != nil {
 		t.Fatalf("the first instance could not claim %s: %v", dir, err)
 	}
 	defer first.Close()
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
+	var errOut lockedBuffer
 	if code := runMain([]string{"--data-dir", dir, "--no-keychain"}, strings.NewReader(""), &out, &errOut); code != 0 {
 		t.Fatalf("second launch: exit code = %d, want 0 (stderr: %s)", code, errOut.String())
 	}
@@ -54,4 +61,22 @@ func TestSecondLaunchOnTheSameDataDirExitsCleanlyAndWakesTheFirst(t *testing.T) 
 	if _, err := os.Stat(filepath.Join(dir, "clanker.db")); err == nil {
 		t.Error("the second launch opened the database it does not own")
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the goroutines that log while runMain runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

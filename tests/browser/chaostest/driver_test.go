@@ -501,6 +501,12 @@ func (s *session) userSend(naming bool) error {
 		if err := s.userType(); err != nil {
 			return err
 		}
+		if w.draft == "" {
+			// The user could not type (the box held something else, e.g. Clanker's text being
+			// typed): pressing Enter now would send that, not a message of the user's.
+			w.skipped = append(w.skipped, fmt.Sprintf("step %d: user did not send (could not type a draft first)", s.step))
+			return nil
+		}
 	}
 	if err := s.focusBox(); err != nil {
 		return err

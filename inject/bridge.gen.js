@@ -121,11 +121,13 @@
     "maxEventBytes": 1048576,
     "maxImageBytes": 16777216,
     "maxTextLen": 4e3,
+    "seal": "__clanker_seal_nonce__",
     "version": 1
   };
 
   // transport.js
   var EVENT_NAME = "clanker:event";
+  var SEAL = /^[0-9a-f]{16,64}$/.test(SCHEMA.seal) ? SCHEMA.seal : "";
   function capture() {
     try {
       const h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;
@@ -178,7 +180,7 @@
     }
     function emit(type, data) {
       seq++;
-      const text = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+      const text = SEAL + JSON.stringify({ v: SCHEMA.version, type, seq, data });
       if (text.length > SCHEMA.maxEventBytes) {
         stats.dropped++;
         return false;

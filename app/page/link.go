@@ -2,13 +2,10 @@ package page
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,46 +103,6 @@ const UnrecognisedWarning = "Clanker does not recognise this page (Google may ha
 // MaxQueuedCommands bounds the commands waiting for Exec; beyond it commands fail at once
 // (the engine then sees an error result) rather than growing memory without limit.
 const MaxQueuedCommands = 4096
-
-// NewNonce returns a fresh random nonce: 32 hex digits from crypto/rand.
-func NewNonce() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("page: crypto/rand failed: " + err.Error()) // cannot happen on supported systems
-	}
-	return hex.EncodeToString(b[:])
-}
-
-// sealPoint is where the bridge builds each event's text; SealScript prefixes it.
-var sealPoint = regexp.MustCompile(`const text = (JSON\.stringify\(\{ v: SCHEMA\.version, type, seq, data \}\));`)
-
-// SealScript returns the bridge script with nonce prepended to the text of every event
-// it posts. The nonce lives only in the script's closure (user scripts are not visible to
-// the page), so an event without it did not come from our bridge. It fails when the
-// script does not have exactly one place where events are built, so a changed bundle is
-// noticed instead of silently producing events the Link drops.
-func SealScript(script, nonce string) (string, error) {
-	if !validNonce(nonce) {
-		return "", errors.New("seal bridge script: nonce must be 16-64 characters of 0-9 a-f")
-	}
-	locs := sealPoint.FindAllStringIndex(script, -1)
-	if len(locs) != 1 {
-		return "", fmt.Errorf("seal bridge script: found %d places where events are built, want exactly 1 (did inject/src/transport.js change?)", len(locs))
-	}
-	return sealPoint.ReplaceAllString(script, `const text = "`+nonce+`" + $1;`), nil
-}
-
-func validNonce(n string) bool {
-	if len(n) < 16 || len(n) > 64 {
-		return false
-	}
-	for _, r := range n {
-		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
-			return false
-		}
-	}
-	return true
-}
 
 // NewLink builds a Link and starts its command worker; call Close when done.
 func NewLink(cfg LinkConfig) (*Link, error) {

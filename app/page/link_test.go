@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/inject"
 )
 
 const testNonce = "0123456789abcdef0123456789abcdef"
@@ -168,22 +167,6 @@ func event(seq int, typ string, data any) []byte {
 	}
 	env, _ := json.Marshal(map[string]any{"v": ProtocolVersion, "type": typ, "seq": seq, "data": json.RawMessage(d)})
 	return append([]byte(testNonce), env...)
-}
-
-func TestSealScriptBakesTheNonceIntoTheOnePlaceEventsAreBuilt(t *testing.T) {
-	sealed, err := SealScript(inject.Script(), testNonce)
-	if err != nil {
-		t.Fatalf("sealing the real bridge script failed: %v", err)
-	}
-	if n := strings.Count(sealed, `"`+testNonce+`" + JSON.stringify(`); n != 1 {
-		t.Fatalf("sealed script carries the nonce prefix %d times, want exactly 1", n)
-	}
-	if _, err := SealScript("(() => { post(x); })();", testNonce); err == nil {
-		t.Fatal("sealing a script without the event builder succeeded; want an error so a changed bundle is noticed")
-	}
-	if _, err := SealScript(inject.Script(), "not-hex"); err == nil {
-		t.Fatal("sealing with a malformed nonce succeeded; want an error")
-	}
 }
 
 func TestEventsWithoutTheNonceAreDroppedWithALogLine(t *testing.T) {

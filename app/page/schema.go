@@ -16,8 +16,8 @@ type FieldSchema struct {
 }
 
 // Schema returns the command schema the bridge validates against, derived from the same
-// struct tags Go validates with, plus the shared limits. The bundler writes it into the
-// bridge (inject/src/schema.gen.js).
+// struct tags Go validates with, plus the shared limits and the seal placeholder. The
+// bundler writes it into the bridge (inject/src/schema.gen.js).
 func Schema() map[string]any {
 	cmds := map[string]map[string]FieldSchema{}
 	for _, c := range commandTypes {
@@ -54,6 +54,7 @@ func Schema() map[string]any {
 		"maxImageBytes":   MaxImageBytes,
 		"imageChunkBytes": ImageChunkBytes,
 		"commands":        cmds,
+		"seal":            SealPlaceholder,
 	}
 }
 

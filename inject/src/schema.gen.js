@@ -120,5 +120,6 @@ export const SCHEMA = {
   "maxEventBytes": 1048576,
   "maxImageBytes": 16777216,
   "maxTextLen": 4000,
+  "seal": "__clanker_seal_nonce__",
   "version": 1
 };

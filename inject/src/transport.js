@@ -7,6 +7,12 @@ import { SCHEMA } from './schema.gen.js';
 
 const EVENT_NAME = 'clanker:event';
 
+// SEAL starts the text of every event. Before injecting the script, the app writes this
+// run's nonce over the placeholder in SCHEMA.seal (page.SealScript), and Go drops any event
+// that does not start with it. An unsealed copy still holds the placeholder, which is not
+// a nonce, so it posts bare JSON.
+const SEAL = /^[0-9a-f]{16,64}$/.test(SCHEMA.seal) ? SCHEMA.seal : '';
+
 function capture() {
   try {
     const h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;
@@ -54,7 +60,7 @@ export function createTransport() {
 
   function emit(type, data) {
     seq++;
-    const text = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+    const text = SEAL + JSON.stringify({ v: SCHEMA.version, type, seq, data });
     if (text.length > SCHEMA.maxEventBytes) {
       stats.dropped++;
       return false;

@@ -775,12 +775,6 @@ func (l *Link) onModeMenu(m ModeMenu) {
 	l.toEngine(engine.SetMode{Conversation: engine.ConversationID(conv), Mode: engine.Mode(m.Choice), Source: "page"})
 }
 
-// Resync asks the bridge for a fresh report of everything (after the engine restarted).
-func (l *Link) Resync() { l.fire(Snapshot{}) }
-
-// Configure sends timing settings to the bridge.
-func (l *Link) Configure(c Configure) { l.fire(c) }
-
 func toEngineMessages(ms []Message) []engine.Message {
 	out := make([]engine.Message, 0, len(ms))
 	for _, m := range ms {

@@ -1,0 +1,155 @@
+package page
+
+import (
+	"crypto/subtle"
+	"fmt"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+// This file is the Link's inbound half: events from the page, checked for the nonce,
+// decoded, translated (translate.go), recorded in the view and passed to the engine.
+
+// HandleRaw takes one event as the shell received it: the nonce, then the envelope's
+// JSON text. Anything else is dropped with a log line; nothing from the page is trusted.
+func (l *Link) HandleRaw(raw []byte) {
+	n := len(l.nonce)
+	if len(raw) < n || subtle.ConstantTimeCompare(raw[:n], l.nonce) != 1 {
+		l.log.Warn("page event dropped: it does not carry this run's nonce (a popup or a foreign script?)", "bytes", len(raw))
+		return
+	}
+	env, err := DecodeEvent(raw[n:])
+	if err != nil {
+		l.log.Warn("page event refused", "err", err)
+		return
+	}
+	l.handle(env)
+}
+
+func (l *Link) toEngine(ev engine.Event) {
+	if err := l.cfg.Events(ev); err != nil {
+		l.log.Warn("engine refused a page event", "type", fmt.Sprintf("%T", ev), "err", err)
+	}
+}
+
+func (l *Link) handle(env Envelope) {
+	switch ev := env.Event.(type) {
+	case Hello:
+		l.onHello(ev)
+	case PageState:
+		l.onPageState(ev)
+	case Conversation:
+		if prev := l.view.setCurrent(ev.ConversationID); prev != ev.ConversationID {
+			l.changed()
+		}
+		l.toEngine(conversationOpened(ev))
+		l.fire(l.view.statusCommand())
+	case NewMessage:
+		if in, ok := incomingMessage(ev); ok {
+			l.incoming(in)
+		}
+		l.toEngine(engine.MessageAdded{Conversation: engine.ConversationID(ev.ConversationID), Message: toEngineMessage(ev.Message)})
+	case History:
+		l.toEngine(engine.HistoryLoaded{Conversation: engine.ConversationID(ev.ConversationID), Messages: toEngineMessages(ev.Messages)})
+	case MessageID:
+		l.toEngine(engine.MessageIDChanged{Conversation: engine.ConversationID(ev.ConversationID), OldID: ev.OldID, NewID: ev.NewID})
+	case MessageUpdate:
+		// Reactions and read receipts are never triggers; the engine does not need them.
+	case Compose:
+		if cs, ok := composeState(ev, l.Current()); ok {
+			l.toEngine(cs)
+		}
+	case Sidebar:
+		rows, news := l.view.applySidebar(ev)
+		for _, in := range news {
+			l.incoming(in)
+		}
+		l.toEngine(engine.SidebarUpdate{Rows: rows})
+		l.changed()
+	case SelfTest:
+		if failed := failedSelectors(ev); failed > 0 {
+			l.log.Warn("bridge self-test: some selectors do not match; Google may have changed the page", "failed", failed, "checked", ev.Checked)
+		}
+	case Result:
+		l.onResult(ev)
+	case ImageChunk:
+		if known, err := l.conn.addChunk(ev); !known {
+			l.log.Debug("image chunk for a command this link did not issue; ignored")
+		} else if err != nil {
+			l.log.Warn("image chunk refused", "err", err)
+		}
+	case ModeMenu:
+		l.onModeMenu(ev)
+	case BannerDismissed:
+		l.log.Info("the user dismissed the banner")
+	}
+}
+
+// onHello handles a (re)injection: commands sent to the old document will never be
+// answered, and the banner and pill it showed are gone with it.
+func (l *Link) onHello(ev Hello) {
+	for _, p := range l.conn.dropSent() {
+		l.answer(p.engineID, "page_reloaded", nil)
+	}
+	l.log.Info("bridge connected", "bridge", ev.Bridge, "transport", ev.Transport, "ready_state", ev.ReadyState)
+	l.fire(l.view.bannerCommand())
+	l.fire(l.view.statusCommand())
+}
+
+func (l *Link) onPageState(ev PageState) {
+	prevState, prevConv := l.view.setPage(ev.State, ev.ConversationID)
+	if prevState != ev.State {
+		l.toEngine(engine.PageStateChanged{State: enginePageState(ev.State)})
+		if ev.State == "unrecognised" {
+			l.setBanner(bannerPage, UnrecognisedWarning)
+		} else if prevState == "unrecognised" {
+			l.setBanner(bannerPage, "")
+		}
+	}
+	if prevConv != ev.ConversationID {
+		l.toEngine(engine.ConversationChanging{To: engine.ConversationID(ev.ConversationID)})
+		l.changed()
+	}
+}
+
+func (l *Link) onResult(r Result) {
+	s, ok := l.conn.settle(r)
+	if !ok {
+		l.log.Debug("result for a command this link did not issue; ignored", "command", r.Command)
+		return
+	}
+	if s.waited {
+		return
+	}
+	if !r.OK && r.Code != "" && s.kind != "" {
+		l.log.Info("page refused a command", "kind", s.kind, "code", r.Code)
+	}
+	switch {
+	case s.image != nil:
+		data, _, err := s.image.Finish(r)
+		if err != nil {
+			l.answer(s.engineID, err.Error(), nil)
+			return
+		}
+		l.answer(s.engineID, "", data)
+	case r.OK:
+		l.answer(s.engineID, "", nil)
+	default:
+		l.answer(s.engineID, nonEmpty(r.Code, "failed"), nil)
+	}
+}
+
+func (l *Link) onModeMenu(m ModeMenu) {
+	if m.Choice == "settings" {
+		if l.cfg.OnSettings != nil {
+			go l.cfg.OnSettings()
+		}
+		return
+	}
+	sm, ok := modeChoice(m, l.Current())
+	if !ok {
+		l.log.Warn("mode menu choice for a conversation that is not on screen; ignored")
+		return
+	}
+	l.toEngine(sm)
+}

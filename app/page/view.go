@@ -1,0 +1,148 @@
+package page
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+// view is what the page shows, as far as the Link knows: the page state and foreground
+// conversation the bridge last reported, the sidebar list, and what Clanker itself puts
+// on the page (its banners, the mode in the status pill, the automated flag the menus
+// read). It is safe for concurrent use; every method takes the lock once, so each answer
+// is consistent.
+type view struct {
+	mu        sync.Mutex
+	pageState string
+	current   string // conversation id the page shows ("" when none)
+	status    string // last mode shown in the pill
+	automated bool
+	banners   []banner // oldest first
+	sidebar   []SidebarItem
+}
+
+type banner struct{ key, text string }
+
+// setPage records a page_state event and returns what it replaced.
+func (v *view) setPage(state, conv string) (prevState, prevConv string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	prevState, prevConv = v.pageState, v.current
+	v.pageState, v.current = state, conv
+	return prevState, prevConv
+}
+
+// setCurrent records the foreground conversation and returns the previous one.
+func (v *view) setCurrent(conv string) (prev string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	prev, v.current = v.current, conv
+	return prev
+}
+
+func (v *view) currentConversation() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.current
+}
+
+func (v *view) state() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.pageState
+}
+
+// setAutomated records the engine's automated flag and reports whether it changed.
+func (v *view) setAutomated(on bool) (changed bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	changed = v.automated != on
+	v.automated = on
+	return changed
+}
+
+func (v *view) isAutomated() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.automated
+}
+
+func (v *view) setStatus(mode string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.status = mode
+}
+
+// statusCommand is the command that makes the pill match: the mode of the foreground
+// conversation, or no pill when there is no conversation or no mode yet.
+func (v *view) statusCommand() CommandArgs {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.current != "" && v.status != "" {
+		return SetStatus{ConversationID: v.current, Mode: v.status}
+	}
+	return HideStatus{}
+}
+
+// setBanner shows (text non-empty) or removes the banner kept under key, and reports
+// whether text is new: shown now, or different from what the key showed before.
+func (v *view) setBanner(key, text string) (fresh bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	kept := v.banners[:0]
+	was := ""
+	for _, b := range v.banners {
+		if b.key != key {
+			kept = append(kept, b)
+		} else {
+			was = b.text
+		}
+	}
+	v.banners = kept
+	if text != "" {
+		v.banners = append(v.banners, banner{key: key, text: text})
+	}
+	return text != "" && text != was
+}
+
+// bannerText is the one banner the page shows: every kept banner, newest first.
+func (v *view) bannerText() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	parts := make([]string, 0, len(v.banners))
+	for i := len(v.banners) - 1; i >= 0; i-- {
+		parts = append(parts, v.banners[i].text)
+	}
+	return clipRunes(strings.Join(parts, " | "), 500)
+}
+
+// bannerCommand is the command that makes the page's banner match.
+func (v *view) bannerCommand() CommandArgs {
+	if text := v.bannerText(); text != "" {
+		return ShowBanner{Text: text, Level: "warning"}
+	}
+	return HideBanner{}
+}
+
+// applySidebar merges a sidebar event into the list and returns the whole list for the
+// engine and the messages that just came in elsewhere.
+func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var news []Incoming
+	v.sidebar, news = mergeSidebar(v.sidebar, ev, v.current)
+	return sidebarRows(v.sidebar), news
+}
+
+// conversationName is the sidebar name of a conversation ("" when not in the sidebar).
+func (v *view) conversationName(id string) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, it := range v.sidebar {
+		if it.ID == id {
+			return it.Name
+		}
+	}
+	return ""
+}

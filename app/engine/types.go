@@ -35,22 +35,6 @@ const (
 	ModeActive        Mode = "active"
 )
 
-// ParseMode turns a stored or user-supplied string into a Mode. Unknown strings are an error so
-// that a corrupt store value is noticed rather than silently activating anything.
-func ParseMode(s string) (Mode, error) {
-	switch Mode(strings.ToLower(strings.TrimSpace(s))) {
-	case "", ModeDeactivated:
-		return ModeDeactivated, nil
-	case ModeAvailable:
-		return ModeAvailable, nil
-	case ModeActive:
-		return ModeActive, nil
-	case ModeUninitialized:
-		return ModeUninitialized, nil
-	}
-	return ModeDeactivated, fmt.Errorf("unknown mode %q (want deactivated, available or active)", s)
-}
-
 // normalized maps the zero value and anything unexpected to Deactivated, the only safe default.
 func (m Mode) normalized() Mode {
 	switch m {

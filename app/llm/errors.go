@@ -39,7 +39,7 @@ const (
 	// NotifyAlways shows a toast for every occurrence.
 	NotifyAlways Action = iota
 	// NotifyOncePerStreak shows a toast for the first failure of a run of
-	// failures; a success ends the run (see Streak).
+	// failures; a success ends the run (the engine counts the run).
 	NotifyOncePerStreak
 	// Deactivate switches the conversation to Deactivated without posting
 	// anything into the chat, and shows a banner.
@@ -281,21 +281,3 @@ func retryAfter(h http.Header) time.Duration {
 	}
 	return 0
 }
-
-// Streak implements "notify once per streak": the first failure in a run
-// of failures is shown, the rest are only logged, and any success starts a
-// new run. It is not safe for concurrent use; the engine owns it.
-type Streak struct{ failures int }
-
-// ShouldNotify records a failure and reports whether to show it.
-func (s *Streak) ShouldNotify(err error) bool {
-	var e *Error
-	if errors.As(err, &e) && e.Action() == NotifyOncePerStreak {
-		s.failures++
-		return s.failures == 1
-	}
-	return true
-}
-
-// Success ends the current run of failures.
-func (s *Streak) Success() { s.failures = 0 }

@@ -129,23 +129,6 @@ func TestCancelledContextStopsARetryWait(t *testing.T) {
 	})
 }
 
-func TestStreakNotifiesOncePerRunForTransientErrorsAndAlwaysForOthers(t *testing.T) {
-	var s Streak
-	server := &Error{Category: CatServer, Status: 503}
-	notFound := &Error{Category: CatNotFound, Status: 404}
-	got := []bool{s.ShouldNotify(server), s.ShouldNotify(server), s.ShouldNotify(notFound), s.ShouldNotify(notFound), s.ShouldNotify(server)}
-	want := []bool{true, false, true, true, false}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("notify sequence: want %v, got %v", want, got)
-		}
-	}
-	s.Success()
-	if !s.ShouldNotify(&Error{Category: CatNetwork}) {
-		t.Fatal("after a success the next transient failure must notify again")
-	}
-}
-
 func TestClassifyHTTPUserTextsAndRetryAfterDate(t *testing.T) {
 	h := http.Header{"Retry-After": {time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)}}
 	e := ClassifyHTTP(429, h, []byte(`{"error":{"message":"slow down","code":null}}`))

@@ -135,8 +135,8 @@ type attempt struct {
 // Complete sends one request and parses the reply. It retries a 429 (not a
 // quota 429) up to RateLimitRetries times, honouring Retry-After, and a
 // reply cut off by the token limit once with twice the room. A
-// requestImage in the reply is returned for the caller to act on (see
-// Converse).
+// requestImage in the reply is returned for the caller to act on (the
+// engine fetches the image and asks again).
 func (c *Client) Complete(ctx context.Context, req Request) (Result, error) {
 	res := Result{Model: c.cfg.Model, Provider: c.provider}
 	prompt := BuildPrompt(req)
@@ -390,75 +390,4 @@ func (c *Client) sendResponses(ctx context.Context, prompt Prompt, maxTokens int
 			Calls:            1,
 		},
 	}, nil
-}
-
-// ImageSource loads an image the model asked for. The desktop wiring
-// implements it with the bridge's fetch and the images package. An error
-// that has a Reason() string method gives the words the model is told.
-type ImageSource interface {
-	Image(ctx context.Context, src string) (dataURL string, width, height int, err error)
-}
-
-// Converse runs a whole consultation: the request, and when the model asks
-// for an image, the follow-up carrying that image (or a note that it is
-// unavailable). An image that is not one of the conversation's visible
-// images is never fetched. A second image request in the follow-up is
-// dropped: the follow-up's text, if any, is the reply; otherwise Clanker
-// stays silent. Usage covers every call.
-func (c *Client) Converse(ctx context.Context, req Request, images ImageSource) (Result, error) {
-	res, err := c.Complete(ctx, req)
-	if err != nil || res.Reply.RequestImage == "" {
-		return res, err
-	}
-	first := res.Reply
-	src := first.RequestImage
-	att := &ImageAttachment{Src: src}
-	if msg, ok := req.VisibleImage(src); !ok {
-		att.Unavailable = "that is not one of the images in this conversation"
-		c.log.Info("llm asked for an image that is not in the conversation")
-	} else {
-		att.Alt = msg.ImageAlt
-		if images == nil {
-			att.Unavailable = "images cannot be loaded right now"
-		} else if url, w, h, ierr := images.Image(ctx, src); ierr != nil {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			att.Unavailable = unavailableReason(ierr)
-			c.log.Info("image for llm unavailable", "err", ierr)
-		} else {
-			att.DataURL, att.Width, att.Height = url, w, h
-		}
-	}
-	follow := req
-	follow.Image = att
-	res2, err := c.Complete(ctx, follow)
-	res2.Usage.add(res.Usage)
-	if err != nil {
-		return res2, err
-	}
-	if res2.Reply.RequestImage != "" {
-		res2.Reply.RequestImage = ""
-		res2.Reply.Notes = append(res2.Reply.Notes, "a second image request in the follow-up was ignored")
-	}
-	// Memory updates from the first answer survive unless the follow-up
-	// replaced them.
-	if !res2.Reply.Summary.Set {
-		res2.Reply.Summary = first.Summary
-	}
-	if !res2.Reply.Customization.Set {
-		res2.Reply.Customization = first.Customization
-	}
-	if !res2.Reply.Profiles.Set {
-		res2.Reply.Profiles = first.Profiles
-	}
-	return res2, nil
-}
-
-func unavailableReason(err error) string {
-	var r interface{ Reason() string }
-	if errors.As(err, &r) {
-		return r.Reason()
-	}
-	return "it could not be loaded"
 }

@@ -139,34 +139,6 @@ func (g gdkInput) PressEnter(ctx context.Context) error {
 	return g.keys(ctx, []C.guint{C.GDK_KEY_Return}, []C.guchar{0})
 }
 
-func (g gdkInput) TypeText(ctx context.Context, text string) error {
-	if err := checkTypeable(text); err != nil {
-		return err
-	}
-	keyvals := make([]C.guint, 0, len(text))
-	shift := make([]C.guchar, 0, len(text))
-	for _, r := range text {
-		switch r {
-		case '\r':
-			continue
-		case '\n':
-			// Shift+Enter is a line break in chat compose boxes; plain Enter would send.
-			keyvals = append(keyvals, C.GDK_KEY_Return)
-			shift = append(shift, 1)
-		case '\t':
-			keyvals = append(keyvals, C.GDK_KEY_Tab)
-			shift = append(shift, 0)
-		default:
-			keyvals = append(keyvals, C.gdk_unicode_to_keyval(C.guint32(r)))
-			shift = append(shift, 0)
-		}
-	}
-	if len(keyvals) == 0 {
-		return nil
-	}
-	return g.keys(ctx, keyvals, shift)
-}
-
 func (g gdkInput) keys(ctx context.Context, keyvals []C.guint, shift []C.guchar) error {
 	wv := g.p.view()
 	if wv == nil {

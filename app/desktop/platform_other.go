@@ -30,5 +30,4 @@ func setCurrent(*Shell) error { return nil }
 
 type noInput struct{}
 
-func (noInput) PressEnter(context.Context) error       { return ErrUnsupported }
-func (noInput) TypeText(context.Context, string) error { return ErrUnsupported }
+func (noInput) PressEnter(context.Context) error { return ErrUnsupported }

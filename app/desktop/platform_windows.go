@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unicode/utf16"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -39,15 +38,13 @@ func (windowsPlatform) input() NativeInput { return sendInputKeys{} }
 
 func setCurrent(*Shell) error { return nil }
 
-// sendInputKeys types through the Win32 SendInput API (keyboard input of the foreground window).
+// sendInputKeys presses keys through the Win32 SendInput API (keyboard input of the foreground window).
 type sendInputKeys struct{}
 
 const (
 	inputKeyboard  = 1
 	keyeventfKeyUp = 0x0002
-	keyeventfUni   = 0x0004
 	vkReturn       = 0x0D
-	vkShift        = 0x10
 )
 
 // keybdInput mirrors the Win32 INPUT structure with its KEYBDINPUT member (64-bit layout).
@@ -79,29 +76,4 @@ func (k sendInputKeys) PressEnter(ctx context.Context) error {
 		{typ: inputKeyboard, vk: vkReturn},
 		{typ: inputKeyboard, vk: vkReturn, flags: keyeventfKeyUp},
 	})
-}
-
-func (k sendInputKeys) TypeText(ctx context.Context, text string) error {
-	if err := checkTypeable(text); err != nil {
-		return err
-	}
-	var in []keybdInput
-	for _, r := range text {
-		switch r {
-		case '\r':
-		case '\n':
-			in = append(in,
-				keybdInput{typ: inputKeyboard, vk: vkShift},
-				keybdInput{typ: inputKeyboard, vk: vkReturn},
-				keybdInput{typ: inputKeyboard, vk: vkReturn, flags: keyeventfKeyUp},
-				keybdInput{typ: inputKeyboard, vk: vkShift, flags: keyeventfKeyUp})
-		default:
-			for _, u := range utf16.Encode([]rune{r}) {
-				in = append(in,
-					keybdInput{typ: inputKeyboard, scan: u, flags: keyeventfUni},
-					keybdInput{typ: inputKeyboard, scan: u, flags: keyeventfUni | keyeventfKeyUp})
-			}
-		}
-	}
-	return k.send(in)
 }

@@ -288,7 +288,8 @@ func (s *Shell) wailsCtx() (context.Context, error) {
 }
 
 // ExecJS runs JavaScript in whatever page the main window shows. It is fire-and-forget:
-// results come back as page events. Build the text with JSCall when it carries data.
+// results come back as page events. Text that carries data must be built so no value can
+// end its string literal (page.EncodeCommand does this for bridge commands).
 func (s *Shell) ExecJS(js string) error {
 	ctx, err := s.wailsCtx()
 	if err != nil {

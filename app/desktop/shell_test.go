@@ -1,7 +1,6 @@
 package desktop
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -70,41 +69,6 @@ func TestGuardedScriptRunsOnlyOnTheOriginAndOncePerDocument(t *testing.T) {
 	// A trailing line comment in the user script must not swallow the wrapper's end.
 	if g := guardedScript("https://x.test", "a(); // end"); !strings.HasSuffix(g, "// end\n})();\n") {
 		t.Fatalf("wrapper end not on its own line:\n%s", g)
-	}
-}
-
-func TestJSCallEncodesHostileArgumentsAsLiterals(t *testing.T) {
-	js, err := JSCall("window.__clanker.type", "\"); alert(1); //\u2028</script>", 3, map[string]any{"a": []int{1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `window.__clanker.type("\"); alert(1); //\u2028\u003c/script\u003e",3,{"a":[1]});`
-	if js != want {
-		t.Fatalf("JSCall = %s\nwant     %s", js, want)
-	}
-	// The first argument decodes back to the original text.
-	arg := strings.TrimSuffix(strings.TrimPrefix(js, "window.__clanker.type("), `,3,{"a":[1]});`)
-	var back string
-	if err := json.Unmarshal([]byte(arg), &back); err != nil || back != "\"); alert(1); //\u2028</script>" {
-		t.Fatalf("argument literal %s decodes to %q, %v", arg, back, err)
-	}
-	for _, bad := range []string{"", "alert(1);x", "a..b", "1abc", "a.b()", "a[0]"} {
-		if _, err := JSCall(bad); err == nil {
-			t.Errorf("JSCall(%q) accepted a function path that is not a plain identifier path", bad)
-		}
-	}
-}
-
-func TestTypeTextRefusesControlCharactersAndOversizeText(t *testing.T) {
-	for _, ok := range []string{"hi", "line\nbreak\ttab\r\n", "😀 日本"} {
-		if err := checkTypeable(ok); err != nil {
-			t.Errorf("checkTypeable(%q) = %v; want ok", ok, err)
-		}
-	}
-	for _, bad := range []string{"a\x00b", "esc\x1b[0m", "del\x7f", string([]byte{0xff, 0xfe}), strings.Repeat("x", MaxTypeText+1)} {
-		if err := checkTypeable(bad); err == nil {
-			t.Errorf("checkTypeable(%.20q) accepted text that cannot be typed faithfully", bad)
-		}
 	}
 }
 

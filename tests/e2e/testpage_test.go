@@ -166,9 +166,16 @@ window.addEventListener('message', function (e) {
   report('opener-message', {data: String(e.data), origin: e.origin});
 });
 document.addEventListener('visibilitychange', function () { report('visibility', {hidden: document.hidden}); });
-window.__testEcho = function (s) {
+// A stand-in for the bridge's one entry point: it echoes the text of the command it is given.
+window.__clanker = {command: function (c) {
+  var s = JSON.parse(c).args.text;
   emit({kind: 'echo', text: s});
   report('echo', {text: s});
+}};
+// insertText puts text in the focused box the way the bridge does (execCommand), then reports.
+window.__insertText = function (s) {
+  document.execCommand('insertText', false, s);
+  report('inserted', {text: box.value});
 };
 window.__goSpa = function (path) { history.pushState({}, '', path); };
 emit({kind: 'from-page', href: location.href});

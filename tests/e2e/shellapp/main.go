@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/page"
 )
 
 type recorder struct {
@@ -148,7 +149,9 @@ func control(shell *desktop.Shell, rec *recorder) http.Handler {
 	})
 	mux.HandleFunc("POST /exec", func(w http.ResponseWriter, r *http.Request) { reply(w, shell.ExecJS(body(r))) })
 	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
-		js, err := desktop.JSCall("window.__testEcho", body(r))
+		// The text travels as the app sends it: inside a bridge command built by
+		// page.EncodeCommand, run with ExecJS; the test page's stand-in bridge echoes it.
+		js, err := page.EncodeCommand("echo1", page.InsertText{ConversationID: "echo", Text: body(r)})
 		if err == nil {
 			err = shell.ExecJS(js)
 		}
@@ -158,11 +161,6 @@ func control(shell *desktop.Shell, rec *recorder) http.Handler {
 		c, cancel := ctx(r)
 		defer cancel()
 		reply(w, shell.Input().PressEnter(c))
-	})
-	mux.HandleFunc("POST /type", func(w http.ResponseWriter, r *http.Request) {
-		c, cancel := ctx(r)
-		defer cancel()
-		reply(w, shell.Input().TypeText(c, body(r)))
 	})
 	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) {
 		c, cancel := ctx(r)

@@ -19,7 +19,7 @@ const (
 	PageLoading      PageState = "loading"
 	PageReady        PageState = "ready"
 	PageSignedOut    PageState = "signed_out"
-	PageUnrecognized PageState = "unrecognized"
+	PageUnrecognised PageState = "unrecognised"
 )
 
 // PageStateChanged reports that the page loaded, signed out or stopped looking like Messages.
@@ -104,10 +104,10 @@ type WindowVisibility struct{ Hidden bool }
 
 func (e PageStateChanged) validate() error {
 	switch e.State {
-	case PageLoading, PageReady, PageSignedOut, PageUnrecognized:
+	case PageLoading, PageReady, PageSignedOut, PageUnrecognised:
 		return nil
 	}
-	return fmt.Errorf("page state %q is not one of loading, ready, signed_out, unrecognized", e.State)
+	return fmt.Errorf("page state %q is not one of loading, ready, signed_out, unrecognised", e.State)
 }
 
 func (e ConversationChanging) validate() error {

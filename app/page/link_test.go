@@ -328,8 +328,8 @@ func TestPageEventsBecomeEngineEvents(t *testing.T) {
 	if _, ok := evs[9].(engine.HistoryLoaded); !ok {
 		t.Errorf("event 9 = %#v, want the history (the stale mode menu choice must be ignored)", evs[9])
 	}
-	if st := evs[10].(engine.PageStateChanged); st.State != engine.PageUnrecognized {
-		t.Errorf("page state = %+v, want unrecognized", st)
+	if st := evs[10].(engine.PageStateChanged); st.State != engine.PageUnrecognised {
+		t.Errorf("page state = %+v, want unrecognised", st)
 	}
 	if ch := evs[11].(engine.ConversationChanging); ch.To != "" {
 		t.Errorf("leaving the conversation = %+v, want a change to none", ch)

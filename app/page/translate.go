@@ -55,7 +55,7 @@ func enginePageState(state string) engine.PageState {
 	case "signed_out":
 		return engine.PageSignedOut
 	case "unrecognised":
-		return engine.PageUnrecognized
+		return engine.PageUnrecognised
 	}
 	return engine.PageReady
 }

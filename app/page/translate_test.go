@@ -46,7 +46,7 @@ func TestEnginePageStateKeepsOnlyWhatTheEngineActsOn(t *testing.T) {
 	cases := map[string]engine.PageState{
 		"loading":         engine.PageLoading,
 		"signed_out":      engine.PageSignedOut,
-		"unrecognised":    engine.PageUnrecognized,
+		"unrecognised":    engine.PageUnrecognised,
 		"conversation":    engine.PageReady,
 		"no_conversation": engine.PageReady,
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run"
@@ -148,7 +149,7 @@ func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
 		Version:         version,
 		Logger:          log,
 	})
-	if errors.Is(err, desktop.ErrAlreadyRunning) {
+	if errors.Is(err, session.ErrAlreadyRunning) {
 		// Not a failure: the running app was asked to show its window.
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 0

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 )
 
 func TestVersionFlagPrintsTheStampedVersion(t *testing.T) {
@@ -40,7 +40,7 @@ func TestSecondLaunchOnTheSameDataDirExitsCleanlyAndWakesTheFirst(t *testing.T) 
 	// The first instance logs with its own logger: runMain makes stderr the default log, and
 	// the first instance's socket goroutine must not write into the test's buffer.
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	first, err := desktop.AcquireInstance(dir, func() { woke <- struct{}{} }, quiet)
+	first, err := session.AcquireInstance(dir, func() { woke <- struct{}{} }, quiet)
 	if err != nil {
 		t.Fatalf("the first instance could not claim %s: %v", dir, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
@@ -22,7 +24,7 @@ type MenuOptions struct {
 	// native message dialog (readable, not copyable).
 	ShowText func(title, text string)
 	// Notify reports the failure of a menu action; nil logs it only.
-	Notify func(Notification)
+	Notify func(session.Notification)
 }
 
 // actions is the one implementation of what the Clanker menu items do.
@@ -43,7 +45,7 @@ func (a *actions) fail(what string, err error) {
 	}
 	a.log.Warn("menu action failed", "action", what, "err", err)
 	if a.opts.Notify != nil {
-		a.opts.Notify(ErrorNotification(fmt.Sprintf("%s failed: %v", what, err)))
+		a.opts.Notify(session.ErrorNotification(fmt.Sprintf("%s failed: %v", what, err)))
 	}
 }
 
@@ -124,7 +126,7 @@ func conversationLabel(st Status) string {
 	if st.ConversationID == "" {
 		return "No conversation open"
 	}
-	name := clip(oneLine(st.ConversationName), 40)
+	name := text.Clip(text.OneLine(st.ConversationName), 40)
 	if name == "" {
 		name = "this conversation"
 	}

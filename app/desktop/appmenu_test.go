@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/menu/keys"
@@ -330,8 +331,8 @@ func TestAboutShowsTheVersion(t *testing.T) {
 }
 
 func TestAppMenuReportsAFailedWindowActionToTheUser(t *testing.T) {
-	var notes []Notification
-	m := NewAppMenu(MenuOptions{Controller: &recController{st: alice}, Notify: func(n Notification) { notes = append(notes, n) }},
+	var notes []session.Notification
+	m := NewAppMenu(MenuOptions{Controller: &recController{st: alice}, Notify: func(n session.Notification) { notes = append(notes, n) }},
 		WindowActions{Reload: func() error { return errors.New("no page") }}, "", "linux", alice, nil)
 	it := item(t, m, "View", "Reload")
 	it.Click(&menu.CallbackData{MenuItem: it})

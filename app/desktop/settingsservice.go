@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -285,7 +286,7 @@ func listModels(ctx context.Context, hc *http.Client, endpoint, key string) []st
 	}
 	var out []string
 	for _, m := range body.Data {
-		if id := clip(oneLine(m.ID), 200); id != "" && len(out) < 500 {
+		if id := text.Clip(text.OneLine(m.ID), 200); id != "" && len(out) < 500 {
 			out = append(out, id)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/frontend/bootstrap"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -196,7 +197,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.menusReady()
 	go func() {
 		// Reload after resume from sleep; without a system bus (or logind) this only logs.
-		if err := watchResume(ctx, nil, func() {
+		if err := session.WatchResume(ctx, func() {
 			if err := s.Reload(ctx); err != nil {
 				s.log.Warn("reload after resume failed", "err", err)
 			}

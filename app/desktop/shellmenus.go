@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -93,7 +94,7 @@ func (s *Shell) confirmDialog(title, message string) bool {
 
 // textDialog shows text in a native message dialog: readable, but not copyable. The app
 // should supply MenuOptions.ShowText (the settings process's diagnostics view) instead.
-func (s *Shell) textDialog(title, text string) {
+func (s *Shell) textDialog(title, body string) {
 	ctx, err := s.wailsCtx()
 	if err != nil {
 		return
@@ -101,6 +102,6 @@ func (s *Shell) textDialog(title, text string) {
 	_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
 		Type:    runtime.InfoDialog,
 		Title:   title,
-		Message: clip(text, 4000),
+		Message: text.Clip(body, 4000),
 	})
 }

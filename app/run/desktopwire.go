@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/page"
 )
 
@@ -26,7 +26,7 @@ const noticeRepeat = time.Minute
 // has shown lately, and the unread count while the window is hidden.
 type notices struct {
 	mu     sync.Mutex
-	n      desktop.Notifier
+	n      session.Notifier
 	recent map[string]time.Time
 	unread int
 	// settingsCmd is the settings window process while it runs.
@@ -36,7 +36,7 @@ type notices struct {
 // startNotifier connects to the desktop's notification service. Without one (a bare
 // window manager, or an OS without an implementation yet) the app carries on and logs.
 func (a *App) startNotifier() {
-	n, err := desktop.NewNotifier("Clanker", "clanker")
+	n, err := session.NewNotifier("Clanker", "clanker")
 	if err != nil {
 		a.log.Warn("desktop notifications unavailable; errors are shown on the page only", "err", err)
 		return
@@ -47,7 +47,7 @@ func (a *App) startNotifier() {
 
 // notifyUser shows a desktop notification. It never blocks its caller (the page link and
 // menu callbacks call it), and a failure is logged once per call, without the text.
-func (a *App) notifyUser(n desktop.Notification) {
+func (a *App) notifyUser(n session.Notification) {
 	a.nt.mu.Lock()
 	notifier := a.nt.n
 	a.nt.mu.Unlock()
@@ -88,7 +88,7 @@ func (a *App) onNotice(n page.Notice) {
 	if seen {
 		return
 	}
-	a.notifyUser(desktop.ErrorNotification(n.Text))
+	a.notifyUser(session.ErrorNotification(n.Text))
 }
 
 // onIncoming counts messages that arrive while the window is hidden (the tray shows the
@@ -106,7 +106,7 @@ func (a *App) onIncoming(in page.Incoming) {
 	if !ns.IncomingWhileHidden {
 		return
 	}
-	a.notifyUser(desktop.IncomingMessage(in.Sender, in.Text, ns.HideContent))
+	a.notifyUser(session.IncomingMessage(in.Sender, in.Text, ns.HideContent))
 }
 
 func (a *App) unreadCount() int {
@@ -178,7 +178,7 @@ func (a *App) startSettings(diagnostics string) error {
 func (a *App) showText(title, text string) {
 	if err := a.startSettings(title + "\n\n" + text); err != nil {
 		a.log.Warn("could not show the diagnostics", "err", err)
-		a.notifyUser(desktop.ErrorNotification("Could not show the diagnostics: " + err.Error()))
+		a.notifyUser(session.ErrorNotification("Could not show the diagnostics: " + err.Error()))
 	}
 }
 
@@ -206,10 +206,10 @@ func (a *App) applyAutostart(enabled bool) {
 		a.log.Warn("autostart not updated: the program path is unknown", "err", err)
 		return
 	}
-	if on, err := desktop.AutostartEnabled(); err == nil && on == enabled && !enabled {
+	if on, err := session.AutostartEnabled(); err == nil && on == enabled && !enabled {
 		return
 	}
-	if err := desktop.SetAutostart(enabled, exe); err != nil {
+	if err := session.SetAutostart(enabled, exe); err != nil {
 		a.log.Warn("autostart not updated", "enabled", enabled, "err", err)
 		return
 	}

@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/settings"
 )
 
 type fakeNotifier struct {
 	mu  sync.Mutex
-	got []desktop.Notification
+	got []session.Notification
 }
 
-func (f *fakeNotifier) Notify(n desktop.Notification) error {
+func (f *fakeNotifier) Notify(n session.Notification) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.got = append(f.got, n)
@@ -27,10 +28,10 @@ func (f *fakeNotifier) Notify(n desktop.Notification) error {
 
 func (f *fakeNotifier) Close() error { return nil }
 
-func (f *fakeNotifier) shown() []desktop.Notification {
+func (f *fakeNotifier) shown() []session.Notification {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]desktop.Notification(nil), f.got...)
+	return append([]session.Notification(nil), f.got...)
 }
 
 // notifyingApp is an App with only what the notification paths use.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
@@ -101,7 +102,7 @@ type App struct {
 
 	cur    atomic.Pointer[effective]
 	hidden atomic.Bool
-	inst   *desktop.Instance
+	inst   *session.Instance
 	nt     notices
 
 	lmu       sync.Mutex
@@ -176,8 +177,8 @@ func New(opts Options) (a *App, err error) {
 		return nil, err
 	}
 	// One app per data directory: a second launch asks the first to show its window and
-	// gets desktop.ErrAlreadyRunning, before it touches the store.
-	if a.inst, err = desktop.AcquireInstance(a.dir, nil, log); err != nil {
+	// gets session.ErrAlreadyRunning, before it touches the store.
+	if a.inst, err = session.AcquireInstance(a.dir, nil, log); err != nil {
 		return nil, err
 	}
 	a.closers = append(a.closers, func() { _ = a.inst.Close() })
@@ -254,7 +255,7 @@ func New(opts Options) (a *App, err error) {
 		popupOrigins = append([]string{originOf(target), "https://accounts.google.com"}, originsOf(popups)...)
 	}
 	startHidden := opts.StartHidden || a.cur.Load().st.StartHidden
-	tray := trayHostPresent()
+	tray := session.TrayHostPresent()
 	if !tray {
 		log.Info("no tray host on this desktop: closing the window quits, and the window starts shown")
 		startHidden = false

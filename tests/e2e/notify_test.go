@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/godbus/dbus/v5"
 )
 
@@ -66,20 +66,20 @@ func TestNotificationsReachTheSessionNotificationServerAndHideContentWhenAsked(t
 	needDisplay(t)
 	srv := startNotifyServer(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", display.BusAddr)
-	n, err := desktop.NewNotifier("Clanker", "clanker")
+	n, err := session.NewNotifier("Clanker", "clanker")
 	if err != nil {
 		t.Fatalf("NewNotifier on the private bus: %v", err)
 	}
 	defer n.Close()
 
 	const secret = "the meeting moved to <b>4pm</b> & bring the keys"
-	if err := n.Notify(desktop.IncomingMessage("Alice", secret, false)); err != nil {
+	if err := n.Notify(session.IncomingMessage("Alice", secret, false)); err != nil {
 		t.Fatalf("Notify (content shown): %v", err)
 	}
-	if err := n.Notify(desktop.IncomingMessage("Bob", secret, true)); err != nil {
+	if err := n.Notify(session.IncomingMessage("Bob", secret, true)); err != nil {
 		t.Fatalf("Notify (content hidden): %v", err)
 	}
-	if err := n.Notify(desktop.ErrorNotification("The API key was refused (401). Open Settings and enter a valid key.")); err != nil {
+	if err := n.Notify(session.ErrorNotification("The API key was refused (401). Open Settings and enter a valid key.")); err != nil {
 		t.Fatalf("Notify (error): %v", err)
 	}
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
@@ -148,8 +149,8 @@ func main() {
 	}
 	fake.shell = shell
 	if *dataDir != "" {
-		inst, err := desktop.AcquireInstance(*dataDir, func() { _ = fake.ShowWindow() }, log)
-		if errors.Is(err, desktop.ErrAlreadyRunning) {
+		inst, err := session.AcquireInstance(*dataDir, func() { _ = fake.ShowWindow() }, log)
+		if errors.Is(err, session.ErrAlreadyRunning) {
 			log.Info("trayapp: already running; asked the first instance to come forward")
 			return
 		}

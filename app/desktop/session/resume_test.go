@@ -1,6 +1,6 @@
 //go:build linux
 
-package desktop
+package session
 
 import (
 	"bufio"

@@ -1,13 +1,13 @@
 //go:build linux
 
-package run
+package session
 
 import "github.com/godbus/dbus/v5"
 
-// trayHostPresent reports whether the desktop shows tray icons: on Linux that is a
+// TrayHostPresent reports whether the desktop shows tray icons: on Linux that is a
 // StatusNotifierWatcher on the session bus. Without one a hidden window could never be
 // brought back, so closing the window quits instead of hiding it.
-func trayHostPresent() bool {
+func TrayHostPresent() bool {
 	conn, err := dbus.SessionBusPrivate()
 	if err != nil {
 		return false

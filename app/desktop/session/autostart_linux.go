@@ -1,6 +1,6 @@
 //go:build linux || freebsd || openbsd || netbsd
 
-package desktop
+package session
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package desktop
+package session
 
 import (
 	"context"
@@ -19,6 +19,13 @@ const (
 	login1Interface = "org.freedesktop.login1.Manager"
 	prepareForSleep = "PrepareForSleep"
 )
+
+// WatchResume calls onResume each time logind reports that the machine woke up, until ctx
+// ends. It connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS is honoured) and fails
+// when there is none or logind's signal cannot be watched; the caller logs that once.
+func WatchResume(ctx context.Context, onResume func(), log *slog.Logger) error {
+	return watchResume(ctx, nil, onResume, log)
+}
 
 // watchResume calls onResume each time logind reports that the machine woke up, until ctx
 // ends. conn is the system bus (nil: connect to it; DBUS_SYSTEM_BUS_ADDRESS is honoured,

@@ -1,8 +1,9 @@
-package desktop
+package session
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 )
 
 // Notification is one desktop notification. Summary and Body are plain text: the Linux
@@ -29,8 +30,8 @@ const maxNotifyRunes = 200
 // IncomingMessage builds the notification for a message that arrived while the window
 // was hidden. With hideContent the text never leaves the app: the body only says that a
 // message came, so a notification on a shared or recorded screen shows no content.
-func IncomingMessage(sender, text string, hideContent bool) Notification {
-	sender = clip(oneLine(sender), 80)
+func IncomingMessage(sender, body string, hideContent bool) Notification {
+	sender = text.Clip(text.OneLine(sender), 80)
 	if sender == "" {
 		sender = "Someone"
 	}
@@ -38,7 +39,7 @@ func IncomingMessage(sender, text string, hideContent bool) Notification {
 	if hideContent {
 		n.Body = "Open Clanker to read it."
 	} else {
-		n.Body = clip(text, maxNotifyRunes)
+		n.Body = text.Clip(body, maxNotifyRunes)
 	}
 	return n
 }
@@ -46,21 +47,7 @@ func IncomingMessage(sender, text string, hideContent bool) Notification {
 // ErrorNotification builds the notification for one of Clanker's errors (the LLM
 // refused, the budget ran out). msg is the user-facing sentence.
 func ErrorNotification(msg string) Notification {
-	return Notification{Summary: "Clanker", Body: clip(msg, maxNotifyRunes), Urgent: true}
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// clip cuts s to at most n runes, marking the cut, and drops invalid UTF-8.
-func clip(s string, n int) string {
-	s = strings.ToValidUTF8(s, "")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return Notification{Summary: "Clanker", Body: text.Clip(msg, maxNotifyRunes), Urgent: true}
 }
 
 // escapeMarkup escapes the characters the freedesktop body markup gives meaning to.

@@ -1,6 +1,6 @@
 //go:build darwin
 
-package desktop
+package session
 
 import (
 	"fmt"

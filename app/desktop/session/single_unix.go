@@ -1,6 +1,6 @@
 //go:build unix
 
-package desktop
+package session
 
 import (
 	"errors"

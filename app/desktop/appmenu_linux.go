@@ -12,6 +12,7 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"unsafe"
 )
 
@@ -37,7 +38,7 @@ func (p *linuxPlatform) zoomLevel(ctx context.Context) (float64, error) {
 	return level, err
 }
 
-func (p *linuxPlatform) editCommand(ctx context.Context, cmd EditCommand) error {
+func (p *linuxPlatform) editCommand(ctx context.Context, cmd menus.EditCommand) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -52,7 +53,7 @@ func (p *linuxPlatform) editCommand(ctx context.Context, cmd EditCommand) error 
 // syncAppMenu runs update on the GTK main thread (so the model is never written while
 // a Wails click handler reads it there) and copies the Clanker menu's state into the
 // menu bar's widgets.
-func (p *linuxPlatform) syncAppMenu(ctx context.Context, update func() []NativeItem) error {
+func (p *linuxPlatform) syncAppMenu(ctx context.Context, update func() []menus.NativeItem) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -91,7 +92,7 @@ func (p *linuxPlatform) syncAppMenu(ctx context.Context, update func() []NativeI
 	return nil
 }
 
-func nativeFlags(it NativeItem) C.guchar {
+func nativeFlags(it menus.NativeItem) C.guchar {
 	var f C.guchar
 	if it.Disabled {
 		f |= C.CLANKER_ITEM_DISABLED

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -18,36 +18,16 @@ import (
 type menuPlatform interface {
 	setZoom(ctx context.Context, level float64) error
 	zoomLevel(ctx context.Context) (float64, error)
-	editCommand(ctx context.Context, cmd EditCommand) error
-	syncAppMenu(ctx context.Context, update func() []NativeItem) error
+	editCommand(ctx context.Context, cmd menus.EditCommand) error
+	syncAppMenu(ctx context.Context, update func() []menus.NativeItem) error
 	menuDump(ctx context.Context, which int) (string, error)
 }
 
 // contextMenuPlatform adds the Clanker items to the page's right-click menu (Linux).
 type contextMenuPlatform interface {
 	installContextMenu(ctx context.Context) error
-	setContextMenuStatus(ctx context.Context, c contextMenuState) error
+	setContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error
 	activateContextAction(ctx context.Context, name, target string) error
-}
-
-// contextMenuState is what the right-click menu shows, copied from the Status.
-type contextMenuState struct {
-	header       string
-	mode         string
-	modesEnabled bool
-	reason       string
-}
-
-func contextMenuStateOf(st Status) contextMenuState {
-	c := contextMenuState{header: "Clanker · " + conversationLabel(st), mode: string(st.Mode)}
-	c.modesEnabled = !st.ModeLocked && st.ConversationID != ""
-	if !c.modesEnabled {
-		c.reason = st.LockReason.Sentence()
-		if c.reason == "" {
-			c.reason = LockNoConversation.Sentence()
-		}
-	}
-	return c
 }
 
 // zoomSteps are the zoom levels Zoom In and Zoom Out step through, as browsers do.
@@ -73,12 +53,12 @@ func nextZoom(cur float64, dir int) float64 {
 
 // shellMenus is the Shell's part of the app menu and the right-click menu.
 type shellMenus struct {
-	app *AppMenu
-	act *actions // the right-click menu's actions: the same code as every other menu
+	app *menus.AppMenu
+	act *menus.Actions // the right-click menu's actions: the same code as every other menu
 
 	mu      sync.Mutex
 	zoom    float64
-	pending *Status
+	pending *menus.Status
 	remove  func()
 
 	applyMu sync.Mutex // one status applied at a time, the latest one
@@ -86,8 +66,8 @@ type shellMenus struct {
 
 // initAppMenu builds the app menu. It shows a neutral status until the window is set up
 // (menusReady): the Controller may not be able to answer Status before the app runs.
-func (s *Shell) initAppMenu(opts MenuOptions) {
-	win := WindowActions{
+func (s *Shell) initAppMenu(opts menus.MenuOptions) {
+	win := menus.WindowActions{
 		Reload:    func() error { return s.Reload(context.Background()) },
 		ZoomIn:    func() error { return s.stepZoom(1) },
 		ZoomOut:   func() error { return s.stepZoom(-1) },
@@ -95,27 +75,27 @@ func (s *Shell) initAppMenu(opts MenuOptions) {
 		Edit:      s.editCommand,
 		About:     s.aboutDialog,
 	}
-	s.menus.app = NewAppMenu(opts, win, s.opts.Version, goruntime.GOOS, Status{WindowVisible: !s.opts.StartHidden}, s.log)
-	s.menus.act = &actions{opts: opts, log: s.log.With("component", "contextmenu")}
-	s.menus.zoom = 1
-	s.menus.app.afterModeClick = func() { s.applyStatus(opts.Controller.Status()) }
+	s.menuState.app = menus.NewAppMenu(opts, win, s.opts.Version, goruntime.GOOS, menus.Status{WindowVisible: !s.opts.StartHidden}, s.log)
+	s.menuState.act = menus.NewActions(opts, s.log.With("component", "contextmenu"))
+	s.menuState.zoom = 1
+	s.menuState.app.SetAfterModeClick(func() { s.applyStatus(opts.Controller.Status()) })
 }
 
 // wailsMenu is the menu bar handed to Wails, or nil without Options.Menus.
 func (s *Shell) wailsMenu() *menu.Menu {
-	if s.menus.app == nil {
+	if s.menuState.app == nil {
 		return nil
 	}
 	if _, ok := s.plat.(menuPlatform); ok {
-		s.menus.app.revealAll()
+		s.menuState.app.RevealAll()
 	}
-	return s.menus.app.Menu()
+	return s.menuState.app.Menu()
 }
 
 // menusReady runs once the native layer is set up: it installs the right-click menu
 // and keeps both menus in step with the Controller from now on.
 func (s *Shell) menusReady() {
-	if s.menus.app == nil {
+	if s.menuState.app == nil {
 		return
 	}
 	ctrl := s.opts.Menus.Controller
@@ -128,16 +108,16 @@ func (s *Shell) menusReady() {
 	}
 	s.applyStatus(ctrl.Status())
 	remove := ctrl.OnStatus(s.applyStatus)
-	s.menus.mu.Lock()
-	s.menus.remove = remove
-	s.menus.mu.Unlock()
+	s.menuState.mu.Lock()
+	s.menuState.remove = remove
+	s.menuState.mu.Unlock()
 }
 
 func (s *Shell) stopAppMenu() {
-	s.menus.mu.Lock()
-	remove := s.menus.remove
-	s.menus.remove = nil
-	s.menus.mu.Unlock()
+	s.menuState.mu.Lock()
+	remove := s.menuState.remove
+	s.menuState.remove = nil
+	s.menuState.mu.Unlock()
 	if remove != nil {
 		remove()
 	}
@@ -145,42 +125,42 @@ func (s *Shell) stopAppMenu() {
 
 // applyStatus redraws the app menu and the right-click menu's copy of the status. Calls
 // may overlap; each applies the latest status seen, so the last one always wins.
-func (s *Shell) applyStatus(st Status) {
-	s.menus.mu.Lock()
-	s.menus.pending = &st
-	s.menus.mu.Unlock()
+func (s *Shell) applyStatus(st menus.Status) {
+	s.menuState.mu.Lock()
+	s.menuState.pending = &st
+	s.menuState.mu.Unlock()
 
-	s.menus.applyMu.Lock()
-	defer s.menus.applyMu.Unlock()
-	s.menus.mu.Lock()
-	p := s.menus.pending
-	s.menus.pending = nil
-	s.menus.mu.Unlock()
+	s.menuState.applyMu.Lock()
+	defer s.menuState.applyMu.Unlock()
+	s.menuState.mu.Lock()
+	p := s.menuState.pending
+	s.menuState.pending = nil
+	s.menuState.mu.Unlock()
 	if p == nil {
 		return // a later call already applied it
 	}
 	st = *p
 	wctx, err := s.wailsCtx()
 	if err != nil {
-		s.menus.app.Update(st)
+		s.menuState.app.Update(st)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if mp, ok := s.plat.(menuPlatform); ok {
-		err := mp.syncAppMenu(ctx, func() []NativeItem {
-			s.menus.app.Update(st)
-			return s.menus.app.NativeItems()
+		err := mp.syncAppMenu(ctx, func() []menus.NativeItem {
+			s.menuState.app.Update(st)
+			return s.menuState.app.NativeItems()
 		})
 		if err != nil {
 			s.log.Warn("app menu not updated", "err", err)
 		}
 	} else {
-		s.menus.app.Update(st)
+		s.menuState.app.Update(st)
 		runtime.MenuUpdateApplicationMenu(wctx)
 	}
 	if cp, ok := s.plat.(contextMenuPlatform); ok && nativeContextMenu {
-		if err := cp.setContextMenuStatus(ctx, contextMenuStateOf(st)); err != nil {
+		if err := cp.setContextMenuStatus(ctx, menus.ContextMenuStateOf(st)); err != nil {
 			s.log.Warn("context menu status not updated", "err", err)
 		}
 	}
@@ -188,33 +168,12 @@ func (s *Shell) applyStatus(st Status) {
 
 // contextAction runs a right-click menu item's action (on its own goroutine).
 func (s *Shell) contextAction(name, target string) {
-	a := s.menus.act
+	a := s.menuState.act
 	if a == nil {
 		return
 	}
-	switch name {
-	case "mode":
-		m, ok := modeOf(target)
-		if !ok {
-			s.log.Warn("context menu: unknown mode", "mode", target)
-			return
-		}
-		a.setMode(m)
-		s.applyStatus(a.opts.Controller.Status())
-	case "settings":
-		a.settings()
-	case "diag-state":
-		a.diagnostics(false)
-	case "diag-sanitised":
-		a.diagnostics(true)
-	case "deactivate-all":
-		a.deactivateAll()
-	case "purge-conversation":
-		a.purgeConversation()
-	case "purge-all":
-		a.purgeAll()
-	default:
-		s.log.Warn("context menu: unknown action", "action", name)
+	if a.ContextItem(name, target) {
+		s.applyStatus(s.opts.Menus.Controller.Status())
 	}
 }
 
@@ -235,9 +194,9 @@ func (s *Shell) Zoom(ctx context.Context) (float64, error) {
 	if mp, ok := s.plat.(menuPlatform); ok {
 		return mp.zoomLevel(ctx)
 	}
-	s.menus.mu.Lock()
-	defer s.menus.mu.Unlock()
-	return s.menus.zoom, nil
+	s.menuState.mu.Lock()
+	defer s.menuState.mu.Unlock()
+	return s.menuState.zoom, nil
 }
 
 // SetZoom sets the main view's zoom level, limited to the zoom steps' range.
@@ -255,9 +214,9 @@ func (s *Shell) SetZoom(level float64) error {
 			return err
 		}
 	}
-	s.menus.mu.Lock()
-	s.menus.zoom = level
-	s.menus.mu.Unlock()
+	s.menuState.mu.Lock()
+	s.menuState.zoom = level
+	s.menuState.mu.Unlock()
 	return nil
 }
 
@@ -269,7 +228,7 @@ func (s *Shell) stepZoom(dir int) error {
 	return s.SetZoom(nextZoom(cur, dir))
 }
 
-func (s *Shell) editCommand(cmd EditCommand) error {
+func (s *Shell) editCommand(cmd menus.EditCommand) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if mp, ok := s.plat.(menuPlatform); ok {
@@ -280,9 +239,9 @@ func (s *Shell) editCommand(cmd EditCommand) error {
 	return s.ExecJS(fmt.Sprintf("document.execCommand(%q)", execCommandName(cmd)))
 }
 
-func execCommandName(cmd EditCommand) string {
+func execCommandName(cmd menus.EditCommand) string {
 	switch cmd {
-	case EditSelectAll:
+	case menus.EditSelectAll:
 		return "selectAll"
 	default:
 		return string(cmd)
@@ -298,7 +257,7 @@ func (s *Shell) aboutDialog() {
 	_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
 		Type:    runtime.InfoDialog,
 		Title:   "About Clanker",
-		Message: AboutText(s.opts.Version),
+		Message: menus.AboutText(s.opts.Version),
 	})
 }
 
@@ -316,14 +275,4 @@ func (s *Shell) NativeMenuText(ctx context.Context, popup bool) (string, error) 
 		which = 1
 	}
 	return mp.menuDump(ctx, which)
-}
-
-// modeOf is the user-selectable mode a context-menu target names.
-func modeOf(target string) (engine.Mode, bool) {
-	for _, m := range Modes {
-		if string(m) == target {
-			return m, true
-		}
-	}
-	return "", false
 }

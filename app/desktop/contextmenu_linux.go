@@ -12,6 +12,7 @@ import "C"
 import (
 	"context"
 	"errors"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"unsafe"
 )
 
@@ -29,12 +30,12 @@ func (p *linuxPlatform) installContextMenu(ctx context.Context) error {
 // setContextMenuStatus records what the next right-click menu shows. The menu is built
 // on the GTK main thread when the user right-clicks, so it reads this copy and never
 // asks the Controller (whose Status may wait for the engine).
-func (p *linuxPlatform) setContextMenuStatus(ctx context.Context, c contextMenuState) error {
-	header := C.CString(c.header)
-	mode := C.CString(c.mode)
-	reason := C.CString(c.reason)
+func (p *linuxPlatform) setContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error {
+	header := C.CString(c.Header)
+	mode := C.CString(c.Mode)
+	reason := C.CString(c.Reason)
 	enabled := C.gboolean(0)
-	if c.modesEnabled {
+	if c.ModesEnabled {
 		enabled = 1
 	}
 	return onMainThread(ctx, func() {

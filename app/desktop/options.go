@@ -3,6 +3,7 @@ package desktop
 import (
 	"errors"
 	"fmt"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"log/slog"
 	"net"
 	"net/url"
@@ -125,7 +126,7 @@ type Options struct {
 	// started and stopped with the window, the window's menu bar (Clanker, Edit, View)
 	// and, on Linux, the Clanker items in the page's right-click menu. Nil keeps the
 	// bare shell (tests of the platform layer).
-	Menus *MenuOptions
+	Menus *menus.MenuOptions
 }
 
 // targetOrigin checks the target URL and returns its origin (scheme://host[:port]),

@@ -63,8 +63,8 @@ type Shell struct {
 	visHooks  []func(bool)
 	quitting  bool
 
-	tray  *Tray // nil without Options.Menus or with NoTray
-	menus shellMenus
+	tray      *Tray // nil without Options.Menus or with NoTray
+	menuState shellMenus
 }
 
 // New checks the options and prepares a shell; it does not open a window yet.

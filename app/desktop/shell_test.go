@@ -122,3 +122,16 @@ func TestPopupsOpenInAppOnlyForListedOrigins(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+func TestZoomStepsLikeABrowserAndStopAtTheEnds(t *testing.T) {
+	cases := []struct {
+		cur  float64
+		dir  int
+		want float64
+	}{{1, 1, 1.1}, {1, -1, 0.9}, {1.1, 1, 1.25}, {0.5, -1, 0.5}, {3, 1, 3}, {1.3, -1, 1.25}, {1.3, 1, 1.5}}
+	for _, c := range cases {
+		if got := nextZoom(c.cur, c.dir); got != c.want {
+			t.Errorf("nextZoom(%v, %d) = %v; want %v", c.cur, c.dir, got, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"fyne.io/systray"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/build/icons"
 )
@@ -20,7 +21,8 @@ import (
 // one is checked; they are disabled, with the reason shown under them, when the mode
 // cannot change.
 type Tray struct {
-	act   *actions
+	act   *menus.Actions
+	ctrl  menus.Controller
 	start func()
 	end   func()
 
@@ -39,12 +41,13 @@ type Tray struct {
 }
 
 // NewTray prepares the tray; nothing appears until Start.
-func NewTray(opts MenuOptions, log *slog.Logger) *Tray {
+func NewTray(opts menus.MenuOptions, log *slog.Logger) *Tray {
 	if log == nil {
 		log = slog.Default()
 	}
 	t := &Tray{
-		act:  &actions{opts: opts, log: log.With("component", "tray")},
+		act:  menus.NewActions(opts, log.With("component", "tray")),
+		ctrl: opts.Controller,
 		done: make(chan struct{}),
 	}
 	t.start, t.end = systray.RunWithExternalLoop(t.onReady, nil)
@@ -89,31 +92,31 @@ func (t *Tray) onReady() {
 	t.header = systray.AddMenuItem("Clanker", "The conversation shown in the window")
 	t.header.Disable()
 	t.modes = map[engine.Mode]*systray.MenuItem{}
-	for _, m := range Modes {
-		item := systray.AddMenuItemCheckbox(ModeLabel(m), "Clanker's mode in this conversation", false)
+	for _, m := range menus.Modes {
+		item := systray.AddMenuItemCheckbox(menus.ModeLabel(m), "Clanker's mode in this conversation", false)
 		t.modes[m] = item
-		t.onClick(item, func() { t.act.setMode(m) })
+		t.onClick(item, func() { t.act.SetMode(m) })
 	}
 	t.reason = systray.AddMenuItem("", "")
 	t.reason.Disable()
 	t.reason.Hide()
 	systray.AddSeparator()
-	t.onClick(systray.AddMenuItem("Settings...", "Open the settings window"), t.act.settings)
+	t.onClick(systray.AddMenuItem("Settings...", "Open the settings window"), t.act.Settings)
 	diag := systray.AddMenuItem("Diagnostics", "State and maintenance")
-	t.onClick(diag.AddSubMenuItem("Show conversation state", ""), func() { t.act.diagnostics(false) })
-	t.onClick(diag.AddSubMenuItem("Show sanitised state", "Without message text, names or ids"), func() { t.act.diagnostics(true) })
-	t.onClick(diag.AddSubMenuItem("Deactivate in all conversations", ""), t.act.deactivateAll)
-	t.onClick(diag.AddSubMenuItem("Purge conversation state", ""), t.act.purgeConversation)
-	t.onClick(diag.AddSubMenuItem("Purge all state data...", "Asks before deleting"), t.act.purgeAll)
+	t.onClick(diag.AddSubMenuItem("Show conversation state", ""), func() { t.act.Diagnostics(false) })
+	t.onClick(diag.AddSubMenuItem("Show sanitised state", "Without message text, names or ids"), func() { t.act.Diagnostics(true) })
+	t.onClick(diag.AddSubMenuItem("Deactivate in all conversations", ""), t.act.DeactivateAll)
+	t.onClick(diag.AddSubMenuItem("Purge conversation state", ""), t.act.PurgeConversation)
+	t.onClick(diag.AddSubMenuItem("Purge all state data...", "Asks before deleting"), t.act.PurgeAll)
 	systray.AddSeparator()
 	t.window = systray.AddMenuItem("Show window", "")
-	t.onClick(t.window, t.act.toggleWindow)
-	t.onClick(systray.AddMenuItem("Quit", "Quit Clanker"), t.act.quit)
-	systray.SetOnTapped(t.act.showWindow)
+	t.onClick(t.window, t.act.ToggleWindow)
+	t.onClick(systray.AddMenuItem("Quit", "Quit Clanker"), t.act.Quit)
+	systray.SetOnTapped(t.act.ShowWindow)
 	t.mu.Unlock()
 
-	t.update(t.act.opts.Controller.Status())
-	remove := t.act.opts.Controller.OnStatus(t.update)
+	t.update(t.ctrl.Status())
+	remove := t.ctrl.OnStatus(t.update)
 	t.mu.Lock()
 	if t.stopped {
 		t.mu.Unlock()
@@ -140,48 +143,45 @@ func (t *Tray) onClick(item *systray.MenuItem, fn func()) {
 }
 
 // update redraws the menu and the icon from st.
-func (t *Tray) update(st Status) {
+func (t *Tray) update(st menus.Status) {
+	v := menus.TrayStateOf(st)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.header == nil || t.stopped {
 		return
 	}
-	t.header.SetTitle(conversationLabel(st))
+	t.header.SetTitle(v.Header)
 	for m, item := range t.modes {
-		if m == st.Mode {
+		if m == v.Checked {
 			item.Check()
 		} else {
 			item.Uncheck()
 		}
-		if st.ModeLocked || st.ConversationID == "" {
-			item.Disable()
-		} else {
+		if v.ModesEnabled {
 			item.Enable()
+		} else {
+			item.Disable()
 		}
 	}
-	if st.ModeLocked && st.LockReason.Sentence() != "" {
-		t.reason.SetTitle(st.LockReason.Sentence())
+	if v.Reason != "" {
+		t.reason.SetTitle(v.Reason)
 		t.reason.Show()
 	} else {
 		t.reason.Hide()
 	}
-	if st.WindowVisible {
-		t.window.SetTitle("Hide window")
-	} else {
-		t.window.SetTitle("Show window")
-	}
-	on := iconOn(st)
-	if t.lastOn == nil || *t.lastOn != on {
-		if on {
+	t.window.SetTitle(v.WindowLabel)
+	if t.lastOn == nil || *t.lastOn != v.IconOn {
+		if v.IconOn {
 			systray.SetIcon(icons.TrayOn)
 		} else {
 			systray.SetIcon(icons.TrayOff)
 		}
+		on := v.IconOn
 		t.lastOn = &on
 	}
-	if tip := trayTitle(st); tip != t.lastTip {
-		systray.SetTitle(tip)
-		systray.SetTooltip(tip)
-		t.lastTip = tip
+	if v.Title != t.lastTip {
+		systray.SetTitle(v.Title)
+		systray.SetTooltip(v.Title)
+		t.lastTip = v.Title
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-var _ desktop.Controller = (*App)(nil)
+var _ menus.Controller = (*App)(nil)
 
 // maxNameRunes caps the page-supplied conversation name the menus show.
 const maxNameRunes = 60
@@ -21,10 +21,10 @@ func (a *App) snapshot() (engine.Snapshot, error) {
 	return a.eng.Snapshot(ctx)
 }
 
-// Status implements desktop.Controller.
-func (a *App) Status() desktop.Status {
+// Status implements menus.Controller.
+func (a *App) Status() menus.Status {
 	e := a.cur.Load()
-	st := desktop.Status{WindowVisible: !a.hidden.Load(), Missing: EngineSettings(e.st, e.hasKey).Missing}
+	st := menus.Status{WindowVisible: !a.hidden.Load(), Missing: EngineSettings(e.st, e.hasKey).Missing}
 	if !st.WindowVisible {
 		st.Unread = a.unreadCount()
 	}
@@ -38,11 +38,11 @@ func (a *App) Status() desktop.Status {
 	}
 	switch {
 	case len(st.Missing) > 0:
-		st.Mode, st.ModeLocked, st.LockReason = engine.ModeUninitialized, true, desktop.LockNoSettings
+		st.Mode, st.ModeLocked, st.LockReason = engine.ModeUninitialized, true, menus.LockNoSettings
 	case st.ConversationID == "":
-		st.ModeLocked, st.LockReason = true, desktop.LockNoConversation
+		st.ModeLocked, st.LockReason = true, menus.LockNoConversation
 	case a.link.Automated():
-		st.ModeLocked, st.LockReason = true, desktop.LockAutomated
+		st.ModeLocked, st.LockReason = true, menus.LockAutomated
 	}
 	return st
 }
@@ -55,8 +55,8 @@ func clipName(s string) string {
 	return s
 }
 
-// OnStatus implements desktop.Controller.
-func (a *App) OnStatus(fn func(desktop.Status)) func() {
+// OnStatus implements menus.Controller.
+func (a *App) OnStatus(fn func(menus.Status)) func() {
 	a.lmu.Lock()
 	id := a.nextL
 	a.nextL++
@@ -72,7 +72,7 @@ func (a *App) OnStatus(fn func(desktop.Status)) func() {
 // notify tells the listeners the status may have changed.
 func (a *App) notify() {
 	a.lmu.Lock()
-	fns := make([]func(desktop.Status), 0, len(a.listeners))
+	fns := make([]func(menus.Status), 0, len(a.listeners))
 	for _, fn := range a.listeners {
 		fns = append(fns, fn)
 	}
@@ -86,11 +86,11 @@ func (a *App) notify() {
 	}
 }
 
-// SetMode implements desktop.Controller.
+// SetMode implements menus.Controller.
 func (a *App) SetMode(mode engine.Mode) error {
 	st := a.Status()
 	if st.ModeLocked {
-		return fmt.Errorf("%s: %w", st.LockReason.Sentence(), desktop.ErrModeLocked)
+		return fmt.Errorf("%s: %w", st.LockReason.Sentence(), menus.ErrModeLocked)
 	}
 	if err := a.eng.Send(engine.SetMode{Conversation: engine.ConversationID(st.ConversationID), Mode: mode, Source: "menu"}); err != nil {
 		return fmt.Errorf("could not change the mode: %w", err)
@@ -108,7 +108,7 @@ func (a *App) notifySoon() {
 	}
 }
 
-// DeactivateAll implements desktop.Controller.
+// DeactivateAll implements menus.Controller.
 func (a *App) DeactivateAll() error {
 	if err := a.eng.Send(engine.DeactivateAll{}); err != nil {
 		return fmt.Errorf("could not deactivate all conversations: %w", err)
@@ -117,7 +117,7 @@ func (a *App) DeactivateAll() error {
 	return nil
 }
 
-// PurgeConversation implements desktop.Controller.
+// PurgeConversation implements menus.Controller.
 func (a *App) PurgeConversation() error {
 	id := a.link.Current()
 	if id == "" {
@@ -129,7 +129,7 @@ func (a *App) PurgeConversation() error {
 	return nil
 }
 
-// PurgeAll implements desktop.Controller.
+// PurgeAll implements menus.Controller.
 func (a *App) PurgeAll() error {
 	if err := a.store.PurgeAll(a.ctx, a.link.Current()); err != nil {
 		return fmt.Errorf("could not delete the conversation data: %w", err)
@@ -137,7 +137,7 @@ func (a *App) PurgeAll() error {
 	return nil
 }
 
-// Diagnostics implements desktop.Controller. The key is passed only so the scrubber can
+// Diagnostics implements menus.Controller. The key is passed only so the scrubber can
 // remove it wherever it might appear.
 func (a *App) Diagnostics(sanitised bool) (string, error) {
 	snap, err := a.snapshot()
@@ -161,11 +161,11 @@ func (a *App) Diagnostics(sanitised bool) (string, error) {
 	return string(b), err
 }
 
-// OpenSettings implements desktop.Controller: it starts `clanker settings` as a process
+// OpenSettings implements menus.Controller: it starts `clanker settings` as a process
 // of its own on the same data directory (see startSettings).
 func (a *App) OpenSettings() error { return a.startSettings("") }
 
-// ShowWindow implements desktop.Controller.
+// ShowWindow implements menus.Controller.
 func (a *App) ShowWindow() error {
 	if err := a.shell.Show(); err != nil {
 		return err
@@ -174,7 +174,7 @@ func (a *App) ShowWindow() error {
 	return nil
 }
 
-// HideWindow implements desktop.Controller.
+// HideWindow implements menus.Controller.
 func (a *App) HideWindow() error {
 	if err := a.shell.Hide(); err != nil {
 		return err
@@ -183,5 +183,5 @@ func (a *App) HideWindow() error {
 	return nil
 }
 
-// Quit implements desktop.Controller.
+// Quit implements menus.Controller.
 func (a *App) Quit() error { return a.shell.Quit() }

@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/settings"
@@ -38,7 +38,7 @@ func (f *fakeNotifier) shown() []session.Notification {
 func notifyingApp(ns settings.Notifications, hidden bool) (*App, *fakeNotifier) {
 	st := settings.Defaults()
 	st.Notifications = ns
-	a := &App{log: slog.New(slog.DiscardHandler), listeners: map[int]func(desktop.Status){}}
+	a := &App{log: slog.New(slog.DiscardHandler), listeners: map[int]func(menus.Status){}}
 	a.cur.Store(&effective{st: st})
 	a.hidden.Store(hidden)
 	f := &fakeNotifier{}

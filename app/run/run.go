@@ -1,7 +1,7 @@
 // Package run assembles the Clanker app from its parts and runs it: the store, the
 // settings and the API key, the LLM adapter, the engine, the page link and the desktop
 // shell with the bridge script. It holds no rules of its own; it wires, forwards and
-// reports. It also implements desktop.Controller for the tray and menus.
+// reports. It also implements menus.Controller for the tray and menus.
 package run
 
 import (
@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
@@ -106,7 +107,7 @@ type App struct {
 	nt     notices
 
 	lmu       sync.Mutex
-	listeners map[int]func(desktop.Status)
+	listeners map[int]func(menus.Status)
 	nextL     int
 	closers   []func()
 }
@@ -163,7 +164,7 @@ func New(opts Options) (a *App, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	a = &App{opts: opts, log: log, listeners: map[int]func(desktop.Status){}}
+	a = &App{opts: opts, log: log, listeners: map[int]func(menus.Status){}}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	// The error returns below set the result a to nil, so the cleanup keeps its own
 	// reference to what was started.
@@ -268,11 +269,11 @@ func New(opts Options) (a *App, err error) {
 		StartHidden: startHidden,
 		HideOnClose: tray,
 		Version:     opts.Version,
-		Menus: &desktop.MenuOptions{
+		Menus: &menus.MenuOptions{
 			Controller: a,
 			NoTray:     !tray,
 			ShowText:   a.showText,
-			Notify:     a.notifyUser,
+			Notify:     func(msg string) { a.notifyUser(session.ErrorNotification(msg)) },
 		},
 		UserScript:   script,
 		PopupOrigins: popupOrigins,

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
@@ -29,12 +30,12 @@ type fakeController struct {
 	shell *desktop.Shell
 
 	mu      sync.Mutex
-	status  desktop.Status
+	status  menus.Status
 	calls   []string
 	shown   []string // texts handed to ShowText
 	confirm bool     // the answer the confirmation "dialog" gives
 	asked   []string
-	hooks   []func(desktop.Status)
+	hooks   []func(menus.Status)
 }
 
 func (f *fakeController) record(c string) {
@@ -43,7 +44,7 @@ func (f *fakeController) record(c string) {
 	f.mu.Unlock()
 }
 
-func (f *fakeController) Status() desktop.Status {
+func (f *fakeController) Status() menus.Status {
 	f.mu.Lock()
 	st := f.status
 	f.mu.Unlock()
@@ -53,7 +54,7 @@ func (f *fakeController) Status() desktop.Status {
 	return st
 }
 
-func (f *fakeController) OnStatus(fn func(desktop.Status)) func() {
+func (f *fakeController) OnStatus(fn func(menus.Status)) func() {
 	f.mu.Lock()
 	f.hooks = append(f.hooks, fn)
 	f.mu.Unlock()
@@ -62,7 +63,7 @@ func (f *fakeController) OnStatus(fn func(desktop.Status)) func() {
 
 func (f *fakeController) publish() {
 	f.mu.Lock()
-	hooks := append([]func(desktop.Status){}, f.hooks...)
+	hooks := append([]func(menus.Status){}, f.hooks...)
 	f.mu.Unlock()
 	st := f.Status()
 	for _, fn := range hooks {
@@ -110,7 +111,7 @@ func main() {
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	fake := &fakeController{status: desktop.Status{
+	fake := &fakeController{status: menus.Status{
 		ConversationID: "c-1", ConversationName: "Alice", Mode: engine.ModeDeactivated,
 	}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -126,7 +127,7 @@ func main() {
 		StartHidden: *hidden,
 		HideOnClose: true,
 		Logger:      log,
-		Menus: &desktop.MenuOptions{
+		Menus: &menus.MenuOptions{
 			Controller: fake,
 			NoTray:     true,
 			Confirm: func(title, msg string) bool {
@@ -210,7 +211,7 @@ func control(f *fakeController, shell *desktop.Shell) http.Handler {
 		})
 	})
 	mux.HandleFunc("POST /status", func(w http.ResponseWriter, r *http.Request) {
-		var st desktop.Status
+		var st menus.Status
 		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&st); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
@@ -26,12 +27,12 @@ type fakeController struct {
 	shell *desktop.Shell
 
 	mu      sync.Mutex
-	status  desktop.Status
+	status  menus.Status
 	calls   []string
 	shown   []string // texts handed to ShowText
 	confirm bool     // the answer the confirmation "dialog" gives
 	asked   []string
-	hooks   []func(desktop.Status)
+	hooks   []func(menus.Status)
 }
 
 func (f *fakeController) record(c string) {
@@ -40,7 +41,7 @@ func (f *fakeController) record(c string) {
 	f.mu.Unlock()
 }
 
-func (f *fakeController) Status() desktop.Status {
+func (f *fakeController) Status() menus.Status {
 	f.mu.Lock()
 	st := f.status
 	f.mu.Unlock()
@@ -50,7 +51,7 @@ func (f *fakeController) Status() desktop.Status {
 	return st
 }
 
-func (f *fakeController) OnStatus(fn func(desktop.Status)) func() {
+func (f *fakeController) OnStatus(fn func(menus.Status)) func() {
 	f.mu.Lock()
 	f.hooks = append(f.hooks, fn)
 	f.mu.Unlock()
@@ -59,7 +60,7 @@ func (f *fakeController) OnStatus(fn func(desktop.Status)) func() {
 
 func (f *fakeController) publish() {
 	f.mu.Lock()
-	hooks := append([]func(desktop.Status){}, f.hooks...)
+	hooks := append([]func(menus.Status){}, f.hooks...)
 	f.mu.Unlock()
 	st := f.Status()
 	for _, fn := range hooks {
@@ -108,7 +109,7 @@ func main() {
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	fake := &fakeController{status: desktop.Status{
+	fake := &fakeController{status: menus.Status{
 		ConversationID: "c-1", ConversationName: "Alice", Mode: engine.ModeDeactivated,
 	}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -122,7 +123,7 @@ func main() {
 		StartHidden: *hidden,
 		HideOnClose: true,
 		Logger:      log,
-		Menus: &desktop.MenuOptions{
+		Menus: &menus.MenuOptions{
 			Controller: fake,
 			Confirm: func(title, msg string) bool {
 				fake.mu.Lock()
@@ -180,7 +181,7 @@ func control(f *fakeController) http.Handler {
 		})
 	})
 	mux.HandleFunc("POST /status", func(w http.ResponseWriter, r *http.Request) {
-		var st desktop.Status
+		var st menus.Status
 		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&st); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return

@@ -1,4 +1,4 @@
-package desktop
+package menus
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/menu/keys"
@@ -262,7 +261,7 @@ func TestAppMenuRefusesAModeChangeWhenTheConversationIsLocked(t *testing.T) {
 	locked := Status{ConversationID: "c-2", ConversationName: "Bank", Mode: engine.ModeDeactivated, ModeLocked: true, LockReason: LockAutomated}
 	m, ctrl, _ := newTestAppMenu(t, locked, "linux")
 	redrawn := 0
-	m.afterModeClick = func() { redrawn++ }
+	m.SetAfterModeClick(func() { redrawn++ })
 	it := item(t, m, "Clanker", "Active")
 	it.Click(&menu.CallbackData{MenuItem: it}) // a stale native menu may still deliver it
 	if calls := ctrl.got(); len(calls) != 0 {
@@ -283,34 +282,21 @@ func TestNativeItemsLineUpWithTheClankerMenu(t *testing.T) {
 	if !items[2].Radio || !items[2].Checked || items[1].Checked || !items[4].Hidden || !items[5].Separator || !items[7].Submenu {
 		t.Fatalf("native items do not describe the model: %+v", items)
 	}
-	m.revealAll()
+	m.RevealAll()
 	for i, it := range m.NativeItems() {
 		if it.Hidden {
-			t.Fatalf("item %d (%q) still hidden after revealAll; Wails would leave it out of the GTK menu", i, it.Label)
-		}
-	}
-}
-
-func TestZoomStepsLikeABrowserAndStopAtTheEnds(t *testing.T) {
-	cases := []struct {
-		cur  float64
-		dir  int
-		want float64
-	}{{1, 1, 1.1}, {1, -1, 0.9}, {1.1, 1, 1.25}, {0.5, -1, 0.5}, {3, 1, 3}, {1.3, -1, 1.25}, {1.3, 1, 1.5}}
-	for _, c := range cases {
-		if got := nextZoom(c.cur, c.dir); got != c.want {
-			t.Errorf("nextZoom(%v, %d) = %v; want %v", c.cur, c.dir, got, c.want)
+			t.Fatalf("item %d (%q) still hidden after RevealAll; Wails would leave it out of the GTK menu", i, it.Label)
 		}
 	}
 }
 
 func TestContextMenuStateCarriesTheModeAndTheLockReason(t *testing.T) {
-	c := contextMenuStateOf(alice)
-	if c.mode != "available" || !c.modesEnabled || c.reason != "" || !strings.Contains(c.header, "Alice: Available") {
+	c := ContextMenuStateOf(alice)
+	if c.Mode != "available" || !c.ModesEnabled || c.Reason != "" || !strings.Contains(c.Header, "Alice: Available") {
 		t.Fatalf("context menu state for Alice/Available: %+v", c)
 	}
-	c = contextMenuStateOf(Status{ConversationID: "c", Mode: engine.ModeDeactivated, ModeLocked: true, LockReason: LockAutomated})
-	if c.modesEnabled || c.reason != LockAutomated.Sentence() {
+	c = ContextMenuStateOf(Status{ConversationID: "c", Mode: engine.ModeDeactivated, ModeLocked: true, LockReason: LockAutomated})
+	if c.ModesEnabled || c.Reason != LockAutomated.Sentence() {
 		t.Fatalf("context menu state for an automated conversation: %+v", c)
 	}
 	if _, ok := modeOf("uninitialized"); ok {
@@ -331,12 +317,12 @@ func TestAboutShowsTheVersion(t *testing.T) {
 }
 
 func TestAppMenuReportsAFailedWindowActionToTheUser(t *testing.T) {
-	var notes []session.Notification
-	m := NewAppMenu(MenuOptions{Controller: &recController{st: alice}, Notify: func(n session.Notification) { notes = append(notes, n) }},
+	var notes []string
+	m := NewAppMenu(MenuOptions{Controller: &recController{st: alice}, Notify: func(msg string) { notes = append(notes, msg) }},
 		WindowActions{Reload: func() error { return errors.New("no page") }}, "", "linux", alice, nil)
 	it := item(t, m, "View", "Reload")
 	it.Click(&menu.CallbackData{MenuItem: it})
-	if len(notes) != 1 || !strings.Contains(fmt.Sprint(notes[0]), "Reloading the page failed: no page") {
+	if len(notes) != 1 || notes[0] != "Reloading the page failed: no page" {
 		t.Fatalf("notifications after a failed reload: %+v", notes)
 	}
 }

@@ -1,4 +1,4 @@
-package desktop
+package menus
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"log/slog"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
-	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
@@ -23,14 +22,27 @@ type MenuOptions struct {
 	// ShowText shows a diagnostics text to the user, readable and copyable; nil uses a
 	// native message dialog (readable, not copyable).
 	ShowText func(title, text string)
-	// Notify reports the failure of a menu action; nil logs it only.
-	Notify func(session.Notification)
+	// Notify reports the failure of a menu action to the user as one sentence (the app
+	// shows it as an error notification); nil logs it only.
+	Notify func(message string)
 }
 
-// actions is the one implementation of what the Clanker menu items do.
-type actions struct {
+// Actions is the one implementation of what the Clanker menu items do, shared by the
+// app menu, the tray and the page's right-click menu so they cannot drift. Each method
+// may be called on any goroutine (menu callbacks); a failure is logged and reported
+// through MenuOptions.Notify.
+type Actions struct {
 	opts MenuOptions
 	log  *slog.Logger
+}
+
+// NewActions returns the actions for the menu items opts describes. log is tagged with
+// the menu's name by the caller (nil: slog.Default()).
+func NewActions(opts MenuOptions, log *slog.Logger) *Actions {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Actions{opts: opts, log: log}
 }
 
 // Purge-all and purge-conversation questions, asked before anything is deleted.
@@ -39,17 +51,19 @@ const (
 	purgeConvQuestion = "Delete the stored state of this conversation (summary, customization, profiles, caches)? Settings are kept."
 )
 
-func (a *actions) fail(what string, err error) {
+func (a *Actions) fail(what string, err error) {
 	if err == nil {
 		return
 	}
 	a.log.Warn("menu action failed", "action", what, "err", err)
 	if a.opts.Notify != nil {
-		a.opts.Notify(session.ErrorNotification(fmt.Sprintf("%s failed: %v", what, err)))
+		a.opts.Notify(fmt.Sprintf("%s failed: %v", what, err))
 	}
 }
 
-func (a *actions) setMode(m engine.Mode) {
+// SetMode chooses mode m for the foreground conversation, unless the mode is locked or
+// already m.
+func (a *Actions) SetMode(m engine.Mode) {
 	st := a.opts.Controller.Status()
 	if st.ModeLocked {
 		a.fail("Changing the mode", fmt.Errorf("%w: %s", ErrModeLocked, st.LockReason.Sentence()))
@@ -61,9 +75,11 @@ func (a *actions) setMode(m engine.Mode) {
 	a.fail("Changing the mode", a.opts.Controller.SetMode(m))
 }
 
-func (a *actions) settings() { a.fail("Opening the settings", a.opts.Controller.OpenSettings()) }
+// Settings opens the settings window.
+func (a *Actions) Settings() { a.fail("Opening the settings", a.opts.Controller.OpenSettings()) }
 
-func (a *actions) diagnostics(sanitised bool) {
+// Diagnostics shows the diagnostics text, sanitised or in full.
+func (a *Actions) Diagnostics(sanitised bool) {
 	text, err := a.opts.Controller.Diagnostics(sanitised)
 	if err != nil {
 		a.fail("Reading the diagnostics", err)
@@ -80,25 +96,28 @@ func (a *actions) diagnostics(sanitised bool) {
 	a.opts.ShowText(title, text)
 }
 
-func (a *actions) deactivateAll() {
+// DeactivateAll sets every conversation to Deactivated.
+func (a *Actions) DeactivateAll() {
 	a.fail("Deactivating every conversation", a.opts.Controller.DeactivateAll())
 }
 
-func (a *actions) purgeConversation() {
+// PurgeConversation deletes the foreground conversation's stored state, after asking.
+func (a *Actions) PurgeConversation() {
 	if !a.confirm("Purge conversation state", purgeConvQuestion) {
 		return
 	}
 	a.fail("Purging the conversation state", a.opts.Controller.PurgeConversation())
 }
 
-func (a *actions) purgeAll() {
+// PurgeAll deletes every conversation's stored state, after asking.
+func (a *Actions) PurgeAll() {
 	if !a.confirm("Purge all state data", purgeAllQuestion) {
 		return
 	}
 	a.fail("Purging all state data", a.opts.Controller.PurgeAll())
 }
 
-func (a *actions) confirm(title, q string) bool {
+func (a *Actions) confirm(title, q string) bool {
 	if a.opts.Confirm == nil {
 		a.log.Warn("destructive menu action refused: no way to ask for confirmation", "action", title)
 		return false
@@ -108,7 +127,8 @@ func (a *actions) confirm(title, q string) bool {
 	return ok
 }
 
-func (a *actions) toggleWindow() {
+// ToggleWindow hides the main window when it is shown and shows it otherwise.
+func (a *Actions) ToggleWindow() {
 	if a.opts.Controller.Status().WindowVisible {
 		a.fail("Hiding the window", a.opts.Controller.HideWindow())
 		return
@@ -116,13 +136,15 @@ func (a *actions) toggleWindow() {
 	a.fail("Showing the window", a.opts.Controller.ShowWindow())
 }
 
-func (a *actions) showWindow() { a.fail("Showing the window", a.opts.Controller.ShowWindow()) }
+// ShowWindow shows the main window.
+func (a *Actions) ShowWindow() { a.fail("Showing the window", a.opts.Controller.ShowWindow()) }
 
-func (a *actions) quit() { a.fail("Quitting", a.opts.Controller.Quit()) }
+// Quit ends the app.
+func (a *Actions) Quit() { a.fail("Quitting", a.opts.Controller.Quit()) }
 
-// conversationLabel is the menu's first line. The name comes from the page, so it is
-// cut to one short line.
-func conversationLabel(st Status) string {
+// ConversationLabel is the menu's first line: the foreground conversation and its mode.
+// The name comes from the page, so it is cut to one short line.
+func ConversationLabel(st Status) string {
 	if st.ConversationID == "" {
 		return "No conversation open"
 	}
@@ -131,25 +153,4 @@ func conversationLabel(st Status) string {
 		name = "this conversation"
 	}
 	return fmt.Sprintf("%s: %s", name, ModeLabel(st.Mode))
-}
-
-// trayTitle is the tray tooltip/title: the mode and, while hidden, the unread count.
-func trayTitle(st Status) string {
-	t := "Clanker"
-	switch {
-	case st.Mode == engine.ModeUninitialized:
-		t += ": not configured"
-	case st.ConversationID != "":
-		t += ": " + ModeLabel(st.Mode)
-	}
-	if !st.WindowVisible && st.Unread > 0 {
-		t += fmt.Sprintf(" (%d unread)", st.Unread)
-	}
-	return t
-}
-
-// iconOn says whether the tray shows the "on" icon: Clanker takes part in the
-// foreground conversation.
-func iconOn(st Status) bool {
-	return st.Mode == engine.ModeAvailable || st.Mode == engine.ModeActive
 }

@@ -1,4 +1,4 @@
-package desktop
+package menus
 
 import (
 	"fmt"
@@ -54,7 +54,7 @@ var (
 // builds the GTK menu once from this model and then copies each Update into the GTK
 // widgets itself (see NativeItems).
 type AppMenu struct {
-	act     *actions
+	act     *Actions
 	win     WindowActions
 	goos    string
 	version string
@@ -80,7 +80,7 @@ func NewAppMenu(opts MenuOptions, win WindowActions, version, goos string, st St
 		log = slog.Default()
 	}
 	m := &AppMenu{
-		act:     &actions{opts: opts, log: log.With("component", "appmenu")},
+		act:     NewActions(opts, log.With("component", "appmenu")),
 		win:     win,
 		goos:    goos,
 		version: version,
@@ -94,6 +94,12 @@ func NewAppMenu(opts MenuOptions, win WindowActions, version, goos string, st St
 // Menu is the Wails menu model to put in options.App.Menu.
 func (m *AppMenu) Menu() *menu.Menu { return m.root }
 
+// SetAfterModeClick sets fn to run after every click on a mode item has been handled,
+// so the caller can redraw the native radio items from the Status (GTK has already
+// moved the check mark, even when the change was refused). Set it before the menu is
+// shown.
+func (m *AppMenu) SetAfterModeClick(fn func()) { m.afterModeClick = fn }
+
 func (m *AppMenu) build() {
 	m.root = menu.NewMenu()
 	m.clanker = m.root.AddSubmenu("Clanker")
@@ -102,7 +108,7 @@ func (m *AppMenu) build() {
 	m.header.Disabled = true
 	for _, mode := range Modes {
 		m.modes[mode] = c.AddRadio(ModeLabel(mode), false, nil, func(*menu.CallbackData) {
-			m.act.setMode(mode)
+			m.act.SetMode(mode)
 			if m.afterModeClick != nil {
 				m.afterModeClick()
 			}
@@ -111,18 +117,18 @@ func (m *AppMenu) build() {
 	m.reason = c.AddText("", nil, nil)
 	m.reason.Disabled = true
 	c.AddSeparator()
-	c.AddText("Settings...", AccelSettings, m.do(m.act.settings))
+	c.AddText("Settings...", AccelSettings, m.do(m.act.Settings))
 	diag := c.AddSubmenu("Diagnostics")
-	diag.AddText("Show conversation state", nil, m.do(func() { m.act.diagnostics(false) }))
-	diag.AddText("Show sanitised state", nil, m.do(func() { m.act.diagnostics(true) }))
-	diag.AddText("Deactivate in all conversations", nil, m.do(m.act.deactivateAll))
-	diag.AddText("Purge conversation state", nil, m.do(m.act.purgeConversation))
-	diag.AddText("Purge all state data...", nil, m.do(m.act.purgeAll))
+	diag.AddText("Show conversation state", nil, m.do(func() { m.act.Diagnostics(false) }))
+	diag.AddText("Show sanitised state", nil, m.do(func() { m.act.Diagnostics(true) }))
+	diag.AddText("Deactivate in all conversations", nil, m.do(m.act.DeactivateAll))
+	diag.AddText("Purge conversation state", nil, m.do(m.act.PurgeConversation))
+	diag.AddText("Purge all state data...", nil, m.do(m.act.PurgeAll))
 	c.AddSeparator()
-	m.window = c.AddText("Hide window", nil, m.do(m.act.toggleWindow))
+	m.window = c.AddText("Hide window", nil, m.do(m.act.ToggleWindow))
 	c.AddText("About Clanker", nil, m.do(m.about))
 	c.AddSeparator()
-	c.AddText("Quit", AccelQuit, m.do(m.act.quit))
+	c.AddText("Quit", AccelQuit, m.do(m.act.Quit))
 
 	if m.goos == "darwin" {
 		m.root.Append(menu.EditMenu())
@@ -188,7 +194,7 @@ func AboutText(version string) string {
 func (m *AppMenu) Update(st Status) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.header.Label = conversationLabel(st)
+	m.header.Label = ConversationLabel(st)
 	locked := st.ModeLocked || st.ConversationID == ""
 	for mode, item := range m.modes {
 		item.Checked = mode == st.Mode
@@ -243,10 +249,10 @@ func (m *AppMenu) NativeItems() []NativeItem {
 	return out
 }
 
-// revealAll clears Hidden on every Clanker item. The Linux menu bar is built once by
+// RevealAll clears Hidden on every Clanker item. The Linux menu bar is built once by
 // Wails, which leaves hidden items out altogether; built with every item present, the
 // native widgets line up one to one with the model and Update can hide and show them.
-func (m *AppMenu) revealAll() {
+func (m *AppMenu) RevealAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, it := range m.clanker.Items {

@@ -1,0 +1,34 @@
+package menus
+
+import (
+	"testing"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+func TestTrayStateShowsTheModeTheIconAndTheUnreadCount(t *testing.T) {
+	hidden := alice
+	hidden.WindowVisible = false
+	hidden.Unread = 3
+	got := TrayStateOf(hidden)
+	if got.Checked != engine.ModeAvailable || !got.ModesEnabled || got.Reason != "" || !got.IconOn {
+		t.Fatalf("tray state for Alice/Available: %+v", got)
+	}
+	if got.Title != "Clanker: Available (3 unread)" || got.WindowLabel != "Show window" {
+		t.Fatalf("tray title %q and window item %q; want the unread count and Show window", got.Title, got.WindowLabel)
+	}
+	if s := TrayStateOf(alice); s.Title != "Clanker: Available" || s.WindowLabel != "Hide window" {
+		t.Fatalf("shown window: title %q, window item %q; want no unread count and Hide window", s.Title, s.WindowLabel)
+	}
+}
+
+func TestTrayStateDisablesTheModesAndSaysWhyWhenLocked(t *testing.T) {
+	got := TrayStateOf(Status{ConversationID: "c", Mode: engine.ModeActive, ModeLocked: true, LockReason: LockAutomated, WindowVisible: true})
+	if got.ModesEnabled || got.Reason != LockAutomated.Sentence() {
+		t.Fatalf("locked conversation: %+v; want the mode items disabled with the reason", got)
+	}
+	got = TrayStateOf(Status{Mode: engine.ModeUninitialized, ModeLocked: true, LockReason: LockNoSettings})
+	if got.IconOn || got.Title != "Clanker: not configured" || got.Reason != LockNoSettings.Sentence() {
+		t.Fatalf("unconfigured app: %+v; want the off icon, \"not configured\" and the reason", got)
+	}
+}

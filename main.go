@@ -15,8 +15,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run"
@@ -187,7 +187,7 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 		return 1
 	}
 	defer sc.Close()
-	err = desktop.RunSettingsWindow(desktop.SettingsOptions{
+	err = settingswin.RunSettingsWindow(settingswin.SettingsOptions{
 		Store:           sc,
 		Diagnostics:     text,
 		ShowDiagnostics: g.showDiag,

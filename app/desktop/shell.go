@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/frontend/bootstrap"
 	"github.com/wailsapp/wails/v2"
@@ -156,7 +157,7 @@ func (s *Shell) appOptions() *options.App {
 			Assets:  assets,
 			Handler: http.HandlerFunc(s.serveBootConfig),
 		},
-		Logger:             wailsLogger{s.log},
+		Logger:             wailslog.New(s.log),
 		LogLevel:           3, // info: keeps "Blocked request from unauthorized origin"
 		LogLevelProduction: 3,
 		Linux: &linux.Options{

@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 
 function api(method, arg) {
-  const bound = window.go && window.go.desktop && window.go.desktop.SettingsService;
+  const bound = window.go && window.go.settingswin && window.go.settingswin.SettingsService;
   if (bound) {
     return arg === undefined ? bound[method]() : bound[method](arg);
   }

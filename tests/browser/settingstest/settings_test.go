@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
 	"github.com/clanker-desktop/clanker/tests/browser"
@@ -41,13 +41,13 @@ func setup(t *testing.T) *fixture {
 	llmURL := llm.Start()
 	t.Cleanup(llm.Close)
 
-	svc := &desktop.SettingsService{Store: store, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
+	svc := &settingswin.SettingsService{Store: store, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
 	assets, _ := fs.Sub(settingsui.FS, ".")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: desktop.SettingsHandler(svc, assets)}
+	srv := &http.Server{Handler: settingswin.SettingsHandler(svc, assets)}
 	go srv.Serve(ln) //nolint:errcheck // ends at Close
 	t.Cleanup(func() { srv.Close() })
 

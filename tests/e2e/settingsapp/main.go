@@ -1,4 +1,4 @@
-// Command settingsapp runs the settings window process (desktop.RunSettingsWindow) on a
+// Command settingsapp runs the settings window process (settingswin.RunSettingsWindow) on a
 // data directory, for the e2e test that it starts and renders.
 package main
 
@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 )
 
 func main() {
@@ -16,7 +16,7 @@ func main() {
 	readyFile := flag.String("ready-file", "", "file written once the window is up")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	err := desktop.RunSettingsWindow(desktop.SettingsOptions{
+	err := settingswin.RunSettingsWindow(settingswin.SettingsOptions{
 		DataDir: *dataDir,
 		Logger:  log,
 		OnReady: func() {

@@ -1,12 +1,19 @@
-package desktop
+// Package wailslog routes Wails' own log lines into slog, so each Wails window of the app
+// (the main window and the settings window) logs into the app's one log stream.
+package wailslog
 
 import (
 	"context"
 	"log/slog"
 	"os"
+
+	"github.com/wailsapp/wails/v2/pkg/logger"
 )
 
-// wailsLogger routes Wails' own log lines into slog so the app has one log stream.
+// New returns the logger to put in a Wails options.App's Logger.
+func New(l *slog.Logger) logger.Logger { return wailsLogger{l} }
+
+// wailsLogger tags every line with src=wails; Trace goes below Debug.
 type wailsLogger struct{ l *slog.Logger }
 
 func (w wailsLogger) Print(m string) { w.l.Info(m, "src", "wails") }
@@ -17,6 +24,8 @@ func (w wailsLogger) Debug(m string)   { w.l.Debug(m, "src", "wails") }
 func (w wailsLogger) Info(m string)    { w.l.Info(m, "src", "wails") }
 func (w wailsLogger) Warning(m string) { w.l.Warn(m, "src", "wails") }
 func (w wailsLogger) Error(m string)   { w.l.Error(m, "src", "wails") }
+
+// Fatal logs m and ends the process, as Wails expects of a fatal log line.
 func (w wailsLogger) Fatal(m string) {
 	w.l.Error(m, "src", "wails", "fatal", true)
 	os.Exit(1)

@@ -1,4 +1,4 @@
-package desktop
+package settingswin
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
 	"github.com/wailsapp/wails/v2"
@@ -66,7 +67,7 @@ func RunSettingsWindow(o SettingsOptions) error {
 		MinHeight:   400,
 		AssetServer: &assetserver.Options{Assets: assets},
 		Bind:        []any{svc},
-		Logger:      wailsLogger{log},
+		Logger:      wailslog.New(log),
 		LogLevel:    3,
 		Linux: &linux.Options{
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,

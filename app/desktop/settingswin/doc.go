@@ -1,0 +1,8 @@
+// Package settingswin is the settings window: a Wails window of its own, run in its own
+// process (`clanker settings`) apart from the Messages window, so the page there can
+// never reach the service bound to it. SettingsService is what its page calls; the
+// running app sees every save through the store.
+//
+// SettingsHandler serves the same page and service over loopback HTTP, for the
+// browser tests.
+package settingswin

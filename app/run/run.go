@@ -18,9 +18,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
@@ -93,7 +93,7 @@ type App struct {
 	store *sqlite.Store
 	eng   *engine.Engine
 	link  *page.Link
-	shell *desktop.Shell
+	shell *window.Shell
 
 	sim  *sim.Server
 	fake *fakellm.Server
@@ -262,7 +262,7 @@ func New(opts Options) (a *App, err error) {
 		startHidden = false
 	}
 	a.startNotifier()
-	a.shell, err = desktop.New(desktop.Options{
+	a.shell, err = window.New(window.Options{
 		TargetURL:   target,
 		Title:       title,
 		Geometry:    a.loadGeometry(),
@@ -280,7 +280,7 @@ func New(opts Options) (a *App, err error) {
 		OnEvent:      a.link.HandleRaw,
 		OnReady:      a.onReady,
 		OnGeometry:   a.saveGeometry,
-		OnPopup:      func(e desktop.PopupEvent) { log.Info("sign-in popup", "event", e.String()) },
+		OnPopup:      func(e window.PopupEvent) { log.Info("sign-in popup", "event", e.String()) },
 		Logger:       log,
 	})
 	if err != nil {
@@ -356,10 +356,10 @@ func (a *App) llmConfig(conversation string) (llm.Config, error) {
 }
 
 // execJS runs JavaScript in the page once the shell exists; earlier commands fail with
-// desktop.ErrNotReady, and the link re-applies its banners when the bridge says hello.
+// window.ErrNotReady, and the link re-applies its banners when the bridge says hello.
 func (a *App) execJS(js string) error {
 	if a.shell == nil {
-		return desktop.ErrNotReady
+		return window.ErrNotReady
 	}
 	return a.shell.ExecJS(js)
 }
@@ -368,7 +368,7 @@ type shellInput struct{ a *App }
 
 func (s shellInput) PressEnter(ctx context.Context) error {
 	if s.a.shell == nil {
-		return desktop.ErrNotReady
+		return window.ErrNotReady
 	}
 	return s.a.shell.Input().PressEnter(ctx)
 }
@@ -461,12 +461,12 @@ func (a *App) Close() {
 // the settings window, which owns the settings row, never overwrites it.
 const geometryFile = "window.json"
 
-func (a *App) loadGeometry() *desktop.Geometry {
+func (a *App) loadGeometry() *window.Geometry {
 	b, err := os.ReadFile(filepath.Join(a.dir, geometryFile))
 	if err != nil {
 		return nil
 	}
-	var g desktop.Geometry
+	var g window.Geometry
 	if json.Unmarshal(b, &g) != nil || !g.Valid() {
 		a.log.Warn("saved window geometry unusable; using the default size")
 		return nil
@@ -474,7 +474,7 @@ func (a *App) loadGeometry() *desktop.Geometry {
 	return &g
 }
 
-func (a *App) saveGeometry(g desktop.Geometry) {
+func (a *App) saveGeometry(g window.Geometry) {
 	b, _ := json.Marshal(g)
 	path := filepath.Join(a.dir, geometryFile)
 	tmp := path + ".tmp"

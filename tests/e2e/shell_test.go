@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
 )
 
 var (
@@ -411,8 +411,8 @@ func TestUserAgentIsABrowserWithoutWailsSuffix(t *testing.T) {
 		header = rep.UserAgent
 	}
 	for _, ua := range []string{ev.UA, header} {
-		if strings.Contains(strings.ToLower(ua), "wails") || ua != desktop.DefaultUserAgent {
-			t.Fatalf("user agent %q: want the desktop browser user agent %q, without wails.io", ua, desktop.DefaultUserAgent)
+		if strings.Contains(strings.ToLower(ua), "wails") || ua != window.DefaultUserAgent {
+			t.Fatalf("user agent %q: want the desktop browser user agent %q, without wails.io", ua, window.DefaultUserAgent)
 		}
 	}
 	t.Logf("user agent: %s", ev.UA)

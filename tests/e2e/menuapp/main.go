@@ -20,14 +20,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // fakeController records every call and reports the status the test set.
 type fakeController struct {
-	shell *desktop.Shell
+	shell *window.Shell
 
 	mu      sync.Mutex
 	status  menus.Status
@@ -119,8 +119,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "menuapp:", err)
 		os.Exit(2)
 	}
-	var shell *desktop.Shell
-	shell, err = desktop.New(desktop.Options{
+	var shell *window.Shell
+	shell, err = window.New(window.Options{
 		TargetURL:   *target,
 		Title:       "Clanker menu test",
 		Version:     "v9.9.9-menutest",
@@ -161,7 +161,7 @@ func main() {
 	log.Info("menuapp: clean exit")
 }
 
-func control(f *fakeController, shell *desktop.Shell) http.Handler {
+func control(f *fakeController, shell *window.Shell) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /menu", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)

@@ -16,16 +16,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/page"
 )
 
 type recorder struct {
 	mu       sync.Mutex
 	events   []string
-	loads    []desktop.LoadEvent
+	loads    []window.LoadEvent
 	popups   []string
-	geometry []desktop.Geometry
+	geometry []window.Geometry
 	external []string
 }
 
@@ -54,9 +54,9 @@ func main() {
 		}
 		script = string(b)
 	}
-	var g *desktop.Geometry
+	var g *window.Geometry
 	if *geo != "" {
-		var v desktop.Geometry
+		var v window.Geometry
 		if _, err := fmt.Sscanf(*geo, "%d,%d,%d,%d", &v.X, &v.Y, &v.Width, &v.Height); err != nil {
 			fmt.Fprintln(os.Stderr, "shellapp: -geometry:", err)
 			os.Exit(2)
@@ -65,13 +65,13 @@ func main() {
 	}
 
 	rec := &recorder{}
-	var shell *desktop.Shell
+	var shell *window.Shell
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "shellapp:", err)
 		os.Exit(2)
 	}
-	shell, err = desktop.New(desktop.Options{
+	shell, err = window.New(window.Options{
 		TargetURL:    *target,
 		Title:        "Clanker shell test",
 		Geometry:     g,
@@ -85,13 +85,13 @@ func main() {
 		OnEvent: func(raw []byte) {
 			rec.add(func() { rec.events = append(rec.events, string(raw)) })
 		},
-		OnLoad: func(e desktop.LoadEvent) {
+		OnLoad: func(e window.LoadEvent) {
 			rec.add(func() { rec.loads = append(rec.loads, e) })
 		},
-		OnPopup: func(e desktop.PopupEvent) {
+		OnPopup: func(e window.PopupEvent) {
 			rec.add(func() { rec.popups = append(rec.popups, e.String()) })
 		},
-		OnGeometry: func(g desktop.Geometry) {
+		OnGeometry: func(g window.Geometry) {
 			rec.add(func() { rec.geometry = append(rec.geometry, g) })
 		},
 		OnReady: func() {
@@ -111,7 +111,7 @@ func main() {
 	}
 }
 
-func control(shell *desktop.Shell, rec *recorder) http.Handler {
+func control(shell *window.Shell, rec *recorder) http.Handler {
 	mux := http.NewServeMux()
 	body := func(r *http.Request) string {
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))

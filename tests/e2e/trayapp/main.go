@@ -16,15 +16,15 @@ import (
 	"os"
 	"sync"
 
-	"github.com/clanker-desktop/clanker/app/desktop"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // fakeController records every call and reports the status the test set.
 type fakeController struct {
-	shell *desktop.Shell
+	shell *window.Shell
 
 	mu      sync.Mutex
 	status  menus.Status
@@ -117,7 +117,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "trayapp:", err)
 		os.Exit(2)
 	}
-	shell, err := desktop.New(desktop.Options{
+	shell, err := window.New(window.Options{
 		TargetURL:   *target,
 		Title:       "Clanker tray test",
 		StartHidden: *hidden,

@@ -1,4 +1,4 @@
-package desktop
+package window
 
 import (
 	"context"
@@ -8,27 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
-
-// menuPlatform is the native side of the app menu, zoom and editing. Linux implements
-// it; elsewhere the Shell falls back to Wails' own menu update and to script in the page.
-type menuPlatform interface {
-	setZoom(ctx context.Context, level float64) error
-	zoomLevel(ctx context.Context) (float64, error)
-	editCommand(ctx context.Context, cmd menus.EditCommand) error
-	syncAppMenu(ctx context.Context, update func() []menus.NativeItem) error
-	menuDump(ctx context.Context, which int) (string, error)
-}
-
-// contextMenuPlatform adds the Clanker items to the page's right-click menu (Linux).
-type contextMenuPlatform interface {
-	installContextMenu(ctx context.Context) error
-	setContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error
-	activateContextAction(ctx context.Context, name, target string) error
-}
 
 // zoomSteps are the zoom levels Zoom In and Zoom Out step through, as browsers do.
 var zoomSteps = []float64{0.5, 0.67, 0.75, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3}
@@ -86,7 +70,7 @@ func (s *Shell) wailsMenu() *menu.Menu {
 	if s.menuState.app == nil {
 		return nil
 	}
-	if _, ok := s.plat.(menuPlatform); ok {
+	if _, ok := s.plat.(native.MenuView); ok {
 		s.menuState.app.RevealAll()
 	}
 	return s.menuState.app.Menu()
@@ -99,9 +83,9 @@ func (s *Shell) menusReady() {
 		return
 	}
 	ctrl := s.opts.Menus.Controller
-	if cp, ok := s.plat.(contextMenuPlatform); ok && nativeContextMenu {
+	if cp, ok := s.plat.(native.ContextMenuView); ok && native.ContextMenu {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := cp.installContextMenu(ctx); err != nil {
+		if err := cp.InstallContextMenu(ctx); err != nil {
 			s.log.Warn("page context menu without Clanker items", "err", err)
 		}
 		cancel()
@@ -147,8 +131,8 @@ func (s *Shell) applyStatus(st menus.Status) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if mp, ok := s.plat.(menuPlatform); ok {
-		err := mp.syncAppMenu(ctx, func() []menus.NativeItem {
+	if mp, ok := s.plat.(native.MenuView); ok {
+		err := mp.SyncAppMenu(ctx, func() []menus.NativeItem {
 			s.menuState.app.Update(st)
 			return s.menuState.app.NativeItems()
 		})
@@ -159,8 +143,8 @@ func (s *Shell) applyStatus(st menus.Status) {
 		s.menuState.app.Update(st)
 		runtime.MenuUpdateApplicationMenu(wctx)
 	}
-	if cp, ok := s.plat.(contextMenuPlatform); ok && nativeContextMenu {
-		if err := cp.setContextMenuStatus(ctx, menus.ContextMenuStateOf(st)); err != nil {
+	if cp, ok := s.plat.(native.ContextMenuView); ok && native.ContextMenu {
+		if err := cp.SetContextMenuStatus(ctx, menus.ContextMenuStateOf(st)); err != nil {
 			s.log.Warn("context menu status not updated", "err", err)
 		}
 	}
@@ -182,17 +166,17 @@ func (s *Shell) contextAction(name, target string) {
 // "settings", "diag-state", "diag-sanitised", "deactivate-all", "purge-conversation" or
 // "purge-all". For tests and diagnostics; Linux only.
 func (s *Shell) ActivateContextMenuItem(ctx context.Context, name, target string) error {
-	cp, ok := s.plat.(contextMenuPlatform)
-	if !ok || !nativeContextMenu {
+	cp, ok := s.plat.(native.ContextMenuView)
+	if !ok || !native.ContextMenu {
 		return ErrUnsupported
 	}
-	return cp.activateContextAction(ctx, name, target)
+	return cp.ActivateContextAction(ctx, name, target)
 }
 
 // Zoom is the main view's zoom level (1 is actual size), as the web view reports it.
 func (s *Shell) Zoom(ctx context.Context) (float64, error) {
-	if mp, ok := s.plat.(menuPlatform); ok {
-		return mp.zoomLevel(ctx)
+	if mp, ok := s.plat.(native.MenuView); ok {
+		return mp.ZoomLevel(ctx)
 	}
 	s.menuState.mu.Lock()
 	defer s.menuState.mu.Unlock()
@@ -204,8 +188,8 @@ func (s *Shell) SetZoom(level float64) error {
 	level = max(zoomSteps[0], min(level, zoomSteps[len(zoomSteps)-1]))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if mp, ok := s.plat.(menuPlatform); ok {
-		if err := mp.setZoom(ctx, level); err != nil {
+	if mp, ok := s.plat.(native.MenuView); ok {
+		if err := mp.SetZoom(ctx, level); err != nil {
 			return err
 		}
 	} else {
@@ -231,8 +215,8 @@ func (s *Shell) stepZoom(dir int) error {
 func (s *Shell) editCommand(cmd menus.EditCommand) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if mp, ok := s.plat.(menuPlatform); ok {
-		return mp.editCommand(ctx, cmd)
+	if mp, ok := s.plat.(native.MenuView); ok {
+		return mp.EditCommand(ctx, cmd)
 	}
 	// NOT TESTED (Windows): the page's own editing commands; the web view also handles
 	// the usual shortcuts itself.
@@ -266,7 +250,7 @@ func (s *Shell) aboutDialog() {
 // bar, or with popup the menus currently on screen (an open right-click menu). For
 // tests and diagnostics; Linux only.
 func (s *Shell) NativeMenuText(ctx context.Context, popup bool) (string, error) {
-	mp, ok := s.plat.(menuPlatform)
+	mp, ok := s.plat.(native.MenuView)
 	if !ok {
 		return "", ErrUnsupported
 	}
@@ -274,5 +258,5 @@ func (s *Shell) NativeMenuText(ctx context.Context, popup bool) (string, error) 
 	if popup {
 		which = 1
 	}
-	return mp.menuDump(ctx, which)
+	return mp.MenuDump(ctx, which)
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package desktop
+package native
 
 /*
 #cgo linux pkg-config: gtk+-3.0 webkit2gtk-4.1
@@ -55,39 +55,15 @@ func goRunJob(id C.guint64) {
 	}
 }
 
-// current is the one shell of this process; the C signal handlers report to it.
-var (
-	currentMu sync.Mutex
-	current   *Shell
-)
-
-func setCurrent(s *Shell) error {
-	currentMu.Lock()
-	defer currentMu.Unlock()
-	if current != nil && s != nil {
-		return errors.New("desktop: only one Shell can run per process")
-	}
-	current = s
-	return nil
-}
-
-func withCurrent(fn func(*Shell)) {
-	currentMu.Lock()
-	s := current
-	currentMu.Unlock()
-	if s != nil {
-		fn(s)
-	}
-}
-
 type linuxPlatform struct {
 	mu sync.Mutex
 	wv *C.WebKitWebView
 }
 
-func newPlatform() platform { return &linuxPlatform{} }
+// NewView returns the Linux view; Setup finds the WebKitWebView Wails created.
+func NewView() View { return &linuxPlatform{} }
 
-func (p *linuxPlatform) setup(ctx context.Context, cfg platformConfig) error {
+func (p *linuxPlatform) Setup(ctx context.Context, cfg Config) error {
 	var err error
 	runErr := onMainThread(ctx, func() {
 		wv := C.clanker_find_webview()
@@ -96,13 +72,13 @@ func (p *linuxPlatform) setup(ctx context.Context, cfg platformConfig) error {
 			return
 		}
 		var ua *C.char
-		if cfg.userAgent != "" {
-			ua = C.CString(cfg.userAgent)
+		if cfg.UserAgent != "" {
+			ua = C.CString(cfg.UserAgent)
 			defer C.free(unsafe.Pointer(ua))
 		}
-		script := C.CString(cfg.userScript)
+		script := C.CString(cfg.UserScript)
 		defer C.free(unsafe.Pointer(script))
-		offline := C.CString(cfg.offlineURL)
+		offline := C.CString(cfg.OfflineURL)
 		defer C.free(unsafe.Pointer(offline))
 		C.clanker_setup(wv, ua, script, offline)
 		p.mu.Lock()
@@ -121,7 +97,7 @@ func (p *linuxPlatform) view() *C.WebKitWebView {
 	return p.wv
 }
 
-func (p *linuxPlatform) reload(ctx context.Context) error {
+func (p *linuxPlatform) Reload(ctx context.Context) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -129,9 +105,9 @@ func (p *linuxPlatform) reload(ctx context.Context) error {
 	return onMainThread(ctx, func() { C.clanker_reload(wv) })
 }
 
-func (p *linuxPlatform) input() NativeInput { return gdkInput{p} }
+func (p *linuxPlatform) Input() Input { return gdkInput{p} }
 
-// gdkInput is the Linux NativeInput: GDK key events handed to the WebKitGTK view. WebKit
+// gdkInput is the Linux Input: GDK key events handed to the WebKitGTK view. WebKit
 // treats them exactly like keys from the keyboard, so the page sees isTrusted events.
 type gdkInput struct{ p *linuxPlatform }
 
@@ -153,7 +129,7 @@ func (g gdkInput) keys(ctx context.Context, keyvals []C.guint, shift []C.guchar)
 func goPopupAllowed(uri *C.char) C.int {
 	u := C.GoString(uri)
 	allowed := false
-	withCurrent(func(s *Shell) { allowed = s.popupAllowed(u) })
+	withEvents(func(e Events) { allowed = e.PopupAllowed(u) })
 	if allowed {
 		return 1
 	}
@@ -161,34 +137,32 @@ func goPopupAllowed(uri *C.char) C.int {
 }
 
 //export goPopupCreated
-func goPopupCreated() { withCurrent(func(s *Shell) { s.popupEvent(PopupCreated) }) }
+func goPopupCreated() { withEvents(func(e Events) { e.PopupCreated() }) }
 
 //export goPopupShown
-func goPopupShown() { withCurrent(func(s *Shell) { s.popupEvent(PopupShown) }) }
+func goPopupShown() { withEvents(func(e Events) { e.PopupShown() }) }
 
 //export goPopupClosed
-func goPopupClosed() { withCurrent(func(s *Shell) { s.popupEvent(PopupClosed) }) }
+func goPopupClosed() { withEvents(func(e Events) { e.PopupClosed() }) }
 
 //export goWebProcessTerminated
 func goWebProcessTerminated(reason C.int) {
-	withCurrent(func(s *Shell) { s.webProcessTerminated(int(reason)) })
+	withEvents(func(e Events) { e.WebProcessTerminated(int(reason)) })
 }
 
 //export goLoadFailed
 func goLoadFailed(uri, msg *C.char) {
 	u, m := C.GoString(uri), C.GoString(msg)
-	withCurrent(func(s *Shell) { s.loadEvent(LoadEvent{URL: u, Failed: true, Error: m}) })
+	withEvents(func(e Events) { e.LoadFailed(u, m) })
 }
 
 //export goLoadChanged
 func goLoadChanged(uri *C.char, finished C.gboolean) {
 	u := C.GoString(uri)
-	withCurrent(func(s *Shell) { s.loadEvent(LoadEvent{URL: u, Finished: finished != 0}) })
+	withEvents(func(e Events) { e.LoadChanged(u, finished != 0) })
 }
 
 //export goGeometryChanged
 func goGeometryChanged(x, y, w, h C.int) {
-	withCurrent(func(s *Shell) {
-		s.geometryChanged(Geometry{X: int(x), Y: int(y), Width: int(w), Height: int(h)})
-	})
+	withEvents(func(e Events) { e.GeometryChanged(int(x), int(y), int(w), int(h)) })
 }

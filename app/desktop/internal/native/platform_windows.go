@@ -1,6 +1,6 @@
 //go:build windows
 
-package desktop
+package native
 
 // NOT TESTED: this file compiles (GOOS=windows go vet) but has never run. Wails does not
 // expose its WebView2 controller, so this minimal version has no document-start script
@@ -26,17 +26,16 @@ var (
 
 type windowsPlatform struct{}
 
-func newPlatform() platform { return windowsPlatform{} }
+// NewView returns the Windows view.
+func NewView() View { return windowsPlatform{} }
 
-func (windowsPlatform) setup(context.Context, platformConfig) error {
+func (windowsPlatform) Setup(context.Context, Config) error {
 	return errors.New("document-start injection is not implemented on Windows; using the DOM-ready fallback")
 }
 
-func (windowsPlatform) reload(context.Context) error { return ErrUnsupported }
+func (windowsPlatform) Reload(context.Context) error { return ErrUnsupported }
 
-func (windowsPlatform) input() NativeInput { return sendInputKeys{} }
-
-func setCurrent(*Shell) error { return nil }
+func (windowsPlatform) Input() Input { return sendInputKeys{} }
 
 // sendInputKeys presses keys through the Win32 SendInput API (keyboard input of the foreground window).
 type sendInputKeys struct{}

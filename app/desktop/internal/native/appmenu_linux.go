@@ -1,6 +1,6 @@
 //go:build linux
 
-package desktop
+package native
 
 /*
 #cgo linux pkg-config: gtk+-3.0 webkit2gtk-4.1
@@ -20,7 +20,7 @@ import (
 // in step with the model by hand, because Wails v2.13's MenuUpdateApplicationMenu does
 // nothing on Linux (its window never records the menu it was given).
 
-func (p *linuxPlatform) setZoom(ctx context.Context, level float64) error {
+func (p *linuxPlatform) SetZoom(ctx context.Context, level float64) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -28,7 +28,7 @@ func (p *linuxPlatform) setZoom(ctx context.Context, level float64) error {
 	return onMainThread(ctx, func() { C.clanker_set_zoom(wv, C.double(level)) })
 }
 
-func (p *linuxPlatform) zoomLevel(ctx context.Context) (float64, error) {
+func (p *linuxPlatform) ZoomLevel(ctx context.Context) (float64, error) {
 	wv := p.view()
 	if wv == nil {
 		return 0, ErrNotReady
@@ -38,7 +38,7 @@ func (p *linuxPlatform) zoomLevel(ctx context.Context) (float64, error) {
 	return level, err
 }
 
-func (p *linuxPlatform) editCommand(ctx context.Context, cmd menus.EditCommand) error {
+func (p *linuxPlatform) EditCommand(ctx context.Context, cmd menus.EditCommand) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -50,10 +50,10 @@ func (p *linuxPlatform) editCommand(ctx context.Context, cmd menus.EditCommand) 
 	})
 }
 
-// syncAppMenu runs update on the GTK main thread (so the model is never written while
+// SyncAppMenu runs update on the GTK main thread (so the model is never written while
 // a Wails click handler reads it there) and copies the Clanker menu's state into the
 // menu bar's widgets.
-func (p *linuxPlatform) syncAppMenu(ctx context.Context, update func() []menus.NativeItem) error {
+func (p *linuxPlatform) SyncAppMenu(ctx context.Context, update func() []menus.NativeItem) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -115,8 +115,8 @@ func nativeFlags(it menus.NativeItem) C.guchar {
 	return f
 }
 
-// menuDump describes the menu bar (which 0) or the popup menus on screen (which 1).
-func (p *linuxPlatform) menuDump(ctx context.Context, which int) (string, error) {
+// MenuDump describes the menu bar (which 0) or the popup menus on screen (which 1).
+func (p *linuxPlatform) MenuDump(ctx context.Context, which int) (string, error) {
 	wv := p.view()
 	if wv == nil {
 		return "", ErrNotReady

@@ -1,9 +1,9 @@
 //go:build !linux
 
-package desktop
+package native
 
-// nativeContextMenu is false: on Windows and macOS the page's right-click menu is the
+// ContextMenu is false: on Windows and macOS the page's right-click menu is the
 // web view's own, without the Clanker items (the app menu carries them). NOT TESTED:
 // adding them needs WebView2's ContextMenuRequested event and WKUIDelegate's menu
 // hooks, which cannot be built or run on the Linux machines this project is made on.
-const nativeContextMenu = false
+const ContextMenu = false

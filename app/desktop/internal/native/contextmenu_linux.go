@@ -1,6 +1,6 @@
 //go:build linux
 
-package desktop
+package native
 
 /*
 #cgo linux pkg-config: gtk+-3.0 webkit2gtk-4.1
@@ -16,10 +16,10 @@ import (
 	"unsafe"
 )
 
-// nativeContextMenu says the page's right-click menu carries the Clanker items here.
-const nativeContextMenu = true
+// ContextMenu says the page's right-click menu carries the Clanker items here.
+const ContextMenu = true
 
-func (p *linuxPlatform) installContextMenu(ctx context.Context) error {
+func (p *linuxPlatform) InstallContextMenu(ctx context.Context) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -27,10 +27,10 @@ func (p *linuxPlatform) installContextMenu(ctx context.Context) error {
 	return onMainThread(ctx, func() { C.clanker_context_menu_install(wv) })
 }
 
-// setContextMenuStatus records what the next right-click menu shows. The menu is built
+// SetContextMenuStatus records what the next right-click menu shows. The menu is built
 // on the GTK main thread when the user right-clicks, so it reads this copy and never
 // asks the Controller (whose Status may wait for the engine).
-func (p *linuxPlatform) setContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error {
+func (p *linuxPlatform) SetContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error {
 	header := C.CString(c.Header)
 	mode := C.CString(c.Mode)
 	reason := C.CString(c.Reason)
@@ -46,9 +46,9 @@ func (p *linuxPlatform) setContextMenuStatus(ctx context.Context, c menus.Contex
 	})
 }
 
-// activateContextAction activates a context-menu action through GAction, exactly as
+// ActivateContextAction activates a context-menu action through GAction, exactly as
 // a click on its item does (the same signal handler runs).
-func (p *linuxPlatform) activateContextAction(ctx context.Context, name, target string) error {
+func (p *linuxPlatform) ActivateContextAction(ctx context.Context, name, target string) error {
 	n, t := C.CString(name), C.CString(target)
 	ok := false
 	err := onMainThread(ctx, func() {
@@ -68,5 +68,5 @@ func (p *linuxPlatform) activateContextAction(ctx context.Context, name, target 
 //export goContextMenuActivated
 func goContextMenuActivated(name, target *C.char) {
 	n, t := C.GoString(name), C.GoString(target)
-	withCurrent(func(s *Shell) { go s.contextAction(n, t) })
+	withEvents(func(e Events) { e.ContextMenuActivated(n, t) })
 }

@@ -1,4 +1,4 @@
-package desktop
+package window
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/frontend/bootstrap"
@@ -25,20 +26,6 @@ import (
 // escaped error text. It is Wails' own scheme on Linux.
 const offlineURL = "wails://wails/?offline="
 
-// platform is the native part of the shell, one implementation per OS.
-type platform interface {
-	// setup finds the web view and configures it; it runs once, before the target loads.
-	setup(ctx context.Context, cfg platformConfig) error
-	reload(ctx context.Context) error
-	input() NativeInput
-}
-
-type platformConfig struct {
-	userAgent  string
-	userScript string
-	offlineURL string
-}
-
 // Shell is the main window of the app. Create it with New, then call Run from the main
 // goroutine (GTK and Cocoa need the process's main thread); Run returns when the app quits.
 // The other methods may be called from any goroutine once OnReady has fired.
@@ -47,7 +34,7 @@ type Shell struct {
 	origin string
 	script string
 	log    *slog.Logger
-	plat   platform
+	plat   native.View
 
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -104,7 +91,7 @@ func New(opts Options) (*Shell, error) {
 		origin:  origin,
 		script:  guardedScript(origin, opts.UserScript),
 		log:     log.With("component", "desktop"),
-		plat:    newPlatform(),
+		plat:    native.NewView(),
 		ready:   make(chan struct{}),
 		visible: !opts.StartHidden,
 	}
@@ -122,10 +109,10 @@ func (s *Shell) Ready() <-chan struct{} { return s.ready }
 
 // Run opens the main window and blocks until the app quits.
 func (s *Shell) Run() error {
-	if err := setCurrent(s); err != nil {
+	if err := native.SetEvents(nativeEvents{s}); err != nil {
 		return err
 	}
-	defer setCurrent(nil) //nolint:errcheck // clearing cannot fail
+	defer native.SetEvents(nil) //nolint:errcheck // clearing cannot fail
 	err := wails.Run(s.appOptions())
 	if err != nil {
 		return fmt.Errorf("desktop: run the main window: %w", err)
@@ -181,10 +168,10 @@ func (s *Shell) onStartup(ctx context.Context) {
 	runtime.EventsOn(ctx, bootEventName, s.onBootEvent)
 	setupCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	err := s.plat.setup(setupCtx, platformConfig{
-		userAgent:  s.opts.UserAgent,
-		userScript: s.script,
-		offlineURL: offlineURL,
+	err := s.plat.Setup(setupCtx, native.Config{
+		UserAgent:  s.opts.UserAgent,
+		UserScript: s.script,
+		OfflineURL: offlineURL,
 	})
 	if err != nil {
 		s.log.Error("native window setup failed; continuing without document-start injection and native input", "err", err)
@@ -355,10 +342,10 @@ func (s *Shell) onBeforeClose(_ context.Context) (prevent bool) {
 }
 
 // Reload reloads the page (after resume from sleep, or on the user's request).
-func (s *Shell) Reload(ctx context.Context) error { return s.plat.reload(ctx) }
+func (s *Shell) Reload(ctx context.Context) error { return s.plat.Reload(ctx) }
 
 // Input is the trusted native input of the main window.
-func (s *Shell) Input() NativeInput { return s.plat.input() }
+func (s *Shell) Input() NativeInput { return s.plat.Input() }
 
 // SetupError reports why the native layer could not be set up, or nil.
 func (s *Shell) SetupError() error {
@@ -465,7 +452,7 @@ func (s *Shell) webProcessTerminated(reason int) {
 	time.AfterFunc(delay, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := s.plat.reload(ctx); err != nil && !errors.Is(err, ErrNotReady) {
+		if err := s.plat.Reload(ctx); err != nil && !errors.Is(err, ErrNotReady) {
 			s.log.Error("reload after web process crash failed", "err", err)
 		}
 	})

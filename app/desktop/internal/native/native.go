@@ -1,0 +1,133 @@
+// Package native is the platform layer under the main window: everything that reaches
+// past Wails into the web view itself, and all of the app's cgo. One file per platform
+// implements View:
+//
+//   - platform_linux.go (with webkit_linux.c, appmenu_linux.c, contextmenu_linux.c):
+//     WebKitGTK 4.1, implemented and tested: document-start script, user agent, popups,
+//     crash reload, a trusted Enter key while hidden, zoom, editing commands, the GTK menu
+//     bar kept in step with the model, and the Clanker items of the page's right-click
+//     menu.
+//   - platform_windows.go: WebView2. Compiles, has never run; SendInput only.
+//   - platform_darwin.go: WKWebView. Not implemented.
+//   - platform_other.go: any other system. Not implemented.
+//
+// The package knows nothing of Clanker's rules or of the Shell: package window drives it
+// through View and receives what the web view reports through Events. It imports only
+// app/desktop/menus, for the plain data of the menus it draws.
+package native
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
+)
+
+// Config is what Setup applies to the main view.
+type Config struct {
+	// UserAgent replaces the web view's user agent ("" keeps its own).
+	UserAgent string
+	// UserScript runs at document start in every load ("" for none).
+	UserScript string
+	// OfflineURL is loaded when a main-frame load fails; the error text is appended.
+	OfflineURL string
+}
+
+// View is the native part of the main window, one implementation per OS.
+type View interface {
+	// Setup finds the web view and configures it; it runs once, before the target loads.
+	Setup(ctx context.Context, cfg Config) error
+	// Reload reloads the main view.
+	Reload(ctx context.Context) error
+	// Input is the trusted key input of the main view.
+	Input() Input
+}
+
+// MenuView is the native side of the app menu, zoom and editing. Linux implements it;
+// elsewhere the window falls back to Wails' own menu update and to script in the page.
+type MenuView interface {
+	SetZoom(ctx context.Context, level float64) error
+	ZoomLevel(ctx context.Context) (float64, error)
+	EditCommand(ctx context.Context, cmd menus.EditCommand) error
+	// SyncAppMenu runs update on the GUI thread and copies the items it returns into
+	// the menu bar's first menu.
+	SyncAppMenu(ctx context.Context, update func() []menus.NativeItem) error
+	// MenuDump describes the menu bar (which 0) or the popup menus on screen (which 1)
+	// as text, for tests and diagnostics.
+	MenuDump(ctx context.Context, which int) (string, error)
+}
+
+// ContextMenuView adds the Clanker items to the page's right-click menu (Linux). A click
+// on one reaches Events.ContextMenuActivated.
+type ContextMenuView interface {
+	InstallContextMenu(ctx context.Context) error
+	SetContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error
+	ActivateContextAction(ctx context.Context, name, target string) error
+}
+
+// Input delivers key presses that the page receives as trusted (event.isTrusted),
+// as from a real keyboard. Google Messages ignores script-made key events and clicks, so
+// the final Enter of a reply goes through here; the text itself is inserted by the bridge.
+//
+// Keys go to whatever element has focus in the page; the caller focuses the compose box
+// (through the bridge) first. PressEnter waits until the platform has delivered the
+// events to the web view, or ctx ends. It works while the window is hidden.
+type Input interface {
+	// PressEnter presses and releases the Enter key.
+	PressEnter(ctx context.Context) error
+}
+
+// ErrNotReady is returned when input or reload is asked for before the window exists.
+var ErrNotReady = errors.New("desktop: the main window is not ready yet")
+
+// ErrUnsupported is returned by platforms without a native input implementation.
+var ErrUnsupported = errors.New("desktop: native input is not implemented on this platform")
+
+// Events receives what the web view reports. The platform calls it on the GUI thread:
+// no method may block or wait for that thread, so user callbacks go to goroutines.
+type Events interface {
+	// PopupAllowed decides whether window.open(url) opens an in-app popup.
+	PopupAllowed(url string) bool
+	PopupCreated()
+	PopupShown()
+	PopupClosed()
+	// LoadChanged reports a main-frame load committed (finished false) or finished.
+	LoadChanged(url string, finished bool)
+	// LoadFailed reports a failed main-frame load; the offline page is shown.
+	LoadFailed(url, message string)
+	// WebProcessTerminated reports that the web process ended (the platform's reason).
+	WebProcessTerminated(reason int)
+	// GeometryChanged reports the window's position and size.
+	GeometryChanged(x, y, width, height int)
+	// ContextMenuActivated reports a click on a Clanker item of the right-click menu.
+	ContextMenuActivated(name, target string)
+}
+
+// events is the one receiver of this process; the platform's callbacks report to it.
+var (
+	eventsMu sync.Mutex
+	events   Events
+)
+
+// SetEvents makes e the receiver of the web view's reports, or clears it (nil). There
+// is one main window per process: setting a second receiver fails.
+func SetEvents(e Events) error {
+	eventsMu.Lock()
+	defer eventsMu.Unlock()
+	if events != nil && e != nil {
+		return errors.New("desktop: only one Shell can run per process")
+	}
+	events = e
+	return nil
+}
+
+// withEvents runs fn with the receiver, if one is set.
+func withEvents(fn func(Events)) {
+	eventsMu.Lock()
+	e := events
+	eventsMu.Unlock()
+	if e != nil {
+		fn(e)
+	}
+}

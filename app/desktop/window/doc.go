@@ -1,0 +1,17 @@
+// Package window is the main window of the Clanker app: the Wails window that shows the
+// Messages page, the bridge script injected into it, the event channel from the page to
+// Go, JavaScript execution toward the page, trusted native key input, sign-in popups,
+// crash recovery, window geometry, the bootstrap and offline pages, and the menus on
+// screen (the menu bar, the tray through fyne.io/systray, the page's right-click items),
+// whose models live in app/desktop/menus.
+//
+// It knows nothing about Clanker's rules. The page's events are handed over as raw JSON
+// bytes for app/page to validate, and commands arrive as JavaScript text built by the
+// caller. Nothing is bound to the main window: the Messages origin may send any Wails
+// dispatcher message, so exposing Go methods there would hand them to the page.
+//
+// What reaches past Wails into the web view is in app/desktop/internal/native, one file
+// per platform. Linux (WebKitGTK 4.1, build tag webkit2_41) is the implemented and
+// tested platform; the Windows file compiles but has never run, and macOS has no native
+// layer yet.
+package window

@@ -12,7 +12,7 @@ import (
 
 // KeyInput is the trusted native keyboard of the window showing the page. The page ignores
 // script-made key presses, so the final Enter of every reply goes through here.
-// desktop.NativeInput satisfies it.
+// window.NativeInput (app/desktop/window) satisfies it.
 type KeyInput interface {
 	PressEnter(ctx context.Context) error
 }

@@ -12,5 +12,5 @@ import "embed"
 var FS embed.FS
 
 // ConfigPath is the path the page fetches its settings from. The shell serves it from Go
-// (see app/desktop), so the target URL is never baked into the embedded files.
+// (see app/desktop/window), so the target URL is never baked into the embedded files.
 const ConfigPath = "/clanker-boot.json"

@@ -8,7 +8,7 @@ import (
 
 // Controller is what the tray, the app menu and the page's context menu act on. The
 // running app (app/run) implements it on top of the engine, the store and the Shell; the
-// desktop package only draws menus and forwards clicks, so every rule (which modes may
+// desktop packages only draw menus and forward clicks, so every rule (which modes may
 // be chosen, what an announcement says, what purging removes) stays in one place.
 //
 // Every method may be called from any goroutine, including menu callbacks, and must not

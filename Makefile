@@ -8,6 +8,9 @@ TAGS       ?= webkit2_41
 GOTEST     ?= go test -tags $(TAGS)
 # Packages whose tests run under the race detector (everything).
 PKGS       ?= ./...
+# The tags `wails build -platform windows/amd64 ... -webview2 download` (build/dist.sh) compiles
+# the installer's clanker.exe with, so make check builds the same files.
+WINDOWS_TAGS := desktop,production,$(TAGS),wv2runtime.download
 
 .PHONY: all deps check fmt run demo test test-unit bench chaos fuzz sim generate clean
 
@@ -29,12 +32,19 @@ demo: deps
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
-## check: formatting, vet and staticcheck
-check: deps
+## check: formatting, tidy go.mod/go.sum, vet (Linux and Windows), staticcheck, the Windows
+## build of the app, and known vulnerabilities (govulncheck on an offline database, see
+## build/vulncheck.sh)
+check:
+	@bash build/install-deps.sh --check
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	go mod tidy -diff
 	go vet -tags $(TAGS) $(PKGS)
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet -tags $(TAGS) $(PKGS)
 	$(TOOLS)/staticcheck -tags $(TAGS) $(PKGS)
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -tags $(WINDOWS_TAGS) -ldflags "-H windowsgui" -o /dev/null .
+	TAGS=$(TAGS) bash build/vulncheck.sh
 
 ## test: everything CI runs (installs what it needs first)
 test: deps check

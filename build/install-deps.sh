@@ -61,6 +61,13 @@ install_tool() { # name module@version
 }
 mkdir -p "$tools"
 install_tool staticcheck honnef.co/go/tools/cmd/staticcheck@v0.8.2
+if [ "${1:-}" = "--check" ]; then
+  # make check's vulnerability scan (build/vulncheck.sh). indexdb comes from the module that
+  # carries the vulnerability data; its version is the data's version, so moving this pin is
+  # how the offline database gets newer reports.
+  install_tool govulncheck golang.org/x/vuln/cmd/govulncheck@v1.9.0
+  install_tool indexdb golang.org/x/vulndb/cmd/indexdb@v0.0.0-20261105234957-e22db6528018
+fi
 if [ "${1:-}" = "--dist" ]; then
   install_tool wails github.com/wailsapp/wails/v2/cmd/wails@v2.13.0
   install_tool nfpm github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.44.0

@@ -1,7 +1,10 @@
+//go:build linux
+
 // Package e2e holds the full-app test harness and the tests of the desktop shell. The
 // harness gives every test run a private X server (Xvfb), a private D-Bus session bus and
 // a throw-away HOME, builds the program under test once per run, and starts it there.
 // Nothing it starts outlives the test; nothing it starts talks to anything but loopback.
+// It is Linux-only (Xvfb, process groups, parent-death signals), hence the build tags.
 package e2e
 
 import (

@@ -11,14 +11,14 @@ import (
 )
 
 func TestCommittedBundleIsFresh(t *testing.T) {
-	schema, err := os.ReadFile(filepath.Join("src", "schema.gen.js"))
+	schema, err := os.ReadFile(filepath.FromSlash(bundle.SchemaFile))
 	if err != nil {
 		t.Fatalf("read committed schema: %v", err)
 	}
 	if !bytes.Equal(schema, bundle.SchemaJS()) {
-		t.Fatal("inject/src/schema.gen.js is stale: the app/page command types changed; run `go generate ./inject` and commit")
+		t.Fatal("inject/" + bundle.SchemaFile + " is stale: the app/page command types changed; run `go generate ./inject` and commit")
 	}
-	abs, err := filepath.Abs("src")
+	abs, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestCommittedBundleIsFresh(t *testing.T) {
 		t.Fatalf("re-bundle bridge: %v", err)
 	}
 	if string(fresh) != Script() {
-		t.Fatal("inject/bridge.gen.js is stale: inject/src changed since the last `go generate ./inject`; regenerate and commit")
+		t.Fatal("inject/" + bundle.ScriptFile + " is stale: inject/src changed since the last `go generate ./inject`; regenerate and commit")
 	}
 }
 

@@ -17,7 +17,7 @@ type FieldSchema struct {
 
 // Schema returns the command schema the bridge validates against, derived from the same
 // struct tags Go validates with, plus the shared limits and the seal placeholder. The
-// bundler writes it into the bridge (inject/src/schema.gen.js).
+// bundler writes it into the bridge (inject/gen/schema.gen.js).
 func Schema() map[string]any {
 	cmds := map[string]map[string]FieldSchema{}
 	for _, c := range commandTypes {

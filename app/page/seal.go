@@ -9,7 +9,7 @@ import (
 )
 
 // SealPlaceholder is the text SealScript overwrites with the per-run nonce. The bundler
-// writes it into the bridge's schema (SCHEMA.seal in inject/src/schema.gen.js), where
+// writes it into the bridge's schema (SCHEMA.seal in inject/gen/schema.gen.js), where
 // transport.js reads it; it is the only copy in the bundle. It contains characters a
 // nonce never has, so an unsealed bridge (the bridge tests inject one) knows it holds no
 // nonce and posts bare JSON.

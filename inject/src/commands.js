@@ -3,7 +3,7 @@
 // and dispatched to a fixed table of handlers. Every command, valid or not, is answered
 // with a result event carrying its id.
 
-import { SCHEMA } from './schema.gen.js';
+import { SCHEMA } from '../gen/schema.gen.js';
 import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState } from './compose.js';
 import { S } from './selectors.js';
 import { conversationIdFrom } from './util.js';

@@ -8,7 +8,7 @@ import { createObserver } from './observe.js';
 import { createUI } from './ui.js';
 import { createCommands } from './commands.js';
 import { runSelfTest, SELECTORS_CHECKED } from './selectors.js';
-import { SCHEMA } from './schema.gen.js';
+import { SCHEMA } from '../gen/schema.gen.js';
 import { capString } from './util.js';
 
 const BRIDGE = 'clanker-bridge/1';

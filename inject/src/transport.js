@@ -3,7 +3,7 @@
 // replaces window.webkit, window.chrome.webview or the test hook cannot intercept or
 // forge the bridge's traffic through our references.
 
-import { SCHEMA } from './schema.gen.js';
+import { SCHEMA } from '../gen/schema.gen.js';
 
 const EVENT_NAME = 'clanker:event';
 

@@ -1103,8 +1103,8 @@
     };
   }
 
-  // src/ui.js
-  var CSS = `
+  // src/ui.css
+  var ui_default = `/* Clanker's UI stylesheet. ui.js imports it as a string and puts it in its closed shadow root. */
 :host { all: initial !important; display: block !important; position: fixed !important; inset: 0 !important;
   z-index: 2147483647 !important; pointer-events: none !important; opacity: 1 !important; visibility: visible !important; }
 * { box-sizing: border-box; font-family: system-ui, sans-serif; }
@@ -1131,6 +1131,8 @@
 .menu button:hover { background: #f1f3f4; }
 .menu button[aria-checked="true"]::before { content: "\\2713  "; }
 `;
+
+  // src/ui.js
   var MODES = { deactivated: "Deactivated", available: "Available", active: "Active", uninitialized: "Not set up" };
   var MENU = [["deactivated", "Deactivated"], ["available", "Available"], ["active", "Active"], ["settings", "Settings..."]];
   function createUI(emit) {
@@ -1165,7 +1167,7 @@
         host = document.createElement("clanker-ui");
         root = host.attachShadow({ mode: "closed" });
         const style = document.createElement("style");
-        style.textContent = CSS;
+        style.textContent = ui_default;
         root.appendChild(style);
         parts2.toasts = document.createElement("div");
         parts2.toasts.className = "toasts";

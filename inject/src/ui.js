@@ -1,38 +1,13 @@
 // Clanker's own UI inside the Messages page: warning banner, toasts, processing overlay
 // and the status pill with its mode menu. It all lives in one CLOSED shadow root on a
-// host element whose layout is pinned by :host !important rules (important declarations of
-// the inner context beat every page rule, even inline !important) plus inline !important
-// styles, so page scripts cannot reach into it and page styles cannot restyle it. It never contains message
-// rows, so the parser cannot mistake it for conversation content. Clicks are only acted
-// on when trusted (a real user's), and a menu choice is only reported: Go decides.
+// host element whose layout is pinned by the :host !important rules of ui.css (important
+// declarations of the inner context beat every page rule, even inline !important) plus
+// inline !important styles, so page scripts cannot reach into it and page styles cannot
+// restyle it. It never contains message rows, so the parser cannot mistake it for
+// conversation content. Clicks are only acted on when trusted (a real user's), and a menu
+// choice is only reported: Go decides.
 
-const CSS = `
-:host { all: initial !important; display: block !important; position: fixed !important; inset: 0 !important;
-  z-index: 2147483647 !important; pointer-events: none !important; opacity: 1 !important; visibility: visible !important; }
-* { box-sizing: border-box; font-family: system-ui, sans-serif; }
-.banner { position: fixed; top: 0; left: 0; right: 0; padding: 10px 44px 10px 14px; font-size: 14px;
-  background: #fff4e5; color: #5f3b00; border-bottom: 1px solid #e0b060; pointer-events: auto; }
-.banner.error { background: #fdecea; color: #611a15; border-color: #e57373; }
-.banner.info { background: #e8f0fe; color: #0b3d91; border-color: #8ab4f8; }
-.banner button { position: absolute; right: 8px; top: 6px; border: 0; background: transparent; font-size: 18px;
-  cursor: pointer; color: inherit; }
-.toasts { position: fixed; right: 16px; bottom: 16px; display: flex; flex-direction: column; gap: 8px; }
-.toast { min-width: 220px; max-width: 360px; padding: 10px 14px; border-radius: 8px; font-size: 13px;
-  color: #fff; background: #1a73e8; box-shadow: 0 2px 8px rgba(0,0,0,.25); pointer-events: auto; }
-.toast.error { background: #c5221f; } .toast.success { background: #188038; }
-.overlay { position: fixed; inset: 0; background: rgba(32,33,36,.55); display: flex; align-items: center;
-  justify-content: center; pointer-events: auto; }
-.overlay div { background: #fff; color: #202124; padding: 18px 24px; border-radius: 10px; font-size: 15px; }
-.pill { position: fixed; left: 16px; bottom: 16px; padding: 5px 12px; border-radius: 14px; border: 0;
-  font-size: 12px; cursor: pointer; pointer-events: auto; background: #e8eaed; color: #3c4043; }
-.pill.active { background: #188038; color: #fff; } .pill.available { background: #1a73e8; color: #fff; }
-.menu { position: fixed; left: 16px; bottom: 48px; background: #fff; color: #202124; border-radius: 8px;
-  box-shadow: 0 2px 10px rgba(0,0,0,.3); padding: 4px 0; pointer-events: auto; }
-.menu button { display: block; width: 100%; text-align: left; padding: 8px 18px; border: 0; background: none;
-  font-size: 13px; cursor: pointer; color: inherit; }
-.menu button:hover { background: #f1f3f4; }
-.menu button[aria-checked="true"]::before { content: "\\2713  "; }
-`;
+import CSS from './ui.css';
 
 const MODES = { deactivated: 'Deactivated', available: 'Available', active: 'Active', uninitialized: 'Not set up' };
 const MENU = [['deactivated', 'Deactivated'], ['available', 'Available'], ['active', 'Active'], ['settings', 'Settings...']];

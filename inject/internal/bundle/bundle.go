@@ -51,13 +51,15 @@ func Generate(injectDir string) error {
 // Bundle bundles injectDir/src/main.js into one IIFE script. A warning fails the build
 // like an error: esbuild warns about code that is almost certainly a bug (a duplicate
 // object key, a comparison with -0 or NaN), and in a script that runs inside someone
-// else's page such a bug should never ship quietly.
+// else's page such a bug should never ship quietly. Stylesheets (src/*.css) are imported
+// as text: the UI module puts the string into its shadow root itself.
 func Bundle(injectDir string) ([]byte, error) {
 	res := api.Build(api.BuildOptions{
 		EntryPoints:       []string{filepath.Join(injectDir, "src", "main.js")},
 		Bundle:            true,
 		Format:            api.FormatIIFE,
 		Target:            api.ES2020,
+		Loader:            map[string]api.Loader{".css": api.LoaderText},
 		Write:             false,
 		Charset:           api.CharsetASCII, // no raw U+2028 or odd bytes in the script
 		LegalComments:     api.LegalCommentsNone,

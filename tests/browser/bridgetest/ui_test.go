@@ -2,12 +2,15 @@ package bridgetest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	protocol "github.com/clanker-desktop/clanker/app/page"
@@ -78,6 +81,37 @@ func clickPart(t *testing.T, ctx context.Context, part string) {
 	browser.Run(t, ctx, "click "+part, chromedp.MouseClickXY(x, y))
 }
 
+// partStyle returns the computed values of CSS properties of a UI part, joined by spaces.
+// The node is resolved through CDP, which reaches into the closed shadow root.
+func partStyle(t *testing.T, ctx context.Context, part string, props ...string) string {
+	t.Helper()
+	n, _ := shadowPart(t, ctx, part)
+	if n == nil {
+		t.Fatalf("UI part %q not found", part)
+	}
+	var out string
+	browser.Run(t, ctx, "computed style of "+part, chromedp.ActionFunc(func(ctx context.Context) error {
+		obj, err := dom.ResolveNode().WithBackendNodeID(n.BackendNodeID).Do(ctx)
+		if err != nil {
+			return err
+		}
+		arg, err := json.Marshal(props)
+		if err != nil {
+			return err
+		}
+		res, exc, err := runtime.CallFunctionOn(`function(props){const cs=getComputedStyle(this); return props.map(p=>cs.getPropertyValue(p)).join(' ')}`).
+			WithObjectID(obj.ObjectID).WithArguments([]*runtime.CallArgument{{Value: arg}}).WithReturnByValue(true).Do(ctx)
+		if err != nil {
+			return err
+		}
+		if exc != nil {
+			return fmt.Errorf("computed style: %s", exc.Text)
+		}
+		return json.Unmarshal(res.Value, &out)
+	}))
+	return out
+}
+
 func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
@@ -114,6 +148,14 @@ func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 	}
 	if n, _ := shadowPart(t, h.ctx, "toast"); n == nil {
 		t.Error("toast not shown")
+	}
+	// The stylesheet (inject/src/ui.css, bundled as text) styles the parts inside the shadow
+	// root, and the page's `* {color: red !important}` does not reach them.
+	if got, want := partStyle(t, h.ctx, "pill", "position", "background-color", "color"), "fixed rgb(26, 115, 232) rgb(255, 255, 255)"; got != want {
+		t.Errorf("status pill computed style %q, want %q (position, background, colour from ui.css)", got, want)
+	}
+	if got, want := partStyle(t, h.ctx, "banner", "position", "background-color"), "fixed rgb(255, 244, 229)"; got != want {
+		t.Errorf("banner computed style %q, want %q (a warning banner as ui.css draws it)", got, want)
 	}
 	browser.SaveScreenshot(t, h.ctx, "bridge-ui")
 

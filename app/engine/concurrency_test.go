@@ -109,7 +109,8 @@ func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
 	})
 }
 
-// Results are saved under the conversation they were computed for (upstream bug 15).
+// Results are saved under the conversation they were computed for, even when the user has
+// switched to another conversation while the request ran.
 func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { s.Relaxed = false })

@@ -28,8 +28,8 @@ type Config struct {
 	Settings *Settings
 }
 
-// Fixed timing rules from the reference (section 2), kept together so the tests and the code
-// cannot drift apart.
+// Fixed timing rules and limits (reading time, reply delays, typing, visits, images, kept history),
+// kept together so the tests and the code cannot drift apart.
 const (
 	readingFloor       = 800 * time.Millisecond
 	readingCap         = 15 * time.Second
@@ -309,7 +309,7 @@ func (e *Engine) handle(ev Event) {
 }
 
 // pump advances every pipeline that waits for a condition (draft cleared, request finished,
-// send finished). Doing it after every event replaces the upstream's polling loops.
+// send finished). It runs after every event, so no pipeline needs a polling loop of its own.
 func (e *Engine) pump() {
 	e.pumpPending()
 	e.pumpSend()

@@ -395,7 +395,8 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 }
 
 // onHistory inserts older messages above the visible ones. They are context only: they never
-// trigger and never move the last-processed pointer (upstream bug 3 treated them as new).
+// trigger and never move the last-processed pointer, because a message loaded by scrolling up
+// is old news, however recently it reached the page.
 func (e *Engine) onHistory(ev HistoryLoaded) {
 	fg := e.fg
 	if fg == nil || fg.id != ev.Conversation {

@@ -7,7 +7,7 @@ import (
 // checkNews runs every 5 minutes. A news check for the foreground conversation needs: the
 // setting and web search on, a participating mode, no quiet hour, at least 2 h since the
 // conversation's last message and 1 h since its last check (both from stored data, per
-// conversation; upstream bug 8 counted from app start, per tab), and nothing else going on.
+// conversation, so a restart does not reset them), and nothing else going on.
 func (e *Engine) checkNews() {
 	s := e.settings
 	if !s.News || !s.WebSearch || !s.Configured() || e.fg == nil || e.pageState != PageReady {

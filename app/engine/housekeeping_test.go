@@ -18,8 +18,8 @@ func TestOrphansAreNeverPurgedBeforeTheSidebarLoads(t *testing.T) {
 	})
 }
 
-// Upstream purged a conversation's mode as soon as its row scrolled out of the rendered list;
-// here only 30 days unseen forgets it.
+// A conversation's mode is forgotten only after 30 days unseen, not when its row scrolls out of
+// the sidebar's rendered list (which only holds the visible rows).
 func TestConversationsAreForgottenOnlyAfterThirtyDaysUnseen(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)

@@ -166,7 +166,8 @@ func TestAuthOrQuotaFailureDeactivatesWithoutSendingAnything(t *testing.T) {
 	}
 }
 
-// Upstream bug 1: "Deactivate in all conversations" only touched the current conversation.
+// "Deactivate in all conversations" deactivates every stored conversation, not only the
+// current one.
 func TestDeactivateAllReallyDeactivatesEveryStoredConversation(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)

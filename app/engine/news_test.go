@@ -39,8 +39,9 @@ func TestInQuietHoursHandlesZeroEqualAndMidnightWrap(t *testing.T) {
 	}
 }
 
-// Behaviour 25 and upstream bug 8: the 2 h idle rule counts from the conversation's stored last
-// message, not from app start, and checks are at least 1 h apart.
+// Behaviour 25: the 2 h idle rule counts from the conversation's stored last message, not from
+// app start (a restart must not make every conversation look fresh), and checks are at least
+// 1 h apart.
 func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, newsSettings)

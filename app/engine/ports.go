@@ -27,7 +27,7 @@ const (
 )
 
 // Banner keys. Each banner is removed only by its own key, so one condition clearing can never
-// hide another's warning (upstream removed whichever banner was showing).
+// hide another condition's warning that is still true.
 const (
 	BannerConfig       = "config"
 	BannerDeactivated  = "deactivated"

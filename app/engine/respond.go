@@ -136,7 +136,7 @@ func (e *Engine) pumpPending() {
 
 // history returns the most recent messages for the model with "You" replaced by the user's name
 // only where it names the local user: the sender label of the user's own messages. Other
-// people's text is never rewritten (upstream bug 5 rewrote "You" everywhere).
+// people's text is never rewritten: a "You" that someone typed means someone else.
 func (e *Engine) history() ([]Message, int) {
 	msgs := e.fg.msgs
 	n := e.settings.HistorySize

@@ -154,8 +154,9 @@ func (e *Engine) pumpSend() {
 
 // typingPlan decides how the reply is typed: the prefix at once, the rest one character at a
 // time at 350-450 characters per second plus 1-150 ms of jitter each, the whole typing time
-// truly capped at 8 s (the jitter is scaled down when needed; upstream bug 7 let it run to
-// ~78 ms per character). Typing is skipped when the per-character delay would be under 0.5 ms.
+// truly capped at 8 s (the jitter is scaled down when needed, since at ~75 ms of average
+// jitter per character it alone would exceed the cap for long replies). Typing is skipped when
+// the per-character delay would be under 0.5 ms.
 func (e *Engine) typingPlan(rest int) []time.Duration {
 	if rest <= 0 {
 		return nil

@@ -102,8 +102,8 @@ func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) 
 	})
 }
 
-// Behaviour 11, deliberately different: upstream retried 5 times at 1 s and then silently
-// dropped the reply; here a draft that appears at the last moment holds the reply, losing nothing.
+// Behaviour 11: a draft that appears at the last moment holds the reply instead of a few
+// quick retries that end by dropping it, so nothing is lost.
 func TestDraftAppearingAtInsertTimeHoldsTheReplyInsteadOfDroppingIt(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
@@ -152,7 +152,8 @@ func TestSendsAreStrictlyOneAtATime(t *testing.T) {
 	})
 }
 
-// Upstream bug 15: switching mid-typing removes the partial text and sends nothing anywhere.
+// Switching conversation mid-typing removes the partial text and sends nothing anywhere: the
+// reply belongs to the conversation it was written for.
 func TestSwitchingConversationMidTypingRemovesThePartialTextAndSendsNothing(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)

@@ -23,8 +23,8 @@ type sidebarState struct {
 	run      *sidebarRun
 	idleTm   *timer
 	idleAt   time.Time
-	// After a visit whose navigation failed, no visit starts before pauseUntil (the reference's
-	// 30 s pause), so a conversation that will not open cannot make Clanker flick between
+	// After a visit whose navigation failed, no visit starts before pauseUntil (30 s later),
+	// so a conversation that will not open cannot make Clanker flick between
 	// conversations. failures counts consecutive failed navigations per conversation.
 	pauseUntil time.Time
 	pauseTm    *timer

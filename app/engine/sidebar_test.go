@@ -174,8 +174,8 @@ func TestIgnorePolicyNeverVisits(t *testing.T) {
 	})
 }
 
-// Upstream bug 17: the foreground's snippet baseline went stale and it was queued spuriously
-// after the user left it.
+// The foreground conversation's sidebar snippet baseline follows what the user sees, so it is
+// not queued for a visit as "new" right after the user leaves it.
 func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c1": ModeActive})
@@ -215,8 +215,8 @@ func (p *fakePage) setNoNav(v bool) {
 	p.mu.Unlock()
 }
 
-// Upstream bug 17 / reference section 2: a navigation that does not complete within 10 s is
-// retried after a 30 s pause instead of silently losing the conversation's new message.
+// A navigation that does not complete within 10 s is retried after a 30 s pause instead of
+// silently losing the conversation's new message.
 func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
@@ -279,8 +279,8 @@ func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
 	})
 }
 
-// Reference section 2: a visit waits at most 60 s for the pipeline; then Clanker moves on, and
-// the late answer is kept as the deferred reply of the visited conversation, never sent elsewhere.
+// A visit waits at most 60 s for the pipeline; then Clanker moves on, and the late answer is
+// kept as the deferred reply of the visited conversation, never sent elsewhere.
 func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})

@@ -60,7 +60,7 @@ func TestRepliesArePrefixedOnceAndSilencePostsNothing(t *testing.T) {
 	})
 }
 
-// Upstream bug 4: another Clanker's prefix is not a mention in Available mode.
+// Another Clanker's "[clanker] " prefix is a signature, not a mention, in Available mode.
 func TestAnotherClankersPrefixIsNotAMention(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
@@ -100,8 +100,8 @@ func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 	})
 }
 
-// Upstream bug 5 and behaviour 21 (engine side): only labels that name the local user are
-// rewritten; other people's text keeps its "You".
+// Behaviour 21 (engine side): only labels that name the local user are rewritten; other
+// people's text keeps its "You".
 func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
@@ -241,7 +241,8 @@ func TestMessageIDChangeMovesThePointer(t *testing.T) {
 	})
 }
 
-// Upstream bug 3: older messages loaded by scrolling up looked new.
+// Older messages loaded by scrolling up are context, never new: they neither trigger nor move
+// the last-processed pointer back.
 func TestHistoryLoadedByScrollingNeverTriggersNorMovesThePointerBack(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)

@@ -166,7 +166,7 @@ var (
 
 // mentionsClanker reports whether text addresses Clanker by name. Every "[clanker]" signature is
 // removed first: another Clanker's prefix (in a message or a "Bob: [clanker] ..." snippet) is a
-// signature, not a mention (upstream bug 4).
+// signature, not a mention, or two Clankers in one conversation would answer each other forever.
 func mentionsClanker(text string) bool {
 	return mentionRE.MatchString(signatureRE.ReplaceAllString(text, ""))
 }

@@ -43,10 +43,9 @@ func (p Provider) String() string {
 	}
 }
 
-// DetectProvider picks the dialect from the endpoint's host, the same way
-// the extension did: "x.ai"/"xai" is xAI, "anthropic"/"claude" is
-// Anthropic, "openai" is OpenAI, anything else is Generic. An endpoint that
-// does not parse is Generic.
+// DetectProvider picks the dialect from the endpoint's host: "x.ai"/"xai"
+// is xAI, "anthropic"/"claude" is Anthropic, "openai" is OpenAI, anything
+// else is Generic. An endpoint that does not parse is Generic.
 func DetectProvider(endpoint string) Provider {
 	u, err := url.Parse(strings.TrimSpace(endpoint))
 	if err != nil {
@@ -92,5 +91,6 @@ func (p Provider) WebSearchNote() string {
 func (p Provider) SupportsJSONMode() bool { return p == OpenAI || p == XAI }
 
 // usesResponsesAPI reports whether a request goes to /responses: only xAI
-// with web search on, as in the extension.
+// with web search on, which asks for xAI's web_search tool through its
+// Responses API; every other request is a chat completion.
 func (p Provider) usesResponsesAPI(webSearch bool) bool { return p == XAI && webSearch }

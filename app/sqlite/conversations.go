@@ -13,7 +13,7 @@ import (
 // stored: it is derived from incomplete settings.
 type Mode string
 
-// Stored modes, with the extension's values.
+// Stored modes. The strings are what the database holds, so they never change.
 const (
 	ModeDeactivated Mode = "deactivated"
 	ModeAvailable   Mode = "available"
@@ -45,8 +45,8 @@ type LastMessage struct {
 	Text   string `json:"text"`
 }
 
-// NewsState is the idle-time news search bookkeeping for one conversation
-// (the extension kept it per tab, which was a bug).
+// NewsState is the idle-time news search bookkeeping for one conversation,
+// kept per conversation so it survives restarts and switching conversations.
 type NewsState struct {
 	LastCheck   time.Time `json:"lastCheck,omitzero"`
 	LastMessage time.Time `json:"lastMessage,omitzero"`
@@ -330,9 +330,8 @@ func (s *Store) PurgeAll(ctx context.Context, currentID string) error {
 	return nil
 }
 
-// DeactivateAll sets every stored conversation to Deactivated and returns how
-// many changed. (The extension's version of this only reached the current
-// conversation.)
+// DeactivateAll sets every stored conversation to Deactivated, not only the
+// current one, and returns how many changed.
 func (s *Store) DeactivateAll(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {

@@ -216,7 +216,8 @@
     sidebarLink: "a[data-e2e-conversation]",
     sidebarName: "[data-e2e-conversation-name]",
     sidebarSnippet: "mws-conversation-snippet span",
-    // Pairing / sign-in page (QR code). Not in the upstream notes; kept loose on purpose.
+    // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
+    // likely element names on purpose.
     signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
   var SELF_TEST = [

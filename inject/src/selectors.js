@@ -1,7 +1,7 @@
 // Every selector the bridge uses, in one table, with the date it was last checked against
-// the live Google Messages web app. The date is that of the upstream author's observations
-// (JAN/FEB 2026, google-messages-dom.md); this project cannot reach the live page from its
-// build machines, so re-check and update it when someone looks at the real page. When Google changes the page, this file and the
+// the live Google Messages web app (observations from January and February 2026). The
+// project's build machines cannot reach the live page, so re-check the selectors and update
+// the date when someone looks at the real page. When Google changes the page, this file and the
 // self-test event (which reports per key selector whether it matched the expected number
 // of elements) are where to look first.
 
@@ -28,7 +28,8 @@ export const S = {
   sidebarLink: 'a[data-e2e-conversation]',
   sidebarName: '[data-e2e-conversation-name]',
   sidebarSnippet: 'mws-conversation-snippet span',
-  // Pairing / sign-in page (QR code). Not in the upstream notes; kept loose on purpose.
+  // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
+  // likely element names on purpose.
   signedOut: 'mw-authentication-container, mws-authentication-container, mw-qr-code',
 };
 

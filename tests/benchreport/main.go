@@ -283,7 +283,7 @@ func formatValue(v float64, unit string) string {
 }
 
 // DistSection lists the release artifacts in dir with their sizes, beside the sizes the
-// other Google Messages wrappers publish (shared/reference/peers.md, section A2).
+// other Google Messages desktop wrappers publish.
 func DistSection(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -139,7 +139,8 @@ func TestDemoPersonaOverTheResponsesAPI(t *testing.T) {
 func TestXAIStyleImagePartsInChatAreRecorded(t *testing.T) {
 	srv, client := start(t, fakellm.Config{})
 	srv.Enqueue(fakellm.NullReply())
-	// Upstream Clanker sends xAI's input_text/input_image parts even on chat completions.
+	// Clients written for xAI send its input_text/input_image parts even on chat completions;
+	// the fake records them like the standard parts.
 	parts := []map[string]any{
 		{"type": "input_text", "text": "[IMAGE DATA for blob:x - 448x448]"},
 		{"type": "input_image", "image_url": "data:image/jpeg;base64,BBBB", "detail": "high"},

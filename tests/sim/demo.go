@@ -14,8 +14,9 @@ const (
 	DemoBookClubSize = 60
 )
 
-// loadDemo fills the simulator with realistic conversations covering every row kind in the DOM
-// reference's fixture checklist. It panics on a mistake because the content is fixed.
+// loadDemo fills the simulator with realistic conversations covering every kind of row the
+// bridge reads (text, images, tombstones, quoted replies, reactions, other Clankers, automated
+// senders). It panics on a mistake because the content is fixed.
 func loadDemo(s *Server) {
 	must := func(m *Message, err error) *Message {
 		if err != nil {

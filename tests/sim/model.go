@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// DefaultStart is the simulator clock's first reading: the moment used in the DOM reference's
-// own examples, so labels in tests read like the real page's.
+// DefaultStart is the simulator clock's first reading: a fixed moment, so the date and time
+// labels in tests are the same on every run.
 var DefaultStart = time.Date(2026, time.February, 3, 18, 41, 0, 0, time.UTC)
 
 // Media names the page can show. The bytes are generated in Go (see media.go) and the page turns
@@ -51,8 +51,8 @@ const (
 	VariantSlow Variant = "slow"
 	// VariantContentEditable uses a contenteditable div as the compose box instead of a textarea.
 	VariantContentEditable Variant = "contenteditable"
-	// VariantMirror mirrors the textarea's draft into its textContent (the DOM reference's second
-	// draft fixture).
+	// VariantMirror mirrors the textarea's draft into its textContent, so the bridge's draft
+	// check is exercised where the draft shows up in both places.
 	VariantMirror Variant = "mirror"
 )
 

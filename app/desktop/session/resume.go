@@ -9,10 +9,10 @@ import (
 )
 
 // Resume from sleep. After a suspend the Messages page's connection to the phone is often
-// stale, and the page may not notice for minutes; the extension had no way to know. The
-// desktop app listens for systemd-logind's PrepareForSleep signal on the system bus and
-// reloads the page when it reports the end of a sleep (argument false). Where there is no
-// logind (other OSes, containers), the watcher logs once and does nothing.
+// stale, and the page may not notice for minutes; a script inside the page cannot see the
+// sleep at all. The desktop app listens for systemd-logind's PrepareForSleep signal on the
+// system bus and reloads the page when it reports the end of a sleep (argument false). Where
+// there is no logind (other OSes, containers), the watcher logs once and does nothing.
 
 const (
 	login1Path      = "/org/freedesktop/login1"

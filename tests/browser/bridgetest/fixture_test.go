@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The fixture is a small static page shaped like google-messages-dom.md: sidebar, header,
+// The fixture is a small static page shaped like the Google Messages web app: sidebar, header,
 // message list and compose box, with an SPA that swaps the pane on sidebar clicks. Its
 // window.fx helpers let a test add, prepend, relabel and re-id rows exactly as the real
 // page does, independently of the simulator.

@@ -10,8 +10,8 @@ import (
 	protocol "github.com/clanker-desktop/clanker/app/page"
 )
 
-// TestLabelGrammarCases appends one row per label form the DOM reference lists (and some
-// it warns about) and checks what the bridge reads from each. Every row must be reported:
+// TestLabelGrammarCases appends one row per label form the real page is known to use (and
+// some unusual ones it may produce) and checks what the bridge reads from each. Every row must be reported:
 // an unusual label may lose detail, never the message.
 func TestLabelGrammarCases(t *testing.T) {
 	type want struct {

@@ -1,7 +1,7 @@
 // The Google Messages simulator page.
 //
 // The Go server owns the data (conversations, messages, labels, ids, logs). This script renders it
-// with the DOM shape of messages.google.com/web described in google-messages-dom.md, applies the
+// with the DOM shape of messages.google.com/web (what inject/src/selectors.js expects), applies the
 // server's events (new rows, id swaps, reactions, typing, clicks, scroll-back), and reports sends.
 // A send counts only when it comes from trusted input (event.isTrusted): that is the property of the
 // real page that forces Clanker to deliver its final Enter as native input.

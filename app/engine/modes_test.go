@@ -59,7 +59,7 @@ func TestCompletingTheSettingsRestoresTheStoredModeAtOnce(t *testing.T) {
 		h.open("c1", in("Ann", "hi"))
 		h.send(SettingsChanged{Settings: testSettings()})
 		if got := h.snap().Foreground.Mode; got != ModeActive {
-			t.Fatalf("want the stored mode back as soon as settings are complete (upstream bug 13 needed a reload), got %q", got)
+			t.Fatalf("want the stored mode back as soon as settings are complete, without a reload, got %q", got)
 		}
 		h.receive("c1", in("Ann", "so"))
 		h.wait(3 * time.Second)

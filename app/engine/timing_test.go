@@ -134,7 +134,7 @@ func TestTypingPlanRespectsRatesJitterAndTheTrueEightSecondCap(t *testing.T) {
 				}
 			}
 			if total > typingCap {
-				t.Fatalf("%d chars: typing takes %v, want at most 8 s (upstream bug 7)", n, total)
+				t.Fatalf("%d chars: typing takes %v, want at most 8 s including jitter", n, total)
 			}
 		}
 		if plan := h.e.typingPlan(20000); plan != nil {

@@ -77,7 +77,7 @@ fuzz:
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:
-	go run ./tests/sim/cmd/clanker-sim $(ARGS)
+	go run ./tests/simctl/cmd/clanker-sim $(ARGS)
 
 ## generate: rebuild generated files (the bundled bridge script)
 generate:

@@ -5,7 +5,7 @@ import (
 	"image/jpeg"
 	"testing"
 
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 )
 
 // The images the Messages simulator shows (the same bytes the bridge fetches from its blob

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/desktop/window"
@@ -29,7 +30,6 @@ import (
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/inject"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
 )
 
 // DefaultMessagesURL is the page the app shows unless told otherwise.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
 )
 
 // The benchmarks here run the real binary on the simulator, like TestFullApp, and

@@ -17,10 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/build/icons"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 // fullApp is one run of the real clanker binary against the simulator and the fake
@@ -30,8 +31,8 @@ type fullApp struct {
 	app     *App
 	bin     string
 	dataDir string
-	sim     *sim.Server
-	ctl     *sim.Control
+	sim     *simctl.Server
+	ctl     *simctl.Control
 	llm     *fakellm.Server
 	url     string
 	token   string
@@ -88,7 +89,7 @@ func startFullApp(t *testing.T) *fullApp {
 // starts the app on them.
 func newFullApp(tb testing.TB) *fullApp {
 	tb.Helper()
-	s, err := sim.Start(sim.Options{Seed: 7})
+	s, err := simctl.Start(sim.Options{Seed: 7})
 	if err != nil {
 		tb.Fatal(err)
 	}

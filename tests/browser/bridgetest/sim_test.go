@@ -12,22 +12,23 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/tests/browser"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 // simEnv is one simulator, one browser tab with the bridge injected at document start.
 type simEnv struct {
 	*host
 	t   *testing.T
-	s   *sim.Server
-	ctl *sim.Control
+	s   *simctl.Server
+	ctl *simctl.Control
 }
 
 func startSim(t *testing.T, opts sim.Options) *simEnv {
 	t.Helper()
-	s, err := sim.Start(opts)
+	s, err := simctl.Start(opts)
 	if err != nil {
 		t.Fatalf("start simulator: %v", err)
 	}

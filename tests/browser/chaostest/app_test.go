@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
@@ -25,7 +26,7 @@ import (
 	"github.com/clanker-desktop/clanker/inject"
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 // bindingName is the CDP binding the bridge's events reach Go through. In the desktop app
@@ -46,8 +47,8 @@ const testKey = "sk-bchaos-0123456789abcdef"
 // app/run, with a Chromium tab standing in for the web view and CDP for the native input.
 type headless struct {
 	t    *testing.T
-	sim  *sim.Server
-	ctl  *sim.Control
+	sim  *simctl.Server
+	ctl  *simctl.Control
 	llm  *fakellm.Server
 	db   *sqlite.Store
 	eng  *engine.Engine
@@ -125,7 +126,7 @@ func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world) *he
 	h.log.watch = h.watchLog
 	logger := slog.New(h.log)
 
-	s, err := sim.Start(sim.Options{Seed: seed, Empty: true, Logger: slog.New(slog.DiscardHandler)})
+	s, err := simctl.Start(sim.Options{Seed: seed, Empty: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("start the simulator: %v", err)
 	}

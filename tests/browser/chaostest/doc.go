@@ -2,7 +2,7 @@
 // app" made of the real engine (app/engine), the real SQLite store (app/sqlite, a file in a
 // temporary directory), the real LLM adapter and client (app/llm) in front of the fake model
 // server (tests/fakellm), and the real page link (app/page) whose commands run in a headless
-// Chromium tab on the Google Messages simulator (tests/sim), with the sealed bridge (inject/)
+// Chromium tab on the Google Messages simulator (app/demo/sim), with the sealed bridge (inject/)
 // injected at document start, events coming back through a CDP binding, and the final Enter
 // delivered as a trusted CDP key press as the desktop shell would.
 //

@@ -13,9 +13,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 type kind int
@@ -228,7 +229,7 @@ func newWorld() *world {
 		kinds: map[string]string{}, tagConv: map[string]string{}}
 }
 
-func (w *world) create(ctl *sim.Control) error {
+func (w *world) create(ctl *simctl.Control) error {
 	for i, s := range specs {
 		c, err := ctl.CreateConversation(sim.NewConversation{Name: s.name, Participants: s.people, RCS: s.rcs})
 		if err != nil {

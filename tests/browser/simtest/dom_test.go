@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/tests/browser"
-	"github.com/clanker-desktop/clanker/tests/sim"
 )
 
 func TestSidebarHasOneLinkPerConversationWithNameSnippetAndFlags(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package simtest proves the Google Messages simulator (tests/sim) in headless Chromium: every
+// Package simtest proves the Google Messages simulator (app/demo/sim) in headless Chromium: every
 // DOM shape, timing and trust rule the bridge relies on is checked here against a real browser.
 package simtest
 
@@ -13,22 +13,23 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/tests/browser"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 // env is one simulator and one browser tab on it.
 type env struct {
 	t   *testing.T
-	s   *sim.Server
-	ctl *sim.Control
+	s   *simctl.Server
+	ctl *simctl.Control
 	b   *browser.Browser
 	ctx context.Context
 }
 
 func start(t *testing.T, opts sim.Options) *env {
 	t.Helper()
-	s, err := sim.Start(opts)
+	s, err := simctl.Start(opts)
 	if err != nil {
 		t.Fatalf("start simulator: %v", err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/tests/browser"
-	"github.com/clanker-desktop/clanker/tests/sim"
 )
 
 func TestSPANavigationBySidebarClickPushStateAndBack(t *testing.T) {

@@ -34,7 +34,7 @@ type Options struct {
 	// Window is how many rows the page keeps in the DOM; default 35.
 	Window int
 	// ConfirmAfter is how long a sent message keeps its tmp_ id before it becomes a UUID;
-	// default 1 s; negative means never (use Control.SwapPendingIDs).
+	// default 1 s; negative means never (use SwapPendingIDs).
 	ConfirmAfter time.Duration
 	// SwapMode is how automatic confirmation swaps ids; default SwapInPlace.
 	SwapMode SwapMode
@@ -42,8 +42,11 @@ type Options struct {
 	SlowDelay time.Duration
 	// Variants are active from the start (as if SetVariant had been called).
 	Variants []Variant
-	// Logger receives one line per control call and page report; default slog.Default().
+	// Logger receives one line per state change and page report; default slog.Default().
 	Logger *slog.Logger
+	// Mount, when set, adds routes to the app origin (the tests' control API). They sit
+	// behind the same loopback-only guard as the page.
+	Mount func(s *Server, mux *http.ServeMux)
 }
 
 // Send is one entry of the send log: a send the page accepted (Trusted) or rejected.
@@ -182,9 +185,6 @@ func (s *Server) ConversationURL(id string) string { return s.AppURL() + "/" + i
 // AccountsURL is the second loopback origin, serving the fake Google sign-in popup.
 func (s *Server) AccountsURL() string { return s.accURL }
 
-// Control returns a typed client of the JSON control API of this simulator.
-func (s *Server) Control() *Control { return NewControl(s.appURL) }
-
 // Close stops both origins, ends the pages' event streams and cancels pending confirmations.
 func (s *Server) Close() error {
 	s.mu.Lock()
@@ -282,7 +282,7 @@ func (s *Server) createLocked(nc NewConversation) (*Conversation, error) {
 func (s *Server) addLocked(convID string, in Message, outgoing bool) (*Message, error) {
 	c := s.conv(convID)
 	if c == nil {
-		return nil, fmt.Errorf("no conversation %q", convID)
+		return nil, UnknownConversationError{convID}
 	}
 	if in.Reaction != nil {
 		r := *in.Reaction
@@ -474,7 +474,8 @@ func (s *Server) swapLocked(m *Message, mode SwapMode) Swap {
 
 func (s *Server) hasVariant(v Variant) bool { return slices.Contains(s.variants, v) }
 
-// appHandler routes the app origin: the page, its assets, the page's own API and the control API.
+// appHandler routes the app origin: the page, its assets, the page's own API and whatever
+// Options.Mount adds.
 func (s *Server) appHandler() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets")
@@ -485,7 +486,9 @@ func (s *Server) appHandler() http.Handler {
 	mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /__sim/media/{name}", s.serveMedia)
 	s.pageRoutes(mux)
-	s.controlRoutes(mux)
+	if s.opts.Mount != nil {
+		s.opts.Mount(s, mux)
+	}
 	return loopbackOnly(mux)
 }
 

@@ -17,7 +17,7 @@ import (
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func startTest(t *testing.T, o Options) (*Server, *Control) {
+func startTest(t *testing.T, o Options) *Server {
 	t.Helper()
 	o.Logger = quiet()
 	s, err := Start(o)
@@ -25,7 +25,7 @@ func startTest(t *testing.T, o Options) (*Server, *Control) {
 		t.Fatalf("Start: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s, s.Control()
+	return s
 }
 
 func TestTextLabelsFollowTheAriaLabelGrammar(t *testing.T) {
@@ -79,15 +79,10 @@ func TestSnippetsPrefixYouForOutgoingAndTheSenderInGroups(t *testing.T) {
 }
 
 func TestSameSeedGivesSameIDsAndDifferentSeedDifferentOnes(t *testing.T) {
-	_, a := startTest(t, Options{Seed: 7})
-	_, b := startTest(t, Options{Seed: 7})
-	_, c := startTest(t, Options{Seed: 8})
-	ca, err := a.Conversations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cb, _ := b.Conversations()
-	cc, _ := c.Conversations()
+	a := startTest(t, Options{Seed: 7})
+	b := startTest(t, Options{Seed: 7})
+	c := startTest(t, Options{Seed: 8})
+	ca, cb, cc := a.Conversations(), b.Conversations(), c.Conversations()
 	if ca[0].ID != cb[0].ID {
 		t.Errorf("seed 7 twice gave conversation ids %q and %q, want equal", ca[0].ID, cb[0].ID)
 	}
@@ -100,15 +95,15 @@ func TestSameSeedGivesSameIDsAndDifferentSeedDifferentOnes(t *testing.T) {
 }
 
 func TestDeliverAppendsAReceivedMessageAndMarksABackgroundConversationUnread(t *testing.T) {
-	_, ctl := startTest(t, Options{Empty: true})
-	conv, err := ctl.CreateConversation(NewConversation{Participants: []string{"Dad", "Mom"}})
+	s := startTest(t, Options{Empty: true})
+	conv, err := s.CreateConversation(NewConversation{Participants: []string{"Dad", "Mom"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if conv.Name != "Dad, Mom" {
 		t.Errorf("group name = %q, want %q", conv.Name, "Dad, Mom")
 	}
-	m, err := ctl.Deliver(conv.ID, Message{From: "Mom", Text: "hi clank"})
+	m, err := s.Deliver(conv.ID, Message{From: "Mom", Text: "hi clank"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,94 +113,49 @@ func TestDeliverAppendsAReceivedMessageAndMarksABackgroundConversationUnread(t *
 	if want := "Mom said: hi clank. Received on February 3, 2026 at 6:41 PM."; m.TextLabel() != want {
 		t.Errorf("label = %q, want %q", m.TextLabel(), want)
 	}
-	m2, _ := ctl.Deliver(conv.ID, Message{From: "Dad", Text: "second"})
+	m2, _ := s.Deliver(conv.ID, Message{From: "Dad", Text: "second"})
 	if d := m2.Time.Sub(m.Time); d != time.Minute {
 		t.Errorf("clock advanced %v between messages, want 1m", d)
 	}
 	if m.LabelDelayMS < 100 || m.LabelDelayMS > 300 {
 		t.Errorf("label delay %d ms, want 100..300", m.LabelDelayMS)
 	}
-	cs, _ := ctl.Conversations()
+	cs := s.Conversations()
 	if !cs[0].Unread || cs[0].Snippet != "Dad: second" {
 		t.Errorf("sidebar entry = %+v, want unread with snippet %q", cs[0], "Dad: second")
 	}
 }
 
 func TestReactionUpdatesTheTargetInsteadOfAddingARow(t *testing.T) {
-	_, ctl := startTest(t, Options{Empty: true})
-	conv, _ := ctl.CreateConversation(NewConversation{Participants: []string{"Jane Doe"}})
-	m, _ := ctl.Deliver(conv.ID, Message{From: "Jane Doe", Text: "tacos?"})
-	got, err := ctl.Deliver(conv.ID, Message{Reaction: &Reaction{Target: m.ID, From: "Jane Doe", Kind: "love"}})
+	s := startTest(t, Options{Empty: true})
+	conv, _ := s.CreateConversation(NewConversation{Participants: []string{"Jane Doe"}})
+	m, _ := s.Deliver(conv.ID, Message{From: "Jane Doe", Text: "tacos?"})
+	got, err := s.Deliver(conv.ID, Message{Reaction: &Reaction{Target: m.ID, From: "Jane Doe", Kind: "love"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(got.TextLabel(), " Jane Doe reacted with love.") {
 		t.Errorf("label after reaction = %q, want the reaction sentence at the end", got.TextLabel())
 	}
-	ms, _ := ctl.Messages(conv.ID)
+	ms, _ := s.Messages(conv.ID)
 	if len(ms) != 1 {
 		t.Errorf("rows after a reaction = %d, want 1", len(ms))
 	}
 }
 
-func TestBadControlInputGetsAClearErrorAndChangesNothing(t *testing.T) {
-	_, ctl := startTest(t, Options{Empty: true})
-	conv, _ := ctl.CreateConversation(NewConversation{Participants: []string{"Bob"}})
-	cases := []struct {
-		name string
-		call func() error
-		want string
-	}{
-		{"no participants", func() error { _, err := ctl.CreateConversation(NewConversation{}); return err }, "at least one participant"},
-		{"unknown conversation", func() error { _, err := ctl.Deliver("nope", Message{From: "x", Text: "y"}); return err }, `no conversation "nope"`},
-		{"no sender", func() error { _, err := ctl.Deliver(conv.ID, Message{Text: "y"}); return err }, "needs a sender"},
-		{"sender You", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "You", Text: "y"}); return err }, "local user"},
-		{"empty", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "Bob"}); return err }, "needs text"},
-		{"unknown image", func() error { _, err := ctl.Deliver(conv.ID, Message{From: "Bob", Image: "x.bmp"}); return err }, "unknown image"},
-		{"reaction to nothing", func() error {
-			_, err := ctl.Deliver(conv.ID, Message{Reaction: &Reaction{Target: "zz", From: "Bob", Kind: "love"}})
-			return err
-		}, `no message "zz"`},
-		{"bad swap mode", func() error { _, err := ctl.SwapPendingIDs("sideways"); return err }, "unknown mode"},
-		{"bad variant", func() error { return ctl.SetVariant("purple") }, "unknown variant"},
-		{"draft without page", func() error { return ctl.UserTypesDraft("x") }, "no page is connected"},
-		{"load older zero", func() error { return ctl.LoadOlder(0) }, "must be 1..1000"},
-	}
-	for _, c := range cases {
-		err := c.call()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error = %v, want one containing %q", c.name, err, c.want)
-		}
-	}
-	ms, _ := ctl.Messages(conv.ID)
-	if len(ms) != 0 {
-		t.Errorf("messages after bad input = %d, want 0", len(ms))
-	}
-	resp, err := http.Post(ctl.base+"/__sim/deliver", "application/json", strings.NewReader(`{"conversation":"x","bogus":1}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Errorf("unknown JSON field: status %d, want 400", resp.StatusCode)
-	}
-}
-
 func TestResetRestoresTheSameDemoContentAndClearsLogs(t *testing.T) {
-	_, ctl := startTest(t, Options{})
-	before, _ := ctl.Conversations()
-	fam, _ := ctl.ConversationByName(DemoFamily)
-	if _, err := ctl.Deliver(fam.ID, Message{From: "Mom", Text: "extra"}); err != nil {
+	s := startTest(t, Options{})
+	before := s.Conversations()
+	fam := conversationNamed(t, s, DemoFamily)
+	if _, err := s.Deliver(fam.ID, Message{From: "Mom", Text: "extra"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ctl.Reset(); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := ctl.Conversations()
+	s.Reset()
+	after := s.Conversations()
 	if len(before) != len(after) || before[0].ID != after[0].ID || before[1].Snippet != after[1].Snippet {
 		t.Errorf("after reset sidebar = %+v, want the start state %+v", after, before)
 	}
-	ms, _ := ctl.Messages(fam.ID)
+	ms, _ := s.Messages(fam.ID)
 	for _, m := range ms {
 		if m.Text == "extra" {
 			t.Errorf("delivered message survived reset")
@@ -214,8 +164,8 @@ func TestResetRestoresTheSameDemoContentAndClearsLogs(t *testing.T) {
 }
 
 func TestDemoContentCoversTheFixtureChecklist(t *testing.T) {
-	_, ctl := startTest(t, Options{})
-	cs, _ := ctl.Conversations()
+	s := startTest(t, Options{})
+	cs := s.Conversations()
 	names := map[string]Conversation{}
 	for _, c := range cs {
 		names[c.Name] = c
@@ -228,11 +178,11 @@ func TestDemoContentCoversTheFixtureChecklist(t *testing.T) {
 	if cs[0].Name != DemoBookClub || !cs[0].Pinned {
 		t.Errorf("first sidebar item = %+v, want the pinned %q", cs[0], DemoBookClub)
 	}
-	book, _ := ctl.Messages(names[DemoBookClub].ID)
+	book, _ := s.Messages(names[DemoBookClub].ID)
 	if len(book) != DemoBookClubSize {
 		t.Errorf("book club has %d rows, want %d", len(book), DemoBookClubSize)
 	}
-	fam, _ := ctl.Messages(names[DemoFamily].ID)
+	fam, _ := s.Messages(names[DemoFamily].ID)
 	var tomb, video, reply, photo bool
 	for _, m := range fam {
 		tomb = tomb || m.Tombstone
@@ -246,10 +196,10 @@ func TestDemoContentCoversTheFixtureChecklist(t *testing.T) {
 }
 
 func TestMediaAreRealImagesAndThePhotoCarriesEXIFOrientation6(t *testing.T) {
-	_, ctl := startTest(t, Options{Empty: true})
+	s := startTest(t, Options{Empty: true})
 	want := map[string][2]int{MediaPhoto: {PhotoWidth, PhotoHeight}, MediaChart: {300, 200}, MediaGIF: {96, 64}}
 	for name, dim := range want {
-		resp, err := http.Get(ctl.base + "/__sim/media/" + name)
+		resp, err := http.Get(s.URL() + "/__sim/media/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +225,7 @@ func TestMediaAreRealImagesAndThePhotoCarriesEXIFOrientation6(t *testing.T) {
 	}
 }
 
-func TestControlAPIRefusesNonLoopbackClients(t *testing.T) {
+func TestTheSimulatorRefusesNonLoopbackClients(t *testing.T) {
 	h := loopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	for addr, want := range map[string]int{"127.0.0.1:5000": 204, "[::1]:5000": 204, "192.168.1.20:5000": 403} {
 		r, _ := http.NewRequest("GET", "/__sim/status", nil)
@@ -296,3 +246,14 @@ type recorder struct {
 func (r *recorder) Header() http.Header         { return r.h }
 func (r *recorder) Write(b []byte) (int, error) { return len(b), nil }
 func (r *recorder) WriteHeader(c int)           { r.code = c }
+
+func conversationNamed(t *testing.T, s *Server, name string) Conversation {
+	t.Helper()
+	for _, c := range s.Conversations() {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no conversation named %q", name)
+	return Conversation{}
+}

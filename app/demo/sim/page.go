@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// pageRoutes are the endpoints the simulator's own page script talks to. They are not part of the
-// control API: tests use Control, the page uses these.
+// pageRoutes are the endpoints the simulator's own page script talks to. Go code changes the
+// state through the Server's methods instead; the page uses these.
 func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__sim/page/state", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()

@@ -9,7 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/app/demo/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 func main() {
@@ -23,13 +24,13 @@ func main() {
 	if *variant != "" {
 		opts.Variants = []sim.Variant{sim.Variant(*variant)}
 	}
-	s, err := sim.Start(opts)
+	s, err := simctl.Start(opts)
 	if err != nil {
 		slog.Error("start simulator", "err", err)
 		os.Exit(1)
 	}
 	fmt.Printf("Google Messages simulator: %s\n", s.AppURL())
-	fmt.Printf("Control API:              %s/__sim/ (see tests/sim/doc.go)\n", s.URL())
+	fmt.Printf("Control API:              %s/__sim/ (see tests/simctl/doc.go)\n", s.URL())
 	fmt.Printf("Accounts origin:          %s\n", s.AccountsURL())
 	fmt.Println("Press Ctrl+C to stop.")
 	stop := make(chan os.Signal, 1)

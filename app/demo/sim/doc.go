@@ -1,10 +1,10 @@
 // Package sim is a deterministic fake of the Google Messages web app (messages.google.com/web),
-// served on loopback, for the bridge's browser tests, the full-app tests and `clanker demo`.
+// served on loopback. `clanker demo` shows it in the app window; the bridge's browser tests and
+// the full-app tests run against it too.
 //
-// It reproduces the DOM described in /work/shared/reference/google-messages-dom.md (sidebar,
-// header, message rows with the aria-label grammar, compose box, SPA navigation, windowing,
-// tmp_ id swaps) and the one property of the real page that shapes Clanker's design: sending
-// accepts only trusted input.
+// It reproduces the Messages DOM as the bridge knows it (sidebar, header, message rows with the
+// aria-label grammar, compose box, SPA navigation, windowing, tmp_ id swaps) and the one property
+// of the real page that shapes Clanker's design: sending accepts only trusted input.
 //
 // # Go API
 //
@@ -13,18 +13,19 @@
 //	s.AppURL()              // landing page, s.URL()+"/web/conversations"
 //	s.ConversationURL(id)   // s.AppURL()+"/"+id
 //	s.AccountsURL()         // second origin serving the fake Google sign-in popup (/signin)
-//	ctl := s.Control()      // typed client of the control API (sim.NewControl(url) for another process)
 //
 // Options: Seed (ids and label delays), Addr/AccountsAddr, Start (clock, default February 3, 2026
 // at 6:41 PM, +1 minute per message), Empty (no demo content), Window (DOM rows, default 35),
 // ConfirmAfter (tmp_ → UUID delay, default 1 s, negative = only on SwapPendingIDs), SwapMode
 // (automatic swaps: SwapInPlace default, or SwapReplace), SlowDelay (VariantSlow, default 3 s),
-// Variants, Logger.
+// Variants, Logger, Mount (extra routes on the app origin; the tests mount their JSON control API
+// there, which the app itself never serves).
 //
-// Control methods (each one HTTP call; errors carry the server's sentence):
+// State changes, in process (errors are sentences; a missing conversation is an
+// UnknownConversationError):
 //
 //	CreateConversation(NewConversation{Name, Participants, Pinned, Muted, RCS}) (Conversation, error)
-//	Conversations() / ConversationByName(name)   // sidebar order, with Snippet, Unread, Time
+//	Conversations()             // sidebar order, with Snippet, Unread, Time
 //	Messages(conv) ([]Message, error)            // every stored row, not only the DOM window
 //	Deliver(conv, Message{From, Text, Image, ReplyTo, Tombstone, Attachment, TimeOnlyLabel, Status})
 //	Deliver(conv, Message{Reaction: &Reaction{Target: msgID, From: "Jane Doe", Kind: "love"}})
@@ -32,32 +33,18 @@
 //	ClickConversation(conv)     // the page calls .click() on the sidebar link (SPA navigation)
 //	LoadOlder(n)                // the page inserts up to n older rows at the top
 //	SwapPendingIDs(SwapInPlace|SwapReplace) ([]Swap, error)
-//	Sent() / Rejected() ([]Send, error)   // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
+//	Sent() / Rejected() []Send  // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
 //	Reset()                     // clock, ids, demo content, logs, variants, sign-in; pages re-render
 //	SetVariant(vs ...Variant)   // replace active variants; pages re-render
-//	Status() (Status, error)    // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
+//	Status() Status             // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
 //
 // UserTypesDraft, ClickConversation and LoadOlder are carried out by the page, so they fail with
-// 409 when no page is connected; they return when the command is sent, so wait on the DOM after.
+// ErrNoPage when no page is connected; they return when the command is sent, so wait on the DOM
+// after.
 //
-// # HTTP control API (loopback clients only; JSON bodies; errors are 4xx with a plain sentence)
-//
-//	GET  /__sim/conversations                 -> [Conversation]
-//	POST /__sim/conversations                 {name?, participants[], pinned?, muted?, rcs?} -> Conversation
-//	GET  /__sim/conversations/{id}/messages   -> [Message]
-//	POST /__sim/deliver                       {conversation, message: Message} -> Message
-//	POST /__sim/draft                         {text}
-//	POST /__sim/click                         {conversation}
-//	POST /__sim/load-older                    {count}
-//	POST /__sim/swap-pending                  {mode: "in-place"|"replace"} -> [Swap]
-//	GET  /__sim/sent, /__sim/rejected         -> [Send]
-//	POST /__sim/reset
-//	POST /__sim/variant                       {variants: ["slow", ...]}
-//	GET  /__sim/status                        -> Status
-//	GET  /__sim/media/{photo.jpg|chart.png|wave.gif}
-//
-// The page's own endpoints (/__sim/page/...) are internal: state, messages, an event stream
-// (Server-Sent Events), send reports, open-conversation reports and the sign-in report.
+// The page's own endpoints (/__sim/page/...) serve its state, messages, an event stream
+// (Server-Sent Events), send reports, open-conversation reports and the sign-in report;
+// GET /__sim/media/{photo.jpg|chart.png|wave.gif} serves the generated images.
 //
 // # Page behaviour
 //

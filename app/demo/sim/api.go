@@ -1,0 +1,184 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrNoPage is returned by the actions a connected page carries out (UserTypesDraft,
+// ClickConversation, LoadOlder) when no page is listening.
+var ErrNoPage = errors.New("no page is connected to carry it out")
+
+// UnknownConversationError says a conversation id is not in the simulator.
+type UnknownConversationError struct{ ID string }
+
+func (e UnknownConversationError) Error() string { return fmt.Sprintf("no conversation %q", e.ID) }
+
+// CreateConversation adds a conversation to the sidebar and returns it with its new id.
+func (s *Server) CreateConversation(nc NewConversation) (Conversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.createLocked(nc)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("create conversation: %w", err)
+	}
+	s.publishLocked(event{Type: "sidebar", Sidebar: s.sidebarLocked()})
+	return *c, nil
+}
+
+// Conversations lists the conversations in sidebar order, with snippets.
+func (s *Server) Conversations() []Conversation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sidebarLocked()
+}
+
+// Messages returns every stored message of a conversation, oldest first (not only the
+// rows the page keeps in the DOM).
+func (s *Server) Messages(conv string) ([]Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conv(conv) == nil {
+		return nil, UnknownConversationError{conv}
+	}
+	out := []Message{}
+	for _, m := range s.msgs[conv] {
+		out = append(out, *m)
+	}
+	return out, nil
+}
+
+// Deliver adds a remote participant's message (text, image, attachment, tombstone, reply)
+// to a conversation, or applies m.Reaction to an existing message, shows it on the
+// connected pages and returns the stored message.
+func (s *Server) Deliver(conv string, m Message) (Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stored, err := s.addLocked(conv, m, false)
+	if err != nil {
+		return Message{}, fmt.Errorf("deliver: %w", err)
+	}
+	v := s.viewLocked(stored)
+	typ := "message"
+	if m.Reaction != nil {
+		typ = "update"
+	}
+	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.sidebarLocked()})
+	return *stored, nil
+}
+
+// UserTypesDraft makes the page put text in the compose box as if the user had typed it.
+// It returns once the page has been told, not when the draft is shown.
+func (s *Server) UserTypesDraft(text string) error {
+	return s.pageCommand(event{Type: "draft", Text: text})
+}
+
+// ClickConversation makes the page click that conversation's sidebar link, as the user
+// would.
+func (s *Server) ClickConversation(conv string) error {
+	s.mu.Lock()
+	ok := s.conv(conv) != nil
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("click: %w", UnknownConversationError{conv})
+	}
+	return s.pageCommand(event{Type: "click", Conversation: conv})
+}
+
+// LoadOlder makes the page insert up to n (1..1000) older rows at the top of the open
+// conversation.
+func (s *Server) LoadOlder(n int) error {
+	if n <= 0 || n > 1000 {
+		return fmt.Errorf("load older: count %d must be 1..1000", n)
+	}
+	return s.pageCommand(event{Type: "loadOlder", Count: n})
+}
+
+// pageCommand forwards a command the page itself carries out.
+func (s *Server) pageCommand(e event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hub.count() == 0 {
+		return fmt.Errorf("%s: %w", e.Type, ErrNoPage)
+	}
+	s.publishLocked(e)
+	return nil
+}
+
+// SwapPendingIDs gives every pending tmp_ message its permanent id now, shown the given
+// way.
+func (s *Server) SwapPendingIDs(mode SwapMode) ([]Swap, error) {
+	if mode != SwapInPlace && mode != SwapReplace {
+		return nil, fmt.Errorf("swap pending: unknown mode %q (want %q or %q)", mode, SwapInPlace, SwapReplace)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	swaps := []Swap{}
+	for _, c := range s.convs {
+		for _, m := range s.msgs[c.ID] {
+			if m.Pending {
+				swaps = append(swaps, s.swapLocked(m, mode))
+			}
+		}
+	}
+	return swaps, nil
+}
+
+// Sent is the log of sends the page accepted (trusted input), oldest first.
+func (s *Server) Sent() []Send {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Send{}, s.sent...)
+}
+
+// Rejected is the log of untrusted send attempts the page ignored, oldest first.
+func (s *Server) Rejected() []Send {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Send{}, s.rejected...)
+}
+
+// Reset restores the start state (clock, ids, demo content, logs, variants, sign-in) and
+// makes the pages render it again.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resetLocked()
+	s.publishLocked(event{Type: "reload"})
+	s.log.Info("simulator reset")
+}
+
+// SetVariant replaces the active page variants (none = the normal page) and makes the
+// pages render again.
+func (s *Server) SetVariant(vs ...Variant) error {
+	for _, v := range vs {
+		if !knownVariants[v] {
+			return fmt.Errorf("set variant: unknown variant %q", v)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.variants = slices.Clone(vs)
+	s.signedIn = !s.hasVariant(VariantSignedOut)
+	s.signInOrigin = ""
+	s.publishLocked(event{Type: "reload"})
+	return nil
+}
+
+// Status reports sign-in, variants, the open conversation, connected pages and pending
+// ids.
+func (s *Server) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{SignedIn: s.signedIn, Variants: s.variantsOrEmpty(), OpenConversation: s.openConv,
+		SignInOrigin: s.signInOrigin, Pages: s.hub.count(), Pending: []string{}}
+	for _, c := range s.convs {
+		for _, m := range s.msgs[c.ID] {
+			if m.Pending {
+				st.Pending = append(st.Pending, m.ID)
+			}
+		}
+	}
+	return st
+}

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/demo/model"
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
@@ -29,7 +30,6 @@ import (
 	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/inject"
-	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
 // DefaultMessagesURL is the page the app shows unless told otherwise.
@@ -59,8 +59,8 @@ type Options struct {
 	// MessagesURL is the page to show: https, or http on loopback (tests). "" means
 	// DefaultMessagesURL (or the simulator in demo mode).
 	MessagesURL string
-	// Demo runs on the in-process simulator with the fake model's demo persona, on the
-	// demo data directory.
+	// Demo runs on the in-process simulator with the demo model, on the demo data
+	// directory.
 	Demo bool
 	// PopupOrigins are extra origins allowed to open in-app popups (tests: the
 	// simulator's sign-in origin).
@@ -96,7 +96,7 @@ type App struct {
 	shell *window.Shell
 
 	sim  *sim.Server
-	fake *fakellm.Server
+	fake *model.Server
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -309,7 +309,7 @@ func originsOf(urls []string) []string {
 	return out
 }
 
-// startDemo starts the simulator with its demo content and the fake model.
+// startDemo starts the simulator with its demo content and the demo model.
 func (a *App) startDemo() error {
 	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim")})
 	if err != nil {
@@ -317,7 +317,9 @@ func (a *App) startDemo() error {
 	}
 	a.sim = s
 	a.closers = append(a.closers, func() { _ = s.Close() })
-	a.fake, _ = fakellm.StartNew(fakellm.Config{})
+	if a.fake, err = model.Start(a.log.With("component", "demo-model")); err != nil {
+		return fmt.Errorf("start the demo model: %w", err)
+	}
 	a.closers = append(a.closers, a.fake.Close)
 	a.log.Info("demo started", "simulator", s.URL())
 	return nil

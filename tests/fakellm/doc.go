@@ -1,8 +1,7 @@
-// Package fakellm is a fake OpenAI-compatible LLM server on 127.0.0.1 for Clanker's tests and
-// demo. It exists so the LLM client, the engine and the full app can be proven against every
+// Package fakellm is a fake OpenAI-compatible LLM server on 127.0.0.1 for Clanker's tests. It
+// exists so the LLM client, the engine and the full app can be proven against every
 // answer a real provider can give (good JSON, prose, truncation, each provider's error dialect,
-// dropped and hung connections) without touching the network, and so a new user can try Clanker
-// with an obviously fake model.
+// dropped and hung connections) without touching the network.
 //
 // # Starting
 //
@@ -38,7 +37,7 @@
 //	Dropped()                     hijack the connection and close it without a byte
 //	DroppedMidBody(s)             send headers and half the body, then close
 //	Hung()                        never answer; released when the client gives up or on Close
-//	Demo()                        the demo persona (see DemoReply)
+//	Demo()                        the demo persona (see below)
 //
 // and modifiers: WithLatency(d) (the wait ends early when the client cancels), WithUsage(p, c),
 // WithHeader(k, v), WithRetryAfter(sec), WithDrip(every, chunk) (slow body). Any Reply field can
@@ -71,11 +70,10 @@
 //
 // # Demo persona
 //
-// DemoReply answers from the last user message: {"response": null} unless it addresses Clanker
-// (or Clank) by name, otherwise valid Clanker JSON whose text says it is the demo model and quotes
-// the message, plus a summary. A request carrying an image part gets an acknowledgement of the
-// image. Identical requests always get identical answers; nothing is random. Bodies use fixed ids
-// ("chatcmpl-fake-<seq>") and a fixed created time.
+// Demo() plays the persona of the demo model `clanker demo` ships (app/demo/model, which has its
+// own small server): {"response": null} unless the last user message addresses Clanker by name,
+// otherwise valid Clanker JSON that says it is the demo model; an image gets an acknowledgement.
+// Bodies use fixed ids ("chatcmpl-fake-<seq>") and a fixed created time.
 //
 // The package is for tests and demos only: it trusts its scripts, not its clients, and never
 // logs message bodies.

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/demo/model"
 )
 
 // Endpoint identifies which API a request hit.
@@ -142,6 +144,23 @@ func (r Request) LastUserText() string {
 		}
 	}
 	return ""
+}
+
+// personaMessages is the request as the demo persona (app/demo/model) reads it.
+func (r Request) personaMessages() []model.Message {
+	out := make([]model.Message, 0, len(r.Messages))
+	for _, m := range r.Messages {
+		pm := model.Message{Role: m.Role}
+		for _, p := range m.Parts {
+			if p.IsImage() {
+				pm.Images++
+			} else {
+				pm.Texts = append(pm.Texts, p.Text)
+			}
+		}
+		out = append(out, pm)
+	}
+	return out
 }
 
 // ToolTypes returns the "type" of each tool, e.g. ["web_search"].

@@ -115,8 +115,8 @@ type Reply struct {
 	// output_text part for the Responses API. It may be any string, including broken JSON and
 	// invalid UTF-8 (sent as raw bytes inside the JSON string).
 	Content string
-	// Demo computes Content from the request with the demo persona (see DemoReply), ignoring
-	// Content.
+	// Demo computes Content from the request with the demo persona (model.Reply in
+	// app/demo/model), ignoring Content.
 	Demo bool
 	// FinishReason defaults to "stop". "length" makes the Responses API answer status
 	// "incomplete" with reason "max_output_tokens".

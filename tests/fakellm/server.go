@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/demo/model"
 )
 
 // MaxRequestBody caps how much of a request body is read; a bigger body is rejected with 413 so a
@@ -335,7 +337,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, ep Endpoint, rec
 	default:
 		content := reply.Content
 		if reply.Demo {
-			content = DemoReply(rec)
+			content = model.Reply(rec.personaMessages())
 		}
 		body = completionBody(ep, rec, reply, content)
 	}

@@ -1,19 +1,30 @@
-package fakellm_test
+package model_test
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
+	"io"
+	"log/slog"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/app/demo/model"
 )
+
+// start runs the demo model for one test and returns an openai-go client pointed at it.
+func start(t *testing.T) openai.Client {
+	t.Helper()
+	srv, err := model.Start(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return openai.NewClient(option.WithBaseURL(srv.BaseURL()), option.WithAPIKey("demo-key"), option.WithMaxRetries(0))
+}
 
 // clankerReply is the reply format the Clanker prompt asks the model for.
 type clankerReply struct {
@@ -38,7 +49,7 @@ func demoAsk(t *testing.T, client openai.Client, msgs ...openai.ChatCompletionMe
 }
 
 func TestDemoPersonaAnswersWhenAddressedAndSaysItIsTheDemo(t *testing.T) {
-	_, client := start(t, fakellm.Config{})
+	client := start(t)
 	for _, msg := range []string{
 		"Bob: Clanker, what should we eat tonight?",
 		"Alice: hey clank are you there",
@@ -69,7 +80,7 @@ func TestDemoPersonaAnswersWhenAddressedAndSaysItIsTheDemo(t *testing.T) {
 }
 
 func TestDemoPersonaStaysSilentWhenNotAddressed(t *testing.T) {
-	_, client := start(t, fakellm.Config{})
+	client := start(t)
 	for _, msg := range []string{
 		"Bob: see you at six",
 		"Alice: the clankers in the basement are loud", // "clankers" is not the name
@@ -94,7 +105,7 @@ func TestDemoPersonaIsDeterministic(t *testing.T) {
 	// Two separate servers, so nothing can be remembered between them.
 	answers := map[string]bool{}
 	for range 2 {
-		_, client := start(t, fakellm.Config{})
+		client := start(t)
 		for range 2 {
 			content, _ := demoAsk(t, client, openai.UserMessage("Bob: Clanker, is it going to rain?"))
 			answers[content] = true
@@ -104,7 +115,7 @@ func TestDemoPersonaIsDeterministic(t *testing.T) {
 		t.Errorf("expected one identical answer for the same request, got %d: %v", len(answers), answers)
 	}
 	// Different messages may get different wordings, chosen by hash, but each one is stable.
-	_, client := start(t, fakellm.Config{})
+	client := start(t)
 	first, _ := demoAsk(t, client, openai.UserMessage("Alice: Clanker, tell me a joke"))
 	again, _ := demoAsk(t, client, openai.UserMessage("Alice: Clanker, tell me a joke"))
 	if first != again {
@@ -113,7 +124,7 @@ func TestDemoPersonaIsDeterministic(t *testing.T) {
 }
 
 func TestDemoPersonaAcknowledgesAnImage(t *testing.T) {
-	_, client := start(t, fakellm.Config{})
+	client := start(t)
 	label := "[IMAGE DATA for blob:https://messages.google.com/abc - 448x336]"
 	_, r := demoAsk(t, client, openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{
 		openai.TextContentPart(label),
@@ -124,103 +135,27 @@ func TestDemoPersonaAcknowledgesAnImage(t *testing.T) {
 	}
 }
 
-func TestDemoPersonaOverTheResponsesAPI(t *testing.T) {
-	_, client := start(t, fakellm.Config{})
-	res, err := client.Responses.New(context.Background(), responseParams("Bob: Clanker, hello?"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r clankerReply
-	if err := json.Unmarshal([]byte(res.OutputText()), &r); err != nil || r.Response == nil {
-		t.Errorf("expected a demo Clanker reply, got %q (%v)", res.OutputText(), err)
-	}
-}
-
-func TestXAIStyleImagePartsInChatAreRecorded(t *testing.T) {
-	srv, client := start(t, fakellm.Config{})
-	srv.Enqueue(fakellm.NullReply())
-	// Clients written for xAI send its input_text/input_image parts even on chat completions;
-	// the fake records them like the standard parts.
+func TestDemoModelCountsXAIStyleImagePartsAndRefusesABodyItCannotRead(t *testing.T) {
+	client := start(t)
+	label := "[IMAGE DATA for blob:x - 448x448]"
 	parts := []map[string]any{
-		{"type": "input_text", "text": "[IMAGE DATA for blob:x - 448x448]"},
+		{"type": "input_text", "text": label},
 		{"type": "input_image", "image_url": "data:image/jpeg;base64,BBBB", "detail": "high"},
 	}
-	_, err := client.Chat.Completions.New(context.Background(), chatParams("placeholder"),
-		option.WithJSONSet("messages.0.content", parts))
+	res, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: model.Name, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("placeholder")},
+	}, option.WithJSONSet("messages.0.content", parts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgs := srv.Requests()[0].Images()
-	if len(imgs) != 1 || imgs[0].Type != "input_image" || imgs[0].ImageURL != "data:image/jpeg;base64,BBBB" || imgs[0].Detail != "high" {
-		t.Errorf("expected the xAI input_image part with its data URL, got %+v", imgs)
+	if got := res.Choices[0].Message.Content; !strings.Contains(got, label) {
+		t.Errorf("expected the image acknowledged with its label, got %q", got)
 	}
-}
 
-func TestConcurrentRequestsAreAllRecordedAndEachGetsOneScriptedReply(t *testing.T) {
-	srv, client := start(t, fakellm.Config{})
-	const n = 20
-	for i := range n {
-		srv.Enqueue(fakellm.Text(fmt.Sprintf("reply %d", i)))
-	}
-	var wg sync.WaitGroup
-	got := make(chan string, n)
-	for i := range n {
-		wg.Go(func() {
-			res, err := client.Chat.Completions.New(context.Background(), chatParams(fmt.Sprintf("msg %d", i)))
-			if err != nil {
-				t.Errorf("request %d: %v", i, err)
-				return
-			}
-			got <- res.Choices[0].Message.Content
-		})
-	}
-	reqs, err := srv.WaitForRequests(n, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wg.Wait()
-	close(got)
-	seen := map[string]bool{}
-	for c := range got {
-		if seen[c] {
-			t.Errorf("expected each scripted reply once, %q came twice", c)
-		}
-		seen[c] = true
-	}
-	if len(seen) != n || len(reqs) != n {
-		t.Errorf("expected %d distinct replies and %d requests, got %d and %d", n, n, len(seen), len(reqs))
-	}
-	for i, r := range reqs {
-		if r.Seq != i+1 {
-			t.Errorf("expected sequence numbers 1..%d in order, request %d has %d", n, i, r.Seq)
-		}
-	}
-}
-
-func TestWaitForRequestsReportsShortfall(t *testing.T) {
-	srv, _ := start(t, fakellm.Config{})
-	_, err := srv.WaitForRequests(1, 20*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "got 0") {
-		t.Errorf("expected an error saying 0 requests arrived, got %v", err)
-	}
-}
-
-func TestRequestsReturnsCopiesAndResetForgetsEverything(t *testing.T) {
-	srv, client := start(t, fakellm.Config{})
-	srv.Enqueue(fakellm.NullReply())
-	if _, err := client.Chat.Completions.New(context.Background(), chatParams("Bob: original")); err != nil {
-		t.Fatal(err)
-	}
-	mine := srv.Requests()
-	mine[0].Messages[0].Parts[0].Text = "tampered"
-	mine[0].Header.Set("Authorization", "tampered")
-	again := srv.Requests()[0]
-	if again.LastUserText() != "Bob: original" || again.APIKey() != "sk-test-123" {
-		t.Errorf("expected the recording unchanged by edits to a copy, got text %q key %q", again.LastUserText(), again.APIKey())
-	}
-	srv.Enqueue(fakellm.Text("left over"))
-	srv.Reset()
-	if n := len(srv.Requests()); n != 0 || srv.Pending() != 0 {
-		t.Errorf("expected Reset to clear requests and queue, got %d requests and %d pending", n, srv.Pending())
+	_, err = client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: model.Name},
+		option.WithRequestBody("application/json", strings.NewReader("not json")))
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || !strings.Contains(apiErr.Message, "could not read the request") {
+		t.Errorf("expected an OpenAI-shaped 400 saying the request was unreadable, got %v", err)
 	}
 }

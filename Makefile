@@ -41,6 +41,7 @@ check:
 	  if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	go mod tidy -diff
 	go vet -tags $(TAGS) $(PKGS)
+	go vet -tags $(TAGS),testcontrol ./app/run
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet -tags $(TAGS) $(PKGS)
 	$(TOOLS)/staticcheck -tags $(TAGS) $(PKGS)
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -tags $(WINDOWS_TAGS) -ldflags "-H windowsgui" -o /dev/null .

@@ -73,7 +73,7 @@ func newFlagSet(g *globalFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&g.verbose, "v", false, "log debug details (never the API key)")
 	fs.BoolVar(&g.hidden, "hidden", false, "start with the window hidden in the tray (the login entry uses it)")
 	fs.BoolVar(&g.showDiag, "show-diagnostics", false, "settings: open on the Diagnostics view with the text read from stdin (the app uses it)")
-	fs.StringVar(&g.testControl, "test-control", "", "tests only: start the loopback test control and write its address to this file")
+	fs.StringVar(&g.testControl, "test-control", "", "tests only (test builds): start the loopback test control and write its address to this file")
 	fs.Var(&g.popups, "popup-origin", "tests only: an extra origin allowed to open sign-in popups (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

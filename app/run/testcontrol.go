@@ -1,3 +1,5 @@
+//go:build testcontrol
+
 package run
 
 import (
@@ -14,10 +16,12 @@ import (
 )
 
 // The test control is how the full-app tests look inside the running app and act as
-// the tray would (hide, show, set a mode) without a desktop session. It starts only when
-// --test-control names a file; it listens on 127.0.0.1, and every request must carry the
-// random token written (0600) to that file, so other local users and web pages cannot
-// use it. It exposes no settings and no key.
+// the tray would (hide, show, set a mode) without a desktop session. Only test builds
+// carry it: this file needs the testcontrol build tag, which the full-app tests set when
+// they build the app, and release builds get testcontrol_off.go instead. It starts only
+// when --test-control names a file; it listens on 127.0.0.1, and every request must
+// carry the random token written (0600) to that file, so other local users and web pages
+// cannot use it. It exposes no settings and no key.
 
 type testStatus struct {
 	PageState     string         `json:"pageState"`

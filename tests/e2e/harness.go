@@ -25,8 +25,10 @@ import (
 	"time"
 )
 
-// BuildTags are the tags a plain go build of the Wails app needs on Linux.
-const BuildTags = "webkit2_41,production"
+// BuildTags are the tags a plain go build of the Wails app needs on Linux, plus
+// testcontrol, which compiles in the app's loopback test control (app/run/testcontrol.go)
+// that the full-app tests drive; release builds leave it out.
+const BuildTags = "webkit2_41,production,testcontrol"
 
 // Display is a private X server plus a private session bus, shared by the tests of one
 // package run.

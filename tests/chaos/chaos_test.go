@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var (
@@ -99,14 +101,7 @@ func report(seed uint64, total int, evs []event, res result) string {
 // engine and a real database file, checking DESIGN.md's invariants after every step. A failing
 // seed reports its seed and a shortened event list that still fails the same way.
 func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
-	seeds := []uint64{}
-	if *seedFlag != 0 {
-		seeds = append(seeds, *seedFlag)
-	} else {
-		for s := 1; s <= *seedsFlag; s++ {
-			seeds = append(seeds, uint64(s))
-		}
-	}
+	seeds := testkit.Seeds(*seedFlag, *seedsFlag)
 	var mu sync.Mutex
 	var total stats
 	var events, failed int

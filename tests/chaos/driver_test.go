@@ -13,6 +13,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 type kind int
@@ -119,28 +120,12 @@ func (e event) String() string {
 // generate draws a session of n events. The weights favour what happens most in a real chat
 // (messages and waiting) while every kind shows up in a few hundred events.
 func generate(rng *rand.Rand, n int) []event {
-	type w struct {
-		k kind
-		n int
-	}
-	weights := []w{{evRemote, 26}, {evUserType, 6}, {evUserClear, 3}, {evUserSend, 5}, {evSwitch, 6}, {evMode, 8},
-		{evDeactivateAll, 1}, {evSidebar, 3}, {evWindow, 2}, {evWait, 22}, {evLLM, 6}, {evSettings, 2}, {evRestart, 2},
-		{evHistory, 1}, {evIDSwap, 4}, {evReload, 1}, {evNavFail, 1}, {evFetchFail, 1}}
-	total := 0
-	for _, x := range weights {
-		total += x.n
-	}
-	evs := make([]event, 0, n)
-	for range n {
-		r := rng.IntN(total)
-		var k kind
-		for _, x := range weights {
-			if r < x.n {
-				k = x.k
-				break
-			}
-			r -= x.n
-		}
+	weights := []testkit.Weighted[kind]{{Kind: evRemote, N: 26}, {Kind: evUserType, N: 6}, {Kind: evUserClear, N: 3},
+		{Kind: evUserSend, N: 5}, {Kind: evSwitch, N: 6}, {Kind: evMode, N: 8}, {Kind: evDeactivateAll, N: 1},
+		{Kind: evSidebar, N: 3}, {Kind: evWindow, N: 2}, {Kind: evWait, N: 22}, {Kind: evLLM, N: 6},
+		{Kind: evSettings, N: 2}, {Kind: evRestart, N: 2}, {Kind: evHistory, N: 1}, {Kind: evIDSwap, N: 4},
+		{Kind: evReload, N: 1}, {Kind: evNavFail, N: 1}, {Kind: evFetchFail, N: 1}}
+	return testkit.Draw(rng, n, weights, func(k kind) event {
 		e := event{Kind: k}
 		switch k {
 		case evRemote:
@@ -188,9 +173,8 @@ func generate(rng *rand.Rand, n int) []event {
 		case evSettings:
 			e.Var = rng.IntN(len(settingsVariants))
 		}
-		evs = append(evs, e)
-	}
-	return evs
+		return e
+	})
 }
 
 // result is the outcome of one session.
@@ -240,6 +224,7 @@ func (s *session) openDB() {
 	s.p.mu.Lock()
 	s.p.store = db.Engine()
 	s.p.mu.Unlock()
+	s.m.useStore(db)
 }
 
 func (s *session) startEngine() {

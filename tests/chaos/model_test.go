@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strconv"
 	"sync"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/llm"
+	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
 // outcome is what the scripted model does with the next request.
@@ -60,9 +63,13 @@ type tokenInfo struct {
 }
 
 // model is the fake engine.LLM. Every reply text carries a token "r#N" so the checker can
-// tell which request, and so which conversation, produced a sent text. Raw outputs go through
-// the real reply parser (app/llm.ParseReply), so malformed output is refused the way the app
-// refuses it.
+// tell which request, and so which conversation, produced a sent text. The raw output it
+// picks is not mapped here: it goes through the app's own LLM adapter and client (prompt,
+// HTTP, reply parser, mapping onto engine.Reply, error classes for unreadable output), with an
+// in-memory transport that answers with that text, so the engine gets exactly what the app
+// would give it. The classified failures (auth, quota, ...) are returned directly as the
+// adapter's error classes: through HTTP, rate limits would be retried after a random
+// backoff, and a seed must always play the same way.
 type model struct {
 	mu     sync.Mutex
 	pol    policy
@@ -71,10 +78,42 @@ type model struct {
 	// requests counts all calls; imageCheck receives every image the engine attached.
 	requests   int
 	imageCheck func(conv engine.ConversationID, src string)
+	// store is the session's open database, which the adapter reads the conversation's
+	// memory from and records usage in; it changes when the session restarts.
+	store *sqlite.Store
+	hc    *http.Client
 }
 
+// rawKey carries the raw model output chosen for one call to the in-memory transport.
+type rawKey struct{}
+
 func newModel() *model {
-	return &model{tokens: map[int]tokenInfo{}, pol: policy{out: outJSON, latency: 2 * time.Second}}
+	rt := fakellm.RoundTripper(func(ctx context.Context, _ fakellm.Request) fakellm.Reply {
+		raw, _ := ctx.Value(rawKey{}).(string)
+		return fakellm.Text(raw)
+	})
+	return &model{tokens: map[int]tokenInfo{}, pol: policy{out: outJSON, latency: 2 * time.Second},
+		hc: &http.Client{Transport: rt}}
+}
+
+// useStore points the adapter at the session's (re)opened database.
+func (m *model) useStore(db *sqlite.Store) {
+	m.mu.Lock()
+	m.store = db
+	m.mu.Unlock()
+}
+
+// adapter is the app's LLM adapter as app/run wires it, over the in-memory transport.
+func (m *model) adapter() *llm.EngineAdapter {
+	m.mu.Lock()
+	db, hc := m.store, m.hc
+	m.mu.Unlock()
+	return &llm.EngineAdapter{
+		Config: func(string) (llm.Config, error) {
+			return llm.Config{Endpoint: "http://127.0.0.1:9/v1", APIKey: "chaos-key", Model: "chaos-model", HTTPClient: hc, Logger: quiet}, nil
+		},
+		Context: db.LLM(), Usage: db.LLM(), ImageStore: db.LLM(), Logger: quiet,
+	}
 }
 
 var tokenRE = regexp.MustCompile(`^\[clanker\] r#(\d+) `)
@@ -180,29 +219,5 @@ func (m *model) Complete(ctx context.Context, req engine.LLMRequest) (engine.Rep
 	case outPlainError:
 		return engine.Reply{}, errors.New("connection reset by peer")
 	}
-	r, err := llm.ParseReply(raw)
-	if err != nil {
-		return engine.Reply{}, &engine.LLMError{Class: engine.ErrModel, UserText: "The model's answer could not be read.", Err: err}
-	}
-	return toEngine(r), nil
-}
-
-// toEngine maps the parser's reply onto the engine's, as app/llm does for the real client.
-func toEngine(r llm.Reply) engine.Reply {
-	out := engine.Reply{Text: r.Text, RequestImage: r.RequestImage}
-	if r.Summary.Set {
-		s := r.Summary.Value
-		out.Update.Summary = &s
-	}
-	if r.Customization.Set {
-		out.Update.CustomizationSet = true
-		if v := r.Customization.Value; v != "" {
-			out.Update.Customization = &v
-		}
-	}
-	if r.Profiles.Set {
-		out.Update.ProfilesSet = true
-		out.Update.Profiles = r.Profiles.Value
-	}
-	return out
+	return m.adapter().Complete(context.WithValue(ctx, rawKey{}, raw), req)
 }

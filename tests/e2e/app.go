@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // App is one run of a program under test on a Display, with its own HOME.
@@ -78,7 +80,7 @@ func StartApp(t testing.TB, d *Display, bin string, readyWait time.Duration, arg
 		}
 	})
 	if useReady {
-		WaitFor(t, readyWait, filepath.Base(bin)+" to become ready", func() (bool, string) {
+		testkit.WaitFor(t, readyWait, filepath.Base(bin)+" to become ready", func() (bool, string) {
 			select {
 			case <-a.done:
 				t.Fatalf("%s exited before it was ready:\n%s", filepath.Base(bin), a.Output())

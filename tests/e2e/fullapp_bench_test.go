@@ -12,6 +12,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // The benchmarks here run the real binary on the simulator, like TestFullApp, and
@@ -51,7 +52,7 @@ func BenchmarkAppStartToBridgeReady(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		f.launch()
 		var first time.Duration
-		WaitFor(b, 60*time.Second, "the bridge's first page_state and a usable page", func() (bool, string) {
+		testkit.WaitFor(b, 60*time.Second, "the bridge's first page_state and a usable page", func() (bool, string) {
 			st := f.status()
 			if st.PageState != "" && first == 0 {
 				first = time.Since(f.app.Started)

@@ -22,6 +22,7 @@ import (
 	"github.com/clanker-desktop/clanker/build/icons"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // fullApp is one run of the real clanker binary against the simulator and the fake
@@ -70,7 +71,7 @@ func startFullApp(t *testing.T) *fullApp {
 	watcher, conn := startWatcher(t)
 	f.notes = startNotifyServer(t)
 	f.launch()
-	WaitFor(t, 30*time.Second, "the app's tray to register with the StatusNotifierWatcher", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the app's tray to register with the StatusNotifierWatcher", func() (bool, string) {
 		items := watcher.registered()
 		if len(items) == 0 {
 			return false, "nothing registered"
@@ -78,7 +79,7 @@ func startFullApp(t *testing.T) *fullApp {
 		f.tray = &trayClient{t: t, conn: conn, name: items[len(items)-1]}
 		return true, ""
 	})
-	WaitFor(t, 30*time.Second, "the tray menu to be built", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the tray menu to be built", func() (bool, string) {
 		_, ok := f.tray.layout().find("Quit")
 		return ok, fmt.Sprintf("labels %q", f.tray.layout().labels())
 	})
@@ -126,7 +127,7 @@ func (f *fullApp) closeSettingsWindows() {
 	for _, pid := range Descendants(f.app.Cmd.Process.Pid, "clanker") {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 	}
-	WaitFor(f.t, 20*time.Second, "the settings window to close", func() (bool, string) {
+	testkit.WaitFor(f.t, 20*time.Second, "the settings window to close", func() (bool, string) {
 		return !windowVisible("Clanker settings"), "still visible"
 	})
 }
@@ -189,14 +190,14 @@ func (f *fullApp) conversation(name string) string {
 // open clicks a conversation in the sidebar and waits until the app sees it settled.
 func (f *fullApp) open(id string) {
 	f.t.Helper()
-	WaitFor(f.t, 30*time.Second, "the simulator page to connect", func() (bool, string) {
+	testkit.WaitFor(f.t, 30*time.Second, "the simulator page to connect", func() (bool, string) {
 		st, err := f.ctl.Status()
 		return err == nil && st.Pages > 0, fmt.Sprintf("%+v %v", st, err)
 	})
 	if err := f.ctl.ClickConversation(id); err != nil {
 		f.t.Fatalf("click conversation: %v", err)
 	}
-	WaitFor(f.t, 30*time.Second, "the app to show conversation "+id, func() (bool, string) {
+	testkit.WaitFor(f.t, 30*time.Second, "the app to show conversation "+id, func() (bool, string) {
 		st := f.status()
 		return st.Current == id && st.PageState == "conversation", fmt.Sprintf("%+v", st)
 	})
@@ -221,7 +222,7 @@ func (f *fullApp) sends(conv, prefix string) []sim.Send {
 func (f *fullApp) waitSent(conv, text string) sim.Send {
 	f.t.Helper()
 	var got sim.Send
-	WaitFor(f.t, 60*time.Second, fmt.Sprintf("%q to be sent in %s", text, conv), func() (bool, string) {
+	testkit.WaitFor(f.t, 60*time.Second, fmt.Sprintf("%q to be sent in %s", text, conv), func() (bool, string) {
 		ss := f.sends(conv, text)
 		if len(ss) == 0 {
 			all, _ := f.ctl.Sent()
@@ -251,7 +252,7 @@ func (f *fullApp) noUntrustedInput() {
 func windowGeometry(t testing.TB, title string) (x, y, w, h int) {
 	t.Helper()
 	var out []byte
-	WaitFor(t, 10*time.Second, "the window "+title+" to be visible", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the window "+title+" to be visible", func() (bool, string) {
 		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$", "getwindowgeometry", "--shell")
 		cmd.Env = []string{"DISPLAY=" + display.Name}
 		var err error
@@ -327,7 +328,7 @@ func originOfURL(raw string) string {
 
 func (f *fullApp) waitMode(mode string) {
 	f.t.Helper()
-	WaitFor(f.t, 30*time.Second, "mode "+mode, func() (bool, string) {
+	testkit.WaitFor(f.t, 30*time.Second, "mode "+mode, func() (bool, string) {
 		st := f.status()
 		return st.Mode == mode, fmt.Sprintf("%+v", st)
 	})
@@ -336,7 +337,7 @@ func (f *fullApp) waitMode(mode string) {
 // waitQuiet waits until the engine has nothing in flight and nothing to send.
 func (f *fullApp) waitQuiet() {
 	f.t.Helper()
-	WaitFor(f.t, 60*time.Second, "the app to finish sending", func() (bool, string) {
+	testkit.WaitFor(f.t, 60*time.Second, "the app to finish sending", func() (bool, string) {
 		st := f.status()
 		return !st.InFlight && !st.Sending && st.QueuedSends == 0, fmt.Sprintf("%+v", st)
 	})
@@ -361,12 +362,12 @@ func TestFullApp(t *testing.T) {
 
 	if !t.Run("FreshDataDirShowsUninitializedBannerAndConfigSetCompletesSetupLive", func(t *testing.T) {
 		f.t = t
-		WaitFor(t, 60*time.Second, "the Uninitialized banner and the first-run explanation", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the Uninitialized banner and the first-run explanation", func() (bool, string) {
 			st := f.status()
 			return strings.Contains(st.Banner, "not configured") && strings.Contains(st.Banner, "settings window has opened") && !st.Configured, fmt.Sprintf("%+v", st)
 		})
 		// On first run with missing settings the settings window opens by itself.
-		WaitFor(t, 60*time.Second, "the settings window to open by itself", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the settings window to open by itself", func() (bool, string) {
 			return windowVisible("Clanker settings"), "no visible window titled Clanker settings"
 		})
 		f.closeSettingsWindows()
@@ -376,7 +377,7 @@ func TestFullApp(t *testing.T) {
 		f.config("", "set", "model", "fake-model")
 		f.config("", "set", "user_name", "Sam")
 		f.config("sk-e2e-key-0123456789abcdef\n", "set", "api_key", "-")
-		WaitFor(t, 10*time.Second, "the running app to pick up the settings", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the running app to pick up the settings", func() (bool, string) {
 			st := f.status()
 			return st.Configured && !strings.Contains(st.Banner, "not configured") && !strings.Contains(st.Banner, "settings window") &&
 				st.Mode == "deactivated", fmt.Sprintf("%+v", st)
@@ -446,7 +447,7 @@ func TestFullApp(t *testing.T) {
 		if err := f.ctl.UserTypesDraft("my own words"); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 20*time.Second, "the app to see the draft", func() (bool, string) {
+		testkit.WaitFor(t, 20*time.Second, "the app to see the draft", func() (bool, string) {
 			st := f.status()
 			return st.Draft, fmt.Sprintf("%+v", st)
 		})
@@ -455,7 +456,7 @@ func TestFullApp(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The engine holds the trigger (or its finished answer) while the draft is there.
-		WaitFor(t, 30*time.Second, "the reply to be held behind the draft", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the reply to be held behind the draft", func() (bool, string) {
 			st := f.status()
 			return (st.Pending || st.QueuedSends > 0) && !st.Sending && st.Draft, fmt.Sprintf("%+v", st)
 		})
@@ -489,12 +490,12 @@ func TestFullApp(t *testing.T) {
 		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker tell me a story"}); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 60*time.Second, "typing to start", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "typing to start", func() (bool, string) {
 			st := f.status()
 			return st.Commands["type_step"]-steps >= 3, fmt.Sprintf("%+v", st)
 		})
 		f.open(jane)
-		WaitFor(t, 30*time.Second, "the app to stop typing", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the app to stop typing", func() (bool, string) {
 			st := f.status()
 			return !st.Sending, fmt.Sprintf("%+v", st)
 		})
@@ -523,12 +524,12 @@ func TestFullApp(t *testing.T) {
 		// The running app reads saved settings every 300 ms. Under the default policy
 		// (ignore) a sidebar change is taken as the new baseline and never queued, so
 		// the new message must not arrive before the policy is applied.
-		WaitFor(t, 10*time.Second, "the app to apply inactive_mode=process", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the app to apply inactive_mode=process", func() (bool, string) {
 			st := f.status()
 			return st.Inactive == "process", fmt.Sprintf("%+v", st)
 		})
 		f.post("/hide")
-		WaitFor(t, 10*time.Second, "the window to hide", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to hide", func() (bool, string) {
 			return !windowVisible("Clanker"), "still visible"
 		})
 		f.llm.Enqueue(fakellm.JSONReply("Answered from the background.", "Jane pinged."))
@@ -536,7 +537,7 @@ func TestFullApp(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.waitSent(jane, "[clanker] Answered from the background.")
-		WaitFor(t, 60*time.Second, "the app to return to Bob", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the app to return to Bob", func() (bool, string) {
 			st := f.status()
 			return st.Current == bob && st.Visiting == "", fmt.Sprintf("%+v", st)
 		})
@@ -545,7 +546,7 @@ func TestFullApp(t *testing.T) {
 		}
 		f.noUntrustedInput()
 		f.post("/show")
-		WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to show again", func() (bool, string) {
 			return windowVisible("Clanker"), "hidden"
 		})
 	}) {
@@ -558,14 +559,14 @@ func TestFullApp(t *testing.T) {
 		if err := f.ctl.SetVariant(sim.VariantSignedOut); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 30*time.Second, "the app to see the signed-out page", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the app to see the signed-out page", func() (bool, string) {
 			st := f.status()
 			return st.PageState == "signed_out" && st.Current == "", fmt.Sprintf("%+v", st)
 		})
 		f.pressSignIn()
 		// The popup signs in by itself, posts to its opener on the app origin and closes;
 		// the page then loads the conversations, signed in.
-		WaitFor(t, 60*time.Second, "sign-in through the popup and the popup to close", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "sign-in through the popup and the popup to close", func() (bool, string) {
 			sst, err := f.ctl.Status()
 			st := f.status()
 			return err == nil && sst.SignedIn && sst.SignInOrigin == originOfURL(f.sim.AccountsURL()) && st.Popups == 0 &&
@@ -595,7 +596,7 @@ func TestFullApp(t *testing.T) {
 		if err := f.ctl.SetVariant(sim.VariantUnrecognised); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 20*time.Second, "the unrecognised warning without a reload", func() (bool, string) {
+		testkit.WaitFor(t, 20*time.Second, "the unrecognised warning without a reload", func() (bool, string) {
 			st := f.status()
 			return st.PageState == "unrecognised" && strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
 		})
@@ -614,7 +615,7 @@ func TestFullApp(t *testing.T) {
 		if err := f.ctl.SetVariant(); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 30*time.Second, "the page to be recognised again with Bob open", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the page to be recognised again with Bob open", func() (bool, string) {
 			st := f.status()
 			return st.PageState == "conversation" && st.Current == bob && st.Mode == "available" &&
 				!strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
@@ -643,7 +644,7 @@ func TestFullApp(t *testing.T) {
 	if !t.Run("TrayModeItemsChangeTheForegroundConversationAndAnnounceIt", func(t *testing.T) {
 		f.t = t
 		f.tray.t = t
-		WaitFor(t, 20*time.Second, "the tray to show Bob as Available with the on icon", func() (bool, string) {
+		testkit.WaitFor(t, 20*time.Second, "the tray to show Bob as Available with the on icon", func() (bool, string) {
 			l := f.tray.layout()
 			a, _ := l.find("Available")
 			return a.Checked && a.Enabled && f.tray.iconIs(icons.TrayOn), fmt.Sprintf("labels %q, Available %+v", l.labels(), a)
@@ -651,7 +652,7 @@ func TestFullApp(t *testing.T) {
 		f.tray.click("Deactivated")
 		f.waitMode("deactivated")
 		f.waitSent(bob, engine.DeactivatedText)
-		WaitFor(t, 20*time.Second, "the off icon and Deactivated checked", func() (bool, string) {
+		testkit.WaitFor(t, 20*time.Second, "the off icon and Deactivated checked", func() (bool, string) {
 			d, _ := f.tray.layout().find("Deactivated")
 			return d.Checked && f.tray.iconIs(icons.TrayOff), fmt.Sprintf("Deactivated %+v", d)
 		})
@@ -659,7 +660,7 @@ func TestFullApp(t *testing.T) {
 		before := len(f.sends(bob, engine.AvailableText))
 		f.tray.click("Available")
 		f.waitMode("available")
-		WaitFor(t, 60*time.Second, "a new Available announcement in Bob's conversation", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "a new Available announcement in Bob's conversation", func() (bool, string) {
 			n := len(f.sends(bob, engine.AvailableText))
 			return n == before+1, fmt.Sprintf("%d announcements, had %d", n, before)
 		})
@@ -670,7 +671,7 @@ func TestFullApp(t *testing.T) {
 		// Diagnostics view (readable, with Copy), the text passed on stdin.
 		loads := strings.Count(f.app.Output(), "settings page loaded its values")
 		f.tray.click("Show sanitised state")
-		WaitFor(t, 60*time.Second, "the diagnostics view in a settings process", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the diagnostics view in a settings process", func() (bool, string) {
 			diag := false
 			for _, pid := range Descendants(f.app.Cmd.Process.Pid, "clanker") {
 				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
@@ -689,12 +690,12 @@ func TestFullApp(t *testing.T) {
 		f.tray.t = t
 		f.config("", "set", "notifications.incoming_while_hidden", "true")
 		f.config("", "set", "notifications.hide_content", "true")
-		WaitFor(t, 10*time.Second, "the app to apply the notification settings", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the app to apply the notification settings", func() (bool, string) {
 			st := f.status()
 			return strings.Join(st.Notify, ",") == "errors,hide-content,incoming", fmt.Sprintf("%+v", st)
 		})
 		f.tray.click("Hide window")
-		WaitFor(t, 10*time.Second, "the window to hide from the tray", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to hide from the tray", func() (bool, string) {
 			st := f.status()
 			return st.Hidden && !windowVisible("Clanker"), fmt.Sprintf("%+v", st)
 		})
@@ -705,7 +706,7 @@ func TestFullApp(t *testing.T) {
 			t.Fatal(err)
 		}
 		var incoming, failure *notifyCall
-		WaitFor(t, 60*time.Second, "a message notification and an error notification", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "a message notification and an error notification", func() (bool, string) {
 			calls := f.notes.calls()[before:]
 			for i := range calls {
 				c := calls[i]
@@ -726,12 +727,12 @@ func TestFullApp(t *testing.T) {
 		if !strings.Contains(strings.ToLower(failure.Body), "key") {
 			t.Errorf("the error notification should say the API key was refused; got %+v", *failure)
 		}
-		WaitFor(t, 10*time.Second, "the unread count in the tray title", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the unread count in the tray title", func() (bool, string) {
 			title, _ := f.tray.prop("Title").Value().(string)
 			return strings.Contains(title, "(1 unread)"), fmt.Sprintf("title %q", title)
 		})
 		f.tray.click("Show window")
-		WaitFor(t, 10*time.Second, "the window to show again from the tray", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to show again from the tray", func() (bool, string) {
 			st := f.status()
 			return !st.Hidden && st.Unread == 0 && windowVisible("Clanker"), fmt.Sprintf("%+v", st)
 		})
@@ -746,12 +747,12 @@ func TestFullApp(t *testing.T) {
 		f.t = t
 		entry := filepath.Join(f.app.Home, ".config", "autostart", "clanker.desktop")
 		f.config("", "set", "autostart", "true")
-		WaitFor(t, 10*time.Second, "the XDG autostart entry starting this binary hidden", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the XDG autostart entry starting this binary hidden", func() (bool, string) {
 			b, err := os.ReadFile(entry)
 			return err == nil && strings.Contains(string(b), "Exec="+f.bin+" --hidden"), fmt.Sprintf("%s: %q %v", entry, b, err)
 		})
 		f.config("", "set", "autostart", "false")
-		WaitFor(t, 10*time.Second, "the autostart entry to be removed", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the autostart entry to be removed", func() (bool, string) {
 			_, err := os.Stat(entry)
 			return os.IsNotExist(err), fmt.Sprintf("stat: %v", err)
 		})
@@ -773,7 +774,7 @@ func TestFullApp(t *testing.T) {
 		if err := CloseWindow(display.Name, win); err != nil {
 			t.Fatal(err)
 		}
-		WaitFor(t, 10*time.Second, "the window to hide instead of quitting", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to hide instead of quitting", func() (bool, string) {
 			st := f.status()
 			return st.Hidden && !windowVisible("Clanker"), fmt.Sprintf("%+v", st)
 		})
@@ -781,7 +782,7 @@ func TestFullApp(t *testing.T) {
 			t.Fatalf("closing the window quit the app although a tray is present:\n%s", f.app.Output())
 		}
 		f.tray.click("Show window")
-		WaitFor(t, 10*time.Second, "the window to come back from the tray", func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the window to come back from the tray", func() (bool, string) {
 			st := f.status()
 			return !st.Hidden && windowVisible("Clanker"), fmt.Sprintf("%+v", st)
 		})
@@ -797,7 +798,7 @@ func TestFullApp(t *testing.T) {
 		}
 		// As after an update by Google: the app starts on (here: reloads into) the new page.
 		f.post("/reload")
-		WaitFor(t, 60*time.Second, "the unrecognised warning", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the unrecognised warning", func() (bool, string) {
 			st := f.status()
 			return st.PageState == "unrecognised" && strings.Contains(st.Banner, "does not recognise"), fmt.Sprintf("%+v", st)
 		})
@@ -822,7 +823,7 @@ func TestFullApp(t *testing.T) {
 		f.t = t
 		f.tray.t = t
 		f.tray.click("Quit")
-		WaitFor(t, 30*time.Second, "the app to exit after Quit", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the app to exit after Quit", func() (bool, string) {
 			return f.app.Exited(), "still running"
 		})
 		if code := f.app.Cmd.ProcessState.ExitCode(); code != 0 {

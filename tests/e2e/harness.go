@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 )
 
@@ -312,25 +311,6 @@ func vmRSSKiB(pid int) int64 {
 		}
 	}
 	return 0
-}
-
-// WaitFor polls cond every 50 ms until it returns true or the deadline passes; then it
-// fails the test with what it was waiting for and the last state cond described.
-func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for {
-		ok, desc := cond()
-		if ok {
-			return
-		}
-		last = desc
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s; last seen: %s", timeout, what, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func killPID(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // The app menu and the page's right-click menu, tested on tests/e2e/menuapp (the Shell
@@ -141,7 +143,7 @@ func startMenuApp(t *testing.T) (*App, *testPage, string) {
 	}
 	app := StartApp(t, display, bin, 60*time.Second, "-target", page.URL(), "-ready-file", "{ready}")
 	var wid string
-	WaitFor(t, 30*time.Second, "the main window to be visible and the page loaded", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the main window to be visible and the page loaded", func() (bool, string) {
 		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", menuAppTitle)
 		cmd.Env = []string{"DISPLAY=" + display.Name}
 		out, _ := cmd.Output()
@@ -152,7 +154,7 @@ func startMenuApp(t *testing.T) (*App, *testPage, string) {
 		wid = ids[0]
 		return len(page.Reports("app-loaded")) > 0, "page not loaded: " + page.Kinds()
 	})
-	WaitFor(t, 20*time.Second, "the menu bar to show Alice's conversation", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "the menu bar to show Alice's conversation", func() (bool, string) {
 		m := nativeMenu(t, app, false)
 		_, ok := m.find("Alice: Deactivated")
 		return ok, m.String()
@@ -184,7 +186,7 @@ func TestAppMenuBarCarriesTheClankerMenuAndFollowsTheStatus(t *testing.T) {
 	}
 
 	trayPost(t, app, "/status", `{"ConversationID":"c-2","ConversationName":"Bank 12345","Mode":"deactivated","ModeLocked":true,"LockReason":"automated"}`)
-	WaitFor(t, 10*time.Second, "disabled mode items and the reason line in the menu bar", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "disabled mode items and the reason line in the menu bar", func() (bool, string) {
 		m := nativeMenu(t, app, false)
 		a, _ := m.find("Active")
 		_, reason := m.find("Automated conversation: Clanker stays out")
@@ -193,7 +195,7 @@ func TestAppMenuBarCarriesTheClankerMenuAndFollowsTheStatus(t *testing.T) {
 	})
 
 	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"active"}`)
-	WaitFor(t, 10*time.Second, "Active checked and enabled, the reason line gone", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "Active checked and enabled, the reason line gone", func() (bool, string) {
 		m := nativeMenu(t, app, false)
 		a, _ := m.find("Active")
 		d, _ := m.find("Deactivated")
@@ -211,14 +213,14 @@ func TestAppMenuShortcutsFromTheKeyboardRunTheirActions(t *testing.T) {
 	xdo(t, "mousemove", "--window", wid, "600", "500")
 
 	xdo(t, "key", "ctrl+comma")
-	WaitFor(t, 10*time.Second, "Ctrl+, to open the settings", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "Ctrl+, to open the settings", func() (bool, string) {
 		st := trayAppState(t, app)
 		return hasCall(st, "OpenSettings"), fmt.Sprintf("calls %q", st.Calls)
 	})
 
 	zoomIs := func(want string) {
 		t.Helper()
-		WaitFor(t, 10*time.Second, "the web view's zoom level "+want, func() (bool, string) {
+		testkit.WaitFor(t, 10*time.Second, "the web view's zoom level "+want, func() (bool, string) {
 			z := menuAppGet(t, app, "/zoom")
 			return z == want, "zoom " + z
 		})
@@ -235,7 +237,7 @@ func TestAppMenuShortcutsFromTheKeyboardRunTheirActions(t *testing.T) {
 
 	loads := len(page.Reports("app-loaded"))
 	xdo(t, "key", "ctrl+r")
-	WaitFor(t, 20*time.Second, "Ctrl+R to reload the page", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "Ctrl+R to reload the page", func() (bool, string) {
 		n := len(page.Reports("app-loaded"))
 		return n > loads, fmt.Sprintf("%d loads, %d before", n, loads)
 	})
@@ -243,7 +245,7 @@ func TestAppMenuShortcutsFromTheKeyboardRunTheirActions(t *testing.T) {
 	// The page reloaded; focus the window again for the last shortcut.
 	xdo(t, "windowfocus", "--sync", wid)
 	xdo(t, "key", "ctrl+q")
-	WaitFor(t, 20*time.Second, "Ctrl+Q to quit the app", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "Ctrl+Q to quit the app", func() (bool, string) {
 		return app.Exited(), "still running"
 	})
 	if code := app.Cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(app.Output(), "menuapp: clean exit") {
@@ -257,7 +259,7 @@ func openContextMenu(t *testing.T, app *App, wid string, x, y int) nativeMenus {
 	xdo(t, "mousemove", "--window", wid, fmt.Sprint(x), fmt.Sprint(y))
 	xdo(t, "click", "3")
 	var m nativeMenus
-	WaitFor(t, 10*time.Second, "the right-click menu to open with the Clanker items", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the right-click menu to open with the Clanker items", func() (bool, string) {
 		m = nativeMenu(t, app, true)
 		_, ok := m.find("Settings...")
 		return ok, m.String()
@@ -268,7 +270,7 @@ func openContextMenu(t *testing.T, app *App, wid string, x, y int) nativeMenus {
 func closeMenus(t *testing.T, app *App) {
 	t.Helper()
 	xdo(t, "key", "Escape")
-	WaitFor(t, 10*time.Second, "the right-click menu to close", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the right-click menu to close", func() (bool, string) {
 		m := nativeMenu(t, app, true)
 		return len(m) == 0, m.String()
 	})
@@ -311,11 +313,11 @@ func TestRightClickOnThePageShowsTheClankerItemsAndAModeItemSetsTheMode(t *testi
 	// Keyboard through the open menu, as a user would: the conversation line is not
 	// selectable, so Down, Down, Down lands on Active.
 	xdo(t, "key", "Down", "Down", "Down", "Return")
-	WaitFor(t, 10*time.Second, "choosing Active in the right-click menu to call SetMode", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "choosing Active in the right-click menu to call SetMode", func() (bool, string) {
 		st := trayAppState(t, app)
 		return hasCall(st, "SetMode active"), fmt.Sprintf("calls %q", st.Calls)
 	})
-	WaitFor(t, 10*time.Second, "the next right-click menu to show Active checked", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the next right-click menu to show Active checked", func() (bool, string) {
 		m := openContextMenu(t, app, wid, 700, 600)
 		a, _ := m.find("Active")
 		ok := a.Active
@@ -329,7 +331,7 @@ func TestRightClickOnThePageShowsTheClankerItemsAndAModeItemSetsTheMode(t *testi
 		t.Fatalf("activate diag-sanitised: %v %v", err, resp)
 	}
 	resp.Body.Close()
-	WaitFor(t, 10*time.Second, "the sanitised state to be shown", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the sanitised state to be shown", func() (bool, string) {
 		st := trayAppState(t, app)
 		return hasCall(st, "Diagnostics sanitised=true") && len(st.Shown) == 1, fmt.Sprintf("calls %q shown %q", st.Calls, st.Shown)
 	})
@@ -366,7 +368,7 @@ func openContextMenuIn(t *testing.T, app *App, page *testPage, wid string) nativ
 	xdo(t, "mousemove", "--window", wid, "100", "190")
 	xdo(t, "click", "1")
 	xdo(t, "type", "hello")
-	WaitFor(t, 10*time.Second, "the typed word to reach the compose box", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the typed word to reach the compose box", func() (bool, string) {
 		for _, r := range page.Reports("box-event") {
 			if strings.Contains(string(r.Data), `"data":"o"`) {
 				return true, ""
@@ -388,13 +390,13 @@ func TestEditMenuItemsRunWebKitsEditingCommandsInTheComposeBox(t *testing.T) {
 	// F10 opens the menu bar's first menu (Clanker); Right moves to Edit; Down moves
 	// the selection until GTK reports Cut selected.
 	xdo(t, "key", "F10")
-	WaitFor(t, 10*time.Second, "the Clanker menu to open from F10", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the Clanker menu to open from F10", func() (bool, string) {
 		m := nativeMenu(t, app, true)
 		_, ok := m.find("About Clanker")
 		return ok, m.String()
 	})
 	xdo(t, "key", "Right")
-	WaitFor(t, 10*time.Second, "the Edit menu to open", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the Edit menu to open", func() (bool, string) {
 		m := nativeMenu(t, app, true)
 		_, ok := m.find("Select All")
 		return ok, m.String()
@@ -415,13 +417,13 @@ func TestEditMenuItemsRunWebKitsEditingCommandsInTheComposeBox(t *testing.T) {
 		}
 		prev := selected()
 		xdo(t, "key", "Down")
-		WaitFor(t, 5*time.Second, "Down to move the selection from "+prev, func() (bool, string) {
+		testkit.WaitFor(t, 5*time.Second, "Down to move the selection from "+prev, func() (bool, string) {
 			cur := selected()
 			return cur != prev, "selected " + cur
 		})
 	}
 	xdo(t, "key", "Return")
-	WaitFor(t, 10*time.Second, "Edit > Cut to cut the selected text out of the box", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "Edit > Cut to cut the selected text out of the box", func() (bool, string) {
 		for _, r := range page.Reports("box-event") {
 			if strings.Contains(string(r.Data), `"inputType":"deleteByCut"`) {
 				return true, ""

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/godbus/dbus/v5"
+
+	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // notifyServer is a stand-in for the desktop's notification daemon on the private bus:
@@ -86,7 +88,7 @@ func TestNotificationsReachTheSessionNotificationServerAndHideContentWhenAsked(t
 	}
 
 	var calls []notifyCall
-	WaitFor(t, 5*time.Second, "three notifications at the test server", func() (bool, string) {
+	testkit.WaitFor(t, 5*time.Second, "three notifications at the test server", func() (bool, string) {
 		calls = srv.calls()
 		return len(calls) == 3, strings.Repeat("call ", len(calls))
 	})

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 func TestSettingsProcessStartsAndRendersItsPage(t *testing.T) {
@@ -24,16 +26,16 @@ func TestSettingsProcessStartsAndRendersItsPage(t *testing.T) {
 	}
 	data := t.TempDir()
 	app := StartApp(t, display, bin, 60*time.Second, "-data", data, "-ready-file", "{ready}")
-	WaitFor(t, 30*time.Second, "the settings window to be visible", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the settings window to be visible", func() (bool, string) {
 		return windowVisible("Clanker settings"), "no visible window titled Clanker settings"
 	})
 	// The page reached Go through the Wails binding when the service logs its Load.
-	WaitFor(t, 30*time.Second, "the page to call the bound SettingsService.Load", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the page to call the bound SettingsService.Load", func() (bool, string) {
 		return strings.Contains(app.Output(), "settings page loaded its values"), "no Load call logged yet"
 	})
 	// Then wait for the paint: the screenshot must show text (dark pixels) in the window.
 	shot := filepath.Join(ArtifactsDir(), "settings-window.png")
-	WaitFor(t, 30*time.Second, "the settings page to be painted", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the settings page to be painted", func() (bool, string) {
 		if err := display.Screenshot(shot); err != nil {
 			return false, err.Error()
 		}
@@ -91,7 +93,7 @@ func TestSecondLaunchExitsAndFocusesTheFirst(t *testing.T) {
 	if !strings.Contains(string(out), "already running") {
 		t.Fatalf("second launch: want it to report the first instance, got:\n%s", out)
 	}
-	WaitFor(t, 15*time.Second, "the first instance's window to come forward", func() (bool, string) {
+	testkit.WaitFor(t, 15*time.Second, "the first instance's window to come forward", func() (bool, string) {
 		return windowVisible(title), "still hidden"
 	})
 	if st := trayAppState(t, first); !hasCall(st, "ShowWindow") {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/window"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var (
@@ -157,7 +158,7 @@ func (r *shellRun) events(kind string) []pageEvent {
 func (r *shellRun) waitEvents(kind string, n int, timeout time.Duration) []pageEvent {
 	r.t.Helper()
 	var got []pageEvent
-	WaitFor(r.t, timeout, fmt.Sprintf("%d %q event(s) to reach Go", n, kind), func() (bool, string) {
+	testkit.WaitFor(r.t, timeout, fmt.Sprintf("%d %q event(s) to reach Go", n, kind), func() (bool, string) {
 		got = r.events(kind)
 		return len(got) >= n, fmt.Sprintf("%d %q events; all events: %v", len(got), kind, r.state().Events)
 	})
@@ -167,7 +168,7 @@ func (r *shellRun) waitEvents(kind string, n int, timeout time.Duration) []pageE
 func (r *shellRun) waitReports(kind string, n int, timeout time.Duration) []report {
 	r.t.Helper()
 	var got []report
-	WaitFor(r.t, timeout, fmt.Sprintf("%d %q report(s) from the test page", n, kind), func() (bool, string) {
+	testkit.WaitFor(r.t, timeout, fmt.Sprintf("%d %q report(s) from the test page", n, kind), func() (bool, string) {
 		got = r.page.Reports(kind)
 		return len(got) >= n, fmt.Sprintf("%d %q reports; page reported: %s", len(got), kind, r.page.Kinds())
 	})
@@ -320,7 +321,7 @@ func TestNativeInputIsTrustedWhileVisibleAndHidden(t *testing.T) {
 		t.Fatalf("visible window: page sent %q, want the inserted %q", sent.Text, text)
 	}
 	// The key events are reported on their own requests, which may arrive after "sent".
-	WaitFor(t, 10*time.Second, "the page to report the native Enter", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the page to report the native Enter", func() (bool, string) {
 		enters := 0
 		for _, rep := range page.Reports("box-event")[probe:] {
 			ev := decode[struct {
@@ -342,7 +343,7 @@ func TestNativeInputIsTrustedWhileVisibleAndHidden(t *testing.T) {
 	})
 
 	r.post("/hide", "")
-	WaitFor(t, 10*time.Second, "the page to see itself hidden (visibilitychange)", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the page to see itself hidden (visibilitychange)", func() (bool, string) {
 		reps := page.Reports("visibility")
 		return len(reps) > 0 && decode[struct{ Hidden bool }](t, reps[len(reps)-1].Data).Hidden, fmt.Sprintf("%d visibility reports", len(reps))
 	})
@@ -378,7 +379,7 @@ func TestPopupOpensWithSharedSessionAndClosesItself(t *testing.T) {
 	if msg.Data != "signed-in" {
 		t.Fatalf("main page got %q from the popup, want %q", msg.Data, "signed-in")
 	}
-	WaitFor(t, 10*time.Second, "the popup window to close itself", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the popup window to close itself", func() (bool, string) {
 		st := r.state()
 		return st.OpenPopups == 0 && strings.Join(st.Popups, ",") == "created,shown,closed",
 			fmt.Sprintf("open=%d lifecycle=%v", st.OpenPopups, st.Popups)
@@ -395,7 +396,7 @@ func TestPopupOpensWithSharedSessionAndClosesItself(t *testing.T) {
 	r.waitReports("external-requested", 1, 10*time.Second)
 	_, port, _ := net.SplitHostPort(page.Addr)
 	want := "http://localhost:" + port + "/other"
-	WaitFor(t, 10*time.Second, "the other-origin popup to go to OpenExternal", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the other-origin popup to go to OpenExternal", func() (bool, string) {
 		st := r.state()
 		return len(st.External) == 1 && st.External[0] == want, fmt.Sprintf("external=%v popups=%v", st.External, st.Popups)
 	})
@@ -432,7 +433,7 @@ func TestBootstrapShowsRetryWhenTargetIsDownAndLoadsItAfterRetry(t *testing.T) {
 	target := "http://" + addr + "/app/"
 	r := startShell(t, nil, target)
 
-	WaitFor(t, 30*time.Second, "the offline page after the failed load", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "the offline page after the failed load", func() (bool, string) {
 		st := r.state()
 		failed, offline := false, false
 		for _, l := range st.Loads {
@@ -481,7 +482,7 @@ func TestWindowGeometryIsRestoredAndReported(t *testing.T) {
 	page := newTestPage(t, "127.0.0.1:0")
 	r := startShell(t, page, "", "-geometry", "60,40,900,700")
 	r.waitEvents("from-page", 1, 30*time.Second)
-	WaitFor(t, 10*time.Second, "the remembered geometry to be applied and reported", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the remembered geometry to be applied and reported", func() (bool, string) {
 		st := r.state()
 		if len(st.Geometry) == 0 {
 			return false, "no geometry reported"

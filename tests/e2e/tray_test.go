@@ -16,8 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/build/icons"
 	"github.com/godbus/dbus/v5"
+
+	"github.com/clanker-desktop/clanker/build/icons"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // sniWatcher is a test org.kde.StatusNotifierWatcher: the part of a desktop panel that
@@ -254,7 +256,7 @@ func startTrayApp(t *testing.T, args ...string) (*App, *trayClient) {
 	all := append([]string{"-target", page.URL(), "-ready-file", "{ready}"}, args...)
 	app := StartApp(t, display, bin, 60*time.Second, all...)
 	var name string
-	WaitFor(t, 20*time.Second, "the tray to register with the StatusNotifierWatcher", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "the tray to register with the StatusNotifierWatcher", func() (bool, string) {
 		items := watcher.registered()
 		if len(items) == 0 {
 			return false, "nothing registered"
@@ -263,7 +265,7 @@ func startTrayApp(t *testing.T, args ...string) (*App, *trayClient) {
 		return true, ""
 	})
 	tc := &trayClient{t: t, conn: conn, name: name}
-	WaitFor(t, 20*time.Second, "the tray menu to be built", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "the tray menu to be built", func() (bool, string) {
 		_, ok := tc.layout().find("Quit")
 		return ok, fmt.Sprintf("labels %q", tc.layout().labels())
 	})
@@ -272,7 +274,7 @@ func startTrayApp(t *testing.T, args ...string) (*App, *trayClient) {
 
 func TestTrayModeItemsCallSetModeAndTheIconFollowsTheMode(t *testing.T) {
 	app, tray := startTrayApp(t)
-	WaitFor(t, 10*time.Second, "the menu to show Alice's mode, Deactivated checked and the off icon", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the menu to show Alice's mode, Deactivated checked and the off icon", func() (bool, string) {
 		l := tray.layout()
 		_, header := l.find("Alice: Deactivated")
 		d, _ := l.find("Deactivated")
@@ -280,7 +282,7 @@ func TestTrayModeItemsCallSetModeAndTheIconFollowsTheMode(t *testing.T) {
 	})
 
 	tray.click("Active")
-	WaitFor(t, 10*time.Second, "SetMode active, Active checked, the on icon and the title", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "SetMode active, Active checked, the on icon and the title", func() (bool, string) {
 		st := trayAppState(t, app)
 		l := tray.layout()
 		a, _ := l.find("Active")
@@ -291,7 +293,7 @@ func TestTrayModeItemsCallSetModeAndTheIconFollowsTheMode(t *testing.T) {
 	})
 
 	tray.click("Deactivated")
-	WaitFor(t, 10*time.Second, "SetMode deactivated and the off icon again", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "SetMode deactivated and the off icon again", func() (bool, string) {
 		st := trayAppState(t, app)
 		return hasCall(st, "SetMode deactivated") && tray.iconIs(icons.TrayOff), fmt.Sprintf("calls %q", st.Calls)
 	})
@@ -300,7 +302,7 @@ func TestTrayModeItemsCallSetModeAndTheIconFollowsTheMode(t *testing.T) {
 func TestTrayModeItemsAreDisabledAndRefusedInAnAutomatedConversation(t *testing.T) {
 	app, tray := startTrayApp(t)
 	trayPost(t, app, "/status", `{"ConversationID":"c-2","ConversationName":"Bank 12345","Mode":"deactivated","ModeLocked":true,"LockReason":"automated"}`)
-	WaitFor(t, 10*time.Second, "disabled mode items and the reason line", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "disabled mode items and the reason line", func() (bool, string) {
 		l := tray.layout()
 		a, _ := l.find("Available")
 		_, reason := l.find("Automated conversation: Clanker stays out")
@@ -309,7 +311,7 @@ func TestTrayModeItemsAreDisabledAndRefusedInAnAutomatedConversation(t *testing.
 	// A panel may still send a click for a disabled item; it must not change the mode.
 	tray.click("Available")
 	tray.click("Deactivate in all conversations") // a later click proves the first was handled
-	WaitFor(t, 10*time.Second, "the later click to arrive", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the later click to arrive", func() (bool, string) {
 		return hasCall(trayAppState(t, app), "DeactivateAll"), "no DeactivateAll yet"
 	})
 	for _, c := range trayAppState(t, app).Calls {
@@ -319,7 +321,7 @@ func TestTrayModeItemsAreDisabledAndRefusedInAnAutomatedConversation(t *testing.
 	}
 
 	trayPost(t, app, "/status", `{"Mode":"uninitialized","ModeLocked":true,"LockReason":"uninitialized","ConversationID":"c-3","ConversationName":"Bob"}`)
-	WaitFor(t, 10*time.Second, "the Uninitialized explanation", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the Uninitialized explanation", func() (bool, string) {
 		l := tray.layout()
 		_, reason := l.find("Finish the settings to choose a mode")
 		title, _ := tray.prop("Title").Value().(string)
@@ -333,7 +335,7 @@ func TestTrayDiagnosticsItemsDoWhatTheySay(t *testing.T) {
 	tray.click("Show sanitised state")
 	tray.click("Deactivate in all conversations")
 	tray.click("Settings...")
-	WaitFor(t, 10*time.Second, "both diagnostics shown, DeactivateAll and OpenSettings", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "both diagnostics shown, DeactivateAll and OpenSettings", func() (bool, string) {
 		st := trayAppState(t, app)
 		full, sanitised := false, false
 		for _, s := range st.Shown {
@@ -346,7 +348,7 @@ func TestTrayDiagnosticsItemsDoWhatTheySay(t *testing.T) {
 	// Purging asks first; "no" deletes nothing.
 	trayPost(t, app, "/confirm?answer=no", "")
 	tray.click("Purge all state data...")
-	WaitFor(t, 10*time.Second, "the purge-all question", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the purge-all question", func() (bool, string) {
 		st := trayAppState(t, app)
 		return len(st.Asked) == 1, fmt.Sprintf("asked %q", st.Asked)
 	})
@@ -356,7 +358,7 @@ func TestTrayDiagnosticsItemsDoWhatTheySay(t *testing.T) {
 	trayPost(t, app, "/confirm?answer=yes", "")
 	tray.click("Purge all state data...")
 	tray.click("Purge conversation state")
-	WaitFor(t, 10*time.Second, "PurgeAll and PurgeConversation after yes", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "PurgeAll and PurgeConversation after yes", func() (bool, string) {
 		st := trayAppState(t, app)
 		return hasCall(st, "PurgeAll") && hasCall(st, "PurgeConversation") && len(st.Asked) == 3, fmt.Sprintf("calls %q asked %q", st.Calls, st.Asked)
 	})
@@ -365,27 +367,27 @@ func TestTrayDiagnosticsItemsDoWhatTheySay(t *testing.T) {
 func TestTrayShowHideTogglesTheWindowAndQuitExitsCleanly(t *testing.T) {
 	app, tray := startTrayApp(t)
 	const title = "Clanker tray test"
-	WaitFor(t, 20*time.Second, "the window to be visible with a Hide window item", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "the window to be visible with a Hide window item", func() (bool, string) {
 		_, hide := tray.layout().find("Hide window")
 		return hide && windowVisible(title), fmt.Sprintf("Hide item %v, visible %v", hide, windowVisible(title))
 	})
 	tray.click("Hide window")
-	WaitFor(t, 10*time.Second, "the window hidden and the item saying Show window", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the window hidden and the item saying Show window", func() (bool, string) {
 		_, show := tray.layout().find("Show window")
 		return show && !windowVisible(title), fmt.Sprintf("Show item %v, visible %v", show, windowVisible(title))
 	})
 	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"available","Unread":3}`)
-	WaitFor(t, 10*time.Second, "the unread count in the title while hidden", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the unread count in the title while hidden", func() (bool, string) {
 		title, _ := tray.prop("Title").Value().(string)
 		return title == "Clanker: Available (3 unread)", fmt.Sprintf("title %q", title)
 	})
 	tray.click("Show window")
-	WaitFor(t, 10*time.Second, "the window visible again", func() (bool, string) {
+	testkit.WaitFor(t, 10*time.Second, "the window visible again", func() (bool, string) {
 		return windowVisible(title), "not visible"
 	})
 
 	tray.click("Quit")
-	WaitFor(t, 20*time.Second, "the app to exit after Quit", func() (bool, string) {
+	testkit.WaitFor(t, 20*time.Second, "the app to exit after Quit", func() (bool, string) {
 		return app.Exited(), "still running"
 	})
 	if code := app.Cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(app.Output(), "trayapp: clean exit") {

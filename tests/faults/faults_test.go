@@ -205,7 +205,7 @@ func check(t *testing.T, f fault, o outcome) {
 	for _, p := range o.posted {
 		body := strings.TrimPrefix(p, engine.Prefix)
 		if !strings.HasPrefix(p, engine.Prefix) || strings.HasPrefix(body, "[clanker]") {
-			t.Errorf("posted text %q does not start with exactly one prefix", clip(p))
+			t.Errorf("posted text %q does not start with exactly one prefix", engine.Clip(p, 80))
 		}
 		if n := utf8.RuneCountInString(body); n > 1600 {
 			t.Errorf("posted text has %d runes after the prefix, over the 1600 cap", n)
@@ -213,7 +213,7 @@ func check(t *testing.T, f fault, o outcome) {
 		low := strings.ToLower(body)
 		for _, raw := range []string{`{"`, `"response"`, "<think", "</think"} {
 			if strings.Contains(low, raw) {
-				t.Errorf("raw model output posted: %q contains %q", clip(p), raw)
+				t.Errorf("raw model output posted: %q contains %q", engine.Clip(p, 80), raw)
 			}
 		}
 		if strings.TrimSpace(low) == "null" {
@@ -267,16 +267,9 @@ func show(ss []string) string {
 	}
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", clip(s))
+		out[i] = fmt.Sprintf("%q", engine.Clip(s, 80))
 	}
 	return strings.Join(out, ", ")
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return fmt.Sprintf("%s…(%d bytes)", s[:80], len(s))
-	}
-	return s
 }
 
 func startServer(t *testing.T, f fault) *fakellm.Server {

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/inject"
 	"github.com/clanker-desktop/clanker/tests/browser"
@@ -270,12 +271,5 @@ func (h *host) count(mark int, typ string) int {
 // eval runs JS and decodes its result into out (may be nil).
 func eval(t testing.TB, ctx context.Context, js string, out any) {
 	t.Helper()
-	browser.Run(t, ctx, "evaluate "+clipJS(js), chromedp.Evaluate(js, out))
-}
-
-func clipJS(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
+	browser.Run(t, ctx, "evaluate "+engine.Clip(js, 60), chromedp.Evaluate(js, out))
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // bindingName is the CDP binding the bridge's events reach Go through. In the desktop app
@@ -317,26 +318,10 @@ func (h *headless) quiet() (bool, string) {
 		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.SidebarQueue))
 }
 
-// poll waits for cond with a deadline and reports whether it came true and, if not, what
-// cond said last.
-func poll(timeout time.Duration, cond func() (bool, string)) (bool, string) {
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, why := cond()
-		if ok {
-			return true, why
-		}
-		if time.Now().After(deadline) {
-			return false, why
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-}
-
-// waitFor is poll that fails the test when the condition never comes true.
+// waitFor is testkit.Poll that fails the test when the condition never comes true.
 func (h *headless) waitFor(what string, timeout time.Duration, cond func() (bool, string)) {
 	h.t.Helper()
-	if ok, why := poll(timeout, cond); !ok {
+	if ok, why := testkit.Poll(timeout, cond); !ok {
 		h.t.Fatalf("waited %v for %s; last: %s\nrecent log:\n%s", timeout, what, why, h.log.String())
 	}
 }

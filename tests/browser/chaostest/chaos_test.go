@@ -12,7 +12,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var (
@@ -56,14 +58,7 @@ type seedResult struct {
 // every step and once more when the app has gone quiet. One Chromium serves every seed; each
 // seed gets a fresh tab, simulator, model server and database.
 func TestChaosThroughTheBridgeKeepsEveryInvariant(t *testing.T) {
-	seeds := []uint64{}
-	if *seedFlag != 0 {
-		seeds = append(seeds, *seedFlag)
-	} else {
-		for s := 1; s <= *seedsFlag; s++ {
-			seeds = append(seeds, uint64(s))
-		}
-	}
+	seeds := testkit.Seeds(*seedFlag, *seedsFlag)
 	b := browser.New(t)
 	start := time.Now()
 	var total seedResult
@@ -135,7 +130,7 @@ func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event) seedRes
 		}
 	}
 	// Let every reply under way finish (or give up), then check once more.
-	if ok, why := poll(45*time.Second, func() (bool, string) {
+	if ok, why := testkit.Poll(45*time.Second, func() (bool, string) {
 		if h.knownBug() != "" {
 			return true, ""
 		}
@@ -180,7 +175,7 @@ func (s *session) report(seed uint64, evs []event, step int, why []string) strin
 	if sent, err := s.h.ctl.Sent(); err == nil {
 		fmt.Fprintf(&b, "send log:\n")
 		for i, e := range sent {
-			fmt.Fprintf(&b, "  %3d  %-10s trusted=%v via=%s %q\n", i, s.name(e.Conversation), e.Trusted, e.Via, clip(e.Text))
+			fmt.Fprintf(&b, "  %3d  %-10s trusted=%v via=%s %q\n", i, s.name(e.Conversation), e.Trusted, e.Via, engine.Clip(e.Text, 80))
 		}
 	}
 	fmt.Fprintf(&b, "recent app log:\n%s\n", s.h.log.String())

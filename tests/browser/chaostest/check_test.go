@@ -60,26 +60,26 @@ func (s *session) check() ([]string, checkStats) {
 				st.userSends++
 				continue
 			}
-			bad("send %d in %s is not the user's and lacks the prefix: %q (expected the user's next send to be %s)", j, s.name(e.Conversation), clip(e.Text), s.nextUser(user))
+			bad("send %d in %s is not the user's and lacks the prefix: %q (expected the user's next send to be %s)", j, s.name(e.Conversation), engine.Clip(e.Text, 80), s.nextUser(user))
 			continue
 		}
 		st.clankerSends++
 		c := w.byID(e.Conversation)
 		switch {
 		case c == nil:
-			bad("Clanker sent %q in a conversation the driver never created (%s)", clip(e.Text), e.Conversation)
+			bad("Clanker sent %q in a conversation the driver never created (%s)", engine.Clip(e.Text, 80), e.Conversation)
 		case c.spec.auto:
-			bad("Clanker sent %q in the automated conversation %s", clip(e.Text), c.spec.name)
+			bad("Clanker sent %q in the automated conversation %s", engine.Clip(e.Text, 80), c.spec.name)
 		case !w.participating[c.id]:
-			bad("Clanker sent %q in %s, which was never made Available or Active", clip(e.Text), c.spec.name)
+			bad("Clanker sent %q in %s, which was never made Available or Active", engine.Clip(e.Text, 80), c.spec.name)
 		case e.Text == engine.DeactivatedText:
 			st.farewells++
 		case w.deactivatedAt[c.id] >= 0 && j >= w.deactivatedAt[c.id]:
-			bad("Clanker sent %q in %s after its Deactivated mode was stored (send %d, deactivated at send %d)", clip(e.Text), c.spec.name, j, w.deactivatedAt[c.id])
+			bad("Clanker sent %q in %s after its Deactivated mode was stored (send %d, deactivated at send %d)", engine.Clip(e.Text, 80), c.spec.name, j, w.deactivatedAt[c.id])
 		}
 		for _, shape := range rawShapes {
 			if strings.Contains(e.Text, shape) {
-				bad("Clanker posted raw model output in %s (it contains %q): %q", s.name(e.Conversation), shape, clip(e.Text))
+				bad("Clanker posted raw model output in %s (it contains %q): %q", s.name(e.Conversation), shape, engine.Clip(e.Text, 80))
 				break
 			}
 		}
@@ -88,16 +88,16 @@ func (s *session) check() ([]string, checkStats) {
 		}
 		for _, t := range msgTag.FindAllString(e.Text, -1) {
 			if owner, ok := w.tagConv[t]; ok && owner != e.Conversation {
-				bad("Clanker's send in %s quotes message %s of %s: it went to the wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), clip(e.Text))
+				bad("Clanker's send in %s quotes message %s of %s: it went to the wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), engine.Clip(e.Text, 80))
 			}
 		}
 		for _, t := range draftTag.FindAllString(e.Text, -1) {
 			owner, ok := userTags[t]
 			switch {
 			case !ok:
-				bad("Clanker's send in %s contains the user's unsent draft %s: %q", s.name(e.Conversation), t, clip(e.Text))
+				bad("Clanker's send in %s contains the user's unsent draft %s: %q", s.name(e.Conversation), t, engine.Clip(e.Text, 80))
 			case owner != e.Conversation:
-				bad("Clanker's send in %s quotes the user's message %s of %s: wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), clip(e.Text))
+				bad("Clanker's send in %s quotes the user's message %s of %s: wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), engine.Clip(e.Text, 80))
 			}
 		}
 	}
@@ -132,10 +132,10 @@ func (s *session) checkThread(c *conv, msgs []sim.Message) []string {
 			for _, t := range msgTag.FindAllString(m.Text, -1) {
 				replies[t]++
 				if replies[t] == 2 {
-					v = append(v, fmt.Sprintf("Clanker replied twice to message %s in %s (second reply %q)", t, c.spec.name, clip(m.Text)))
+					v = append(v, fmt.Sprintf("Clanker replied twice to message %s in %s (second reply %q)", t, c.spec.name, engine.Clip(m.Text, 80)))
 				}
 				if s.w.kinds[t] == "other-clanker" && quietAt[t] {
-					v = append(v, fmt.Sprintf("Clanker answered another Clanker's message %s in %s although it had spoken since the last human message (ping-pong): %q", t, c.spec.name, clip(m.Text)))
+					v = append(v, fmt.Sprintf("Clanker answered another Clanker's message %s in %s although it had spoken since the last human message (ping-pong): %q", t, c.spec.name, engine.Clip(m.Text, 80)))
 				}
 			}
 			quiet = true
@@ -162,14 +162,14 @@ func (s *session) checkDraft() []string {
 		return []string{"read the location: " + err.Error()}
 	}
 	if cur != w.draftConv {
-		return []string{fmt.Sprintf("the page left %s, where the user's draft %q was, for %s without the user switching", s.name(w.draftConv), clip(w.draft), s.name(cur))}
+		return []string{fmt.Sprintf("the page left %s, where the user's draft %q was, for %s without the user switching", s.name(w.draftConv), engine.Clip(w.draft, 80), s.name(cur))}
 	}
 	text, _, err := s.box()
 	if err != nil {
 		return []string{err.Error()}
 	}
 	if text != w.draft {
-		return []string{fmt.Sprintf("the user's draft in %s was changed: the box holds %q, the user typed %q", s.name(cur), clip(text), clip(w.draft))}
+		return []string{fmt.Sprintf("the user's draft in %s was changed: the box holds %q, the user typed %q", s.name(cur), engine.Clip(text, 80), engine.Clip(w.draft, 80))}
 	}
 	return nil
 }
@@ -189,5 +189,5 @@ func (s *session) nextUser(i int) string {
 		return "none"
 	}
 	u := s.w.userSends[i]
-	return fmt.Sprintf("%q in %s", clip(u.text), s.name(u.conv))
+	return fmt.Sprintf("%q in %s", engine.Clip(u.text, 80), s.name(u.conv))
 }

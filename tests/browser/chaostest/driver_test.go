@@ -17,6 +17,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 type kind int
@@ -132,27 +133,10 @@ func (e event) String() string {
 // generate draws n events. Messages dominate, as in a real chat; participating modes are
 // drawn more often than Deactivated so that replies happen and get checked.
 func generate(rng *rand.Rand, n int) []event {
-	type w struct {
-		k kind
-		n int
-	}
-	weights := []w{{evRemote, 28}, {evUserType, 8}, {evUserClear, 2}, {evUserSend, 8}, {evSwitch, 10},
-		{evPill, 8}, {evSetMode, 8}, {evLLM, 6}, {evWait, 10}}
-	total := 0
-	for _, x := range weights {
-		total += x.n
-	}
-	evs := make([]event, 0, n)
-	for range n {
-		r := rng.IntN(total)
-		var k kind
-		for _, x := range weights {
-			if r < x.n {
-				k = x.k
-				break
-			}
-			r -= x.n
-		}
+	weights := []testkit.Weighted[kind]{{Kind: evRemote, N: 28}, {Kind: evUserType, N: 8}, {Kind: evUserClear, N: 2},
+		{Kind: evUserSend, N: 8}, {Kind: evSwitch, N: 10}, {Kind: evPill, N: 8}, {Kind: evSetMode, N: 8},
+		{Kind: evLLM, N: 6}, {Kind: evWait, N: 10}}
+	return testkit.Draw(rng, n, weights, func(k kind) event {
 		e := event{Kind: k}
 		switch k {
 		case evRemote:
@@ -185,9 +169,8 @@ func generate(rng *rand.Rand, n int) []event {
 		case evWait:
 			e.D = time.Duration(2+rng.IntN(6)) * time.Second
 		}
-		evs = append(evs, e)
-	}
-	return evs
+		return e
+	})
 }
 
 // conv is the driver's knowledge of one simulator conversation.
@@ -324,7 +307,7 @@ func (s *session) apply(e event) error {
 	case evLLM:
 		h.llm.SetDefault(policyReply(policies[e.Var], e.D))
 	case evWait:
-		poll(e.D, h.quiet)
+		testkit.Poll(e.D, h.quiet)
 	}
 	return nil
 }
@@ -391,7 +374,7 @@ func (s *session) shown() (string, error) {
 // waitOverlay waits while Clanker's "processing an inactive conversation" overlay covers the
 // page: it asks the user to wait, and a user does. It reports whether the page is free.
 func (s *session) waitOverlay() bool {
-	ok, _ := poll(20*time.Second, func() (bool, string) { return s.findPart("overlay") == nil, "" })
+	ok, _ := testkit.Poll(20*time.Second, func() (bool, string) { return s.findPart("overlay") == nil, "" })
 	if !ok {
 		s.w.skipped = append(s.w.skipped, fmt.Sprintf("step %d: the processing overlay stayed up; the user gave up", s.step))
 	}
@@ -418,7 +401,7 @@ func (s *session) userType() error {
 		return err
 	}
 	if !present || text != w.draft {
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: user did not type (box holds %q)", s.step, clip(text)))
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: user did not type (box holds %q)", s.step, engine.Clip(text, 80)))
 		return nil
 	}
 	w.seq++
@@ -442,7 +425,7 @@ func (s *session) userType() error {
 		return err
 	}
 	if now != w.draft+words {
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's typing did not land (box holds %q)", s.step, clip(now)))
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's typing did not land (box holds %q)", s.step, engine.Clip(now, 80)))
 		return nil
 	}
 	w.draft += words
@@ -468,7 +451,7 @@ func (s *session) userClear() error {
 		return err
 	}
 	if now != "" {
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's clearing did not land (box holds %q)", s.step, clip(now)))
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's clearing did not land (box holds %q)", s.step, engine.Clip(now, 80)))
 		if now != w.draft {
 			return fmt.Errorf("clearing the box left %q, neither empty nor the user's draft %q", now, w.draft)
 		}
@@ -495,7 +478,7 @@ func (s *session) userSend(naming bool) error {
 		return err
 	}
 	if cur == "" || !present || text != w.draft || (w.draft != "" && w.draftConv != cur) {
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: user did not send (box holds %q, draft %q)", s.step, clip(text), clip(w.draft)))
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: user did not send (box holds %q, draft %q)", s.step, engine.Clip(text, 80), engine.Clip(w.draft, 80)))
 		return nil
 	}
 	if w.draft == "" {
@@ -527,7 +510,7 @@ func (s *session) userSend(naming bool) error {
 	}
 	w.userSends = append(w.userSends, userSend{conv: cur, text: want})
 	w.draft = ""
-	ok, why := poll(10*time.Second, func() (bool, string) {
+	ok, why := testkit.Poll(10*time.Second, func() (bool, string) {
 		sent := s.sent()
 		for _, e := range sent[min(before, len(sent)):] {
 			if e.Text == want {
@@ -570,7 +553,7 @@ func (s *session) switchTo(i int) error {
 			return err
 		}
 		var ok bool
-		ok, why = poll(4*time.Second, func() (bool, string) {
+		ok, why = testkit.Poll(4*time.Second, func() (bool, string) {
 			var shown string
 			err := s.run("read the shown conversation", chromedp.Evaluate(`document.body.getAttribute('data-sim-shown')||''`, &shown))
 			if err != nil {
@@ -632,7 +615,7 @@ func (s *session) pill(mode engine.Mode) error {
 			return nil // already in that mode: nothing changes, nothing to wait for
 		}
 		var c *conv
-		if ok, _ := poll(3*time.Second, func() (bool, string) { c = changed(); return c != nil, "" }); ok {
+		if ok, _ := testkit.Poll(3*time.Second, func() (bool, string) { c = changed(); return c != nil, "" }); ok {
 			if mode != engine.ModeDeactivated {
 				w.participating[c.id] = true
 				w.deactivatedAt[c.id] = -1
@@ -661,7 +644,7 @@ func (s *session) setMode(c *conv, mode engine.Mode) error {
 	if err := s.h.eng.Send(engine.SetMode{Conversation: engine.ConversationID(c.id), Mode: mode, Source: "tray"}); err != nil {
 		return fmt.Errorf("engine refused SetMode: %w", err)
 	}
-	if ok, _ := poll(5*time.Second, func() (bool, string) { return s.h.mode(c.id) == mode, "" }); ok {
+	if ok, _ := testkit.Poll(5*time.Second, func() (bool, string) { return s.h.mode(c.id) == mode, "" }); ok {
 		s.confirmMode(c, mode)
 	}
 	return nil
@@ -716,7 +699,7 @@ func (s *session) findPart(part string) *cdp.Node {
 }
 
 func (s *session) waitPart(part string) bool {
-	ok, _ := poll(2*time.Second, func() (bool, string) { return s.findPart(part) != nil, "" })
+	ok, _ := testkit.Poll(2*time.Second, func() (bool, string) { return s.findPart(part) != nil, "" })
 	return ok
 }
 
@@ -737,11 +720,4 @@ func (s *session) clickPart(part string) bool {
 	q := box.Content
 	x, y := (q[0]+q[2]+q[4]+q[6])/4, (q[1]+q[3]+q[5]+q[7])/4
 	return s.run("click "+part, chromedp.MouseClickXY(x, y)) == nil
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:79]) + "…"
-	}
-	return s
 }

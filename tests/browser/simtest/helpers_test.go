@@ -16,6 +16,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // env is one simulator and one browser tab on it.
@@ -162,13 +163,7 @@ func (e *env) rejected() []sim.Send {
 // waitFor polls a Go condition (e.g. on the control API's logs) with a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10s for %s", what)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+	testkit.Until(t, waitTimeout, what, cond)
 }
 
 // sendKeys types text into the compose box and presses Enter, as trusted CDP input.

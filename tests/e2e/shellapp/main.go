@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/tests/e2e/internal/appkit"
 )
 
 type recorder struct {
@@ -66,12 +66,8 @@ func main() {
 
 	rec := &recorder{}
 	var shell *window.Shell
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "shellapp:", err)
-		os.Exit(2)
-	}
-	shell, err = window.New(window.Options{
+	ln := appkit.Listen("shellapp")
+	shell, err := window.New(window.Options{
 		TargetURL:    *target,
 		Title:        "Clanker shell test",
 		Geometry:     g,
@@ -94,20 +90,13 @@ func main() {
 		OnGeometry: func(g window.Geometry) {
 			rec.add(func() { rec.geometry = append(rec.geometry, g) })
 		},
-		OnReady: func() {
-			go http.Serve(ln, control(shell, rec)) //nolint:errcheck // ends with the process
-			if *readyFile != "" {
-				_ = os.WriteFile(*readyFile, []byte("http://"+ln.Addr().String()), 0o600)
-			}
-		},
+		OnReady: func() { appkit.ServeControl(ln, control(shell, rec), *readyFile) },
 	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "shellapp:", err)
-		os.Exit(2)
+		appkit.Fail("shellapp", 2, err)
 	}
 	if err := shell.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "shellapp:", err)
-		os.Exit(1)
+		appkit.Fail("shellapp", 1, err)
 	}
 }
 

@@ -11,13 +11,26 @@ import (
 // first, because the text may come from the page or the model and the places it goes
 // expect valid text. n below 1 gives "".
 func Clip(s string, n int) string {
-	s = strings.ToValidUTF8(s, "")
 	if n < 1 {
 		return ""
 	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	// Walk the runes rather than convert the whole text: a hostile page can send megabytes
+	// where a few hundred runes are shown. Invalid bytes are not counted; they are dropped.
+	cut, k := 0, 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			i++
+			continue
+		}
+		if k == n-1 {
+			cut = i
+		}
+		if k == n {
+			return strings.ToValidUTF8(s[:cut], "") + "…"
+		}
+		k++
+		i += size
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return strings.ToValidUTF8(s, "")
 }

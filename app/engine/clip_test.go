@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -28,6 +29,15 @@ func TestClipKeepsShortTextAndMarksACutWithinTheLimit(t *testing.T) {
 		}
 		if !utf8.ValidString(got) || (c.n > 0 && utf8.RuneCountInString(got) > c.n) {
 			t.Errorf("Clip(%q, %d) = %q: want valid UTF-8 of at most %d runes", c.in, c.n, got, c.n)
+		}
+	}
+}
+
+func BenchmarkClipOfAHugeText(b *testing.B) {
+	huge := strings.Repeat("é", 1<<20)
+	for b.Loop() {
+		if got := Clip(huge, 300); utf8.RuneCountInString(got) != 300 {
+			b.Fatalf("clipped to %d runes", utf8.RuneCountInString(got))
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // CommandArgs is the typed argument block of one command.
@@ -135,7 +137,7 @@ type wireCommand struct {
 // JSON.parse and never evaluates it.
 func EncodeCommand(id string, args CommandArgs) (string, error) {
 	if !commandIDPattern.MatchString(id) {
-		return "", fmt.Errorf("encode command: id %q must be 1-64 of A-Z a-z 0-9 _ . : -", clip(id))
+		return "", fmt.Errorf("encode command: id %q must be 1-64 of A-Z a-z 0-9 _ . : -", engine.Clip(id, maxQuoted))
 	}
 	if args == nil {
 		return "", fmt.Errorf("encode command %s: no arguments", id)

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // ErrTooLarge is returned for events over MaxEventBytes; they are refused unparsed.
@@ -29,11 +30,11 @@ func DecodeEvent(raw []byte) (Envelope, error) {
 		return env, fmt.Errorf("page event: protocol version %d, this build speaks %d", env.V, ProtocolVersion)
 	}
 	if env.Seq < 1 {
-		return env, fmt.Errorf("page event %q: sequence number %d must be positive", clip(env.Type), env.Seq)
+		return env, fmt.Errorf("page event %q: sequence number %d must be positive", engine.Clip(env.Type, maxQuoted), env.Seq)
 	}
 	mk, ok := eventTypes[env.Type]
 	if !ok {
-		return env, fmt.Errorf("page event: unknown type %q", clip(env.Type))
+		return env, fmt.Errorf("page event: unknown type %q", engine.Clip(env.Type, maxQuoted))
 	}
 	if len(env.Data) == 0 || string(env.Data) == "null" {
 		return env, fmt.Errorf("page event %s: missing data", env.Type)
@@ -56,7 +57,7 @@ func strictUnmarshal(raw []byte, into any) error {
 	if err := dec.Decode(into); err != nil {
 		// encoding/json quotes offending field names whole; a hostile page can make one
 		// half a megabyte, so the error (which ends up in a log line) is clipped.
-		return errors.New(clipError(err.Error()))
+		return errors.New(engine.Clip(err.Error(), maxErrorText))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("trailing data after the JSON value")
@@ -64,16 +65,5 @@ func strictUnmarshal(raw []byte, into any) error {
 	return nil
 }
 
-// maxErrorText bounds the text of a decoding error.
+// maxErrorText bounds the text of a decoding error, in runes.
 const maxErrorText = 300
-
-func clipError(s string) string {
-	if len(s) <= maxErrorText {
-		return s
-	}
-	cut := maxErrorText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}

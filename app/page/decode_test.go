@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 const goodMessage = `{"v":1,"type":"message","seq":7,"data":{"conversationId":"CONV_A","message":{"id":"MxJQ=x","sender":"Jane Doe","direction":"in","text":"Anyone up for tacos?","textTruncated":false,"images":[{"src":"blob:https://messages.google.com/6f1c","alt":"a taco"}],"reactions":[{"reaction":"laugh","by":["You","Bob"]}],"status":["SMS"],"quote":{"sender":"Bob","text":"hungry?"},"timestamp":"February 3, 2026 at 6:41 PM","labelKind":"full","ownClanker":false,"otherClanker":false,"unsupported":false}}}`
@@ -46,7 +48,7 @@ func TestDecodeEventRejectsBadInputWithAClearError(t *testing.T) {
 	for _, c := range cases {
 		_, err := DecodeEvent([]byte(c.in))
 		if err == nil {
-			t.Errorf("%s: DecodeEvent accepted %q, want an error containing %q", c.name, clip(c.in), c.want)
+			t.Errorf("%s: DecodeEvent accepted %q, want an error containing %q", c.name, engine.Clip(c.in, maxQuoted), c.want)
 			continue
 		}
 		if !strings.Contains(err.Error(), c.want) {

@@ -3,6 +3,8 @@ package page
 import (
 	"encoding/base64"
 	"fmt"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // ImageResult is the data of a successful fetch_image result.
@@ -29,7 +31,7 @@ func NewImageAssembly(id string) *ImageAssembly { return &ImageAssembly{id: id} 
 // Add takes one chunk. Chunks of other commands are refused (the caller routes by id).
 func (a *ImageAssembly) Add(c ImageChunk) error {
 	if c.ID != a.id {
-		return fmt.Errorf("image chunk for command %q, collecting %q", clip(c.ID), a.id)
+		return fmt.Errorf("image chunk for command %q, collecting %q", engine.Clip(c.ID, maxQuoted), a.id)
 	}
 	if a.total == 0 {
 		a.total = c.Total
@@ -61,7 +63,7 @@ func (a *ImageAssembly) Add(c ImageChunk) error {
 // MIME type. A failed result comes back as an error carrying the bridge's code.
 func (a *ImageAssembly) Finish(r Result) ([]byte, string, error) {
 	if r.ID != a.id {
-		return nil, "", fmt.Errorf("result for command %q, collecting %q", clip(r.ID), a.id)
+		return nil, "", fmt.Errorf("result for command %q, collecting %q", engine.Clip(r.ID, maxQuoted), a.id)
 	}
 	if !r.OK {
 		return nil, "", fmt.Errorf("fetch image: %s: %s", r.Code, r.Error)

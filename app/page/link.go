@@ -185,7 +185,7 @@ func (l *Link) run(cmd engine.Command) {
 		return
 	case engine.CmdToast:
 		if toastLevel(cmd.Level) == "error" {
-			l.notice(Notice{Text: clipRunes(cmd.Text, 500)})
+			l.notice(Notice{Text: engine.Clip(cmd.Text, 500)})
 		}
 	}
 	args := bridgeCommand(cmd)

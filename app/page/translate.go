@@ -36,12 +36,12 @@ func bridgeCommand(cmd engine.Command) CommandArgs {
 	case engine.CmdFetchImage:
 		return FetchImage{Src: cmd.Src, MaxBytes: MaxImageBytes}
 	case engine.CmdToast:
-		return ShowToast{Text: clipRunes(cmd.Text, 500), Level: toastLevel(cmd.Level)}
+		return ShowToast{Text: engine.Clip(cmd.Text, 500), Level: toastLevel(cmd.Level)}
 	case engine.CmdOverlay:
 		if cmd.Text == "" {
 			return HideOverlay{}
 		}
-		return ShowOverlay{Text: clipRunes(cmd.Text, 300)}
+		return ShowOverlay{Text: engine.Clip(cmd.Text, 300)}
 	}
 	return nil
 }
@@ -229,12 +229,4 @@ func toastLevel(s string) string {
 		return s
 	}
 	return "info"
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -7,7 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
+
+// maxQuoted bounds the untrusted text an error message quotes, in runes.
+const maxQuoted = 41
 
 // rule is the parsed form of one `v` struct tag.
 type rule struct {
@@ -90,7 +95,7 @@ func validateField(fv reflect.Value, r rule, p string) error {
 			return fmt.Errorf("%s: %d characters, limit %d", p, utf8.RuneCountInString(s), r.max)
 		}
 		if len(r.enum) > 0 && !(s == "" && !r.req) && !contains(r.enum, s) {
-			return fmt.Errorf("%s: %q is not one of %s", p, clip(s), strings.Join(r.enum, ", "))
+			return fmt.Errorf("%s: %q is not one of %s", p, engine.Clip(s, maxQuoted), strings.Join(r.enum, ", "))
 		}
 	case reflect.Int, reflect.Int64:
 		n := fv.Int()
@@ -147,13 +152,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// clip shortens untrusted text quoted in an error message.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= 40 {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:40]) + "…"
 }

@@ -114,7 +114,7 @@ func (v *view) bannerText() string {
 	for i := len(v.banners) - 1; i >= 0; i-- {
 		parts = append(parts, v.banners[i].text)
 	}
-	return clipRunes(strings.Join(parts, " | "), 500)
+	return engine.Clip(strings.Join(parts, " | "), 500)
 }
 
 // bannerCommand is the command that makes the page's banner match.

@@ -30,7 +30,7 @@ func (a *App) Status() menus.Status {
 	}
 	st.ConversationID = a.link.Current()
 	if st.ConversationID != "" {
-		st.ConversationName = clipName(a.link.ConversationName(st.ConversationID))
+		st.ConversationName = engine.Clip(a.link.ConversationName(st.ConversationID), maxNameRunes)
 	}
 	st.Mode = engine.ModeDeactivated
 	if snap, err := a.snapshot(); err == nil && snap.Foreground != nil && string(snap.Foreground.ID) == st.ConversationID {
@@ -45,14 +45,6 @@ func (a *App) Status() menus.Status {
 		st.ModeLocked, st.LockReason = true, menus.LockAutomated
 	}
 	return st
-}
-
-func clipName(s string) string {
-	r := []rune(s)
-	if len(r) > maxNameRunes {
-		return string(r[:maxNameRunes-1]) + "…"
-	}
-	return s
 }
 
 // OnStatus implements menus.Controller.

@@ -148,7 +148,7 @@ func ConversationLabel(st Status) string {
 	if st.ConversationID == "" {
 		return "No conversation open"
 	}
-	name := text.Clip(text.OneLine(st.ConversationName), 40)
+	name := engine.Clip(text.OneLine(st.ConversationName), 40)
 	if name == "" {
 		name = "this conversation"
 	}

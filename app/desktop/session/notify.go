@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Notification is one desktop notification. Summary and Body are plain text: the Linux
@@ -31,7 +32,7 @@ const maxNotifyRunes = 200
 // was hidden. With hideContent the text never leaves the app: the body only says that a
 // message came, so a notification on a shared or recorded screen shows no content.
 func IncomingMessage(sender, body string, hideContent bool) Notification {
-	sender = text.Clip(text.OneLine(sender), 80)
+	sender = engine.Clip(text.OneLine(sender), 80)
 	if sender == "" {
 		sender = "Someone"
 	}
@@ -39,7 +40,7 @@ func IncomingMessage(sender, body string, hideContent bool) Notification {
 	if hideContent {
 		n.Body = "Open Clanker to read it."
 	} else {
-		n.Body = text.Clip(body, maxNotifyRunes)
+		n.Body = engine.Clip(body, maxNotifyRunes)
 	}
 	return n
 }
@@ -47,7 +48,7 @@ func IncomingMessage(sender, body string, hideContent bool) Notification {
 // ErrorNotification builds the notification for one of Clanker's errors (the LLM
 // refused, the budget ran out). msg is the user-facing sentence.
 func ErrorNotification(msg string) Notification {
-	return Notification{Summary: "Clanker", Body: text.Clip(msg, maxNotifyRunes), Urgent: true}
+	return Notification{Summary: "Clanker", Body: engine.Clip(msg, maxNotifyRunes), Urgent: true}
 }
 
 // escapeMarkup escapes the characters the freedesktop body markup gives meaning to.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -286,7 +287,7 @@ func listModels(ctx context.Context, hc *http.Client, endpoint, key string) []st
 	}
 	var out []string
 	for _, m := range body.Data {
-		if id := text.Clip(text.OneLine(m.ID), 200); id != "" && len(out) < 500 {
+		if id := engine.Clip(text.OneLine(m.ID), 200); id != "" && len(out) < 500 {
 			out = append(out, id)
 		}
 	}

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // visibilityMu guards Shell.visHooks, the functions OnVisibility registered.
@@ -102,6 +103,6 @@ func (s *Shell) textDialog(title, body string) {
 	_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
 		Type:    runtime.InfoDialog,
 		Title:   title,
-		Message: text.Clip(body, 4000),
+		Message: engine.Clip(body, 4000),
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 const testKey = "sk-faults-0123456789abcdef"
@@ -349,8 +350,7 @@ func TestSlowAndHungServersTimeOutWithOneToastAndPostNothing(t *testing.T) {
 				triggers++
 				// Done when this trigger's request has finished on the server and the
 				// engine has either sent a text or shown a notification for it.
-				deadline := time.Now().Add(90 * time.Second)
-				for time.Now().Before(deadline) {
+				testkit.WaitFor(t, 90*time.Second, fmt.Sprintf("trigger %d's request and the engine's reaction", triggers), func() (bool, string) {
 					reqs := srv.Requests()
 					finished := len(reqs) >= triggers && reqs[triggers-1].Outcome != ""
 					snap, err := r.Engine.Snapshot(context.Background())
@@ -358,12 +358,8 @@ func TestSlowAndHungServersTimeOutWithOneToastAndPostNothing(t *testing.T) {
 						t.Fatal(err)
 					}
 					reacted := len(r.Page.Sent()) >= triggers || snap.ErrorStreak >= triggers
-					if finished && reacted {
-						return
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
-				t.Fatalf("trigger %d: the request or the engine's reaction did not finish within 90 s", triggers)
+					return finished && reacted, fmt.Sprintf("request finished %v, engine reacted %v", finished, reacted)
+				})
 			}
 			check(t, row.fault, playTwoTriggers(t, r, srv, wait))
 		})

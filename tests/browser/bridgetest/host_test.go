@@ -21,6 +21,7 @@ import (
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/inject"
 	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // hostScript is the test page's host function. It forwards each event to the CDP binding
@@ -150,18 +151,18 @@ func (h *host) waitFor(mark int, what string, timeout time.Duration, match func(
 	if timeout < minWait {
 		timeout = minWait
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		for _, e := range h.since(mark) {
+	var found protocol.Event
+	testkit.WaitFor(h.t, timeout, what, func() (bool, string) {
+		evs := h.since(mark)
+		for _, e := range evs {
 			if match(e.Event) {
-				return e.Event
+				found = e.Event
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("waited %v for %s; events since mark: %s", timeout, what, summary(h.since(mark)))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false, "events since mark: " + summary(evs)
+	})
+	return found
 }
 
 // summary lists event types (and ids for messages) for failure messages.

@@ -16,6 +16,7 @@ import (
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // simEnv is one simulator, one browser tab with the bridge injected at document start.
@@ -321,16 +322,15 @@ func TestSimScrollBackRowsAreHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := 0
-	deadline := time.Now().Add(10 * time.Second)
-	for got < 10 && time.Now().Before(deadline) {
+	testkit.Poll(minWait, func() (bool, string) {
 		got = 0
 		for _, ev := range e.since(m) {
 			if h, ok := ev.Event.(protocol.History); ok {
 				got += len(h.Messages)
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return got >= 10, ""
+	})
 	if got != 10 {
 		t.Fatalf("history events carried %d rows, want 10; events: %s", got, summary(e.since(m)))
 	}

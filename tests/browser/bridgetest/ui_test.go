@@ -15,6 +15,7 @@ import (
 
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // shadowPart finds an element of Clanker's UI by its data-part attribute. The shadow root
@@ -193,16 +194,10 @@ func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 	}
 
 	// The toast removes itself after 5 s.
-	deadline := time.Now().Add(9 * time.Second)
-	for {
-		if n, _ := shadowPart(t, h.ctx, "toast"); n == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("toast still shown 9 s after it appeared, want it gone after 5 s")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 9*time.Second, "the toast to remove itself (after 5 s)", func() (bool, string) {
+		n, _ := shadowPart(t, h.ctx, "toast")
+		return n == nil, "the toast is still shown"
+	})
 	h.mustOK(protocol.HideStatus{})
 	if n, _ := shadowPart(t, h.ctx, "pill"); n != nil {
 		t.Error("pill still shown after hide_status")

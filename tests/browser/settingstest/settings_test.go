@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 type fixture struct {
@@ -70,17 +72,12 @@ func (f *fixture) run(t *testing.T, actions ...chromedp.Action) {
 // waitText polls the element's text until it contains want.
 func (f *fixture) waitText(t *testing.T, sel, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
 	var got string
-	for time.Now().Before(deadline) {
+	testkit.WaitFor(t, 45*time.Second, fmt.Sprintf("%s to contain %q", sel, want), func() (bool, string) {
 		f.run(t, chromedp.TextContent(sel, &got, chromedp.ByQuery))
-		if strings.Contains(got, want) {
-			return got
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("waited for %s to contain %q; it says %q", sel, want, got)
-	return ""
+		return strings.Contains(got, want), fmt.Sprintf("it says %q", got)
+	})
+	return got
 }
 
 // setValue clears the field, then types v into it as a user would (key events, so the
@@ -118,18 +115,11 @@ func TestInlineValidationShowsTheSettingsPackageSentences(t *testing.T) {
 	}
 	// Fixing the field clears its message.
 	f.run(t, setValue("#historySize", "40"))
-	deadline := time.Now().Add(45 * time.Second)
-	for {
+	testkit.WaitFor(t, 45*time.Second, "the history size message to go once the field is fixed", func() (bool, string) {
 		var msg string
 		f.run(t, chromedp.TextContent(`.err[data-for="historySize"]`, &msg, chromedp.ByQuery))
-		if msg == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after fixing the history size, want no message, still %q", msg)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return msg == "", fmt.Sprintf("the message still says %q", msg)
+	})
 }
 
 func TestTestConnectionListsModelsAndReportsAWrongKey(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 func TestSPANavigationBySidebarClickPushStateAndBack(t *testing.T) {
@@ -119,8 +120,7 @@ func TestSignInPopupOnTheAccountsOriginCompletesSignIn(t *testing.T) {
 		t.Errorf("status = %+v, want signed in by a message from the accounts origin %s (not %s)", st, e.s.AccountsURL(), e.s.URL())
 	}
 	// The popup closed itself: only the app's tab is left.
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	testkit.WaitFor(t, waitTimeout, "the popup to close (1 page target left)", func() (bool, string) {
 		infos, err := chromedp.Targets(e.ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -131,14 +131,8 @@ func TestSignInPopupOnTheAccountsOriginCompletesSignIn(t *testing.T) {
 				pages++
 			}
 		}
-		if pages == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d page targets 10s after sign-in, want the popup closed (1 left)", pages)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return pages == 1, fmt.Sprintf("%d page targets", pages)
+	})
 }
 
 // knownSelectors are every selector Clanker and its peers rely on; the unrecognised variant has none.

@@ -3,13 +3,11 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -25,25 +23,8 @@ type App struct {
 	// Control is what the program wrote to its ready file (its control URL), if any.
 	Control string
 
-	out  *lockedBuffer
+	out  *testkit.Buffer
 	done chan struct{}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // StartApp runs bin with args; "{ready}" in args is replaced by a ready-file path, and
@@ -61,7 +42,7 @@ func StartApp(t testing.TB, d *Display, bin string, readyWait time.Duration, arg
 			useReady = true
 		}
 	}
-	a := &App{Home: home, out: &lockedBuffer{}, done: make(chan struct{})}
+	a := &App{Home: home, out: &testkit.Buffer{}, done: make(chan struct{})}
 	a.Cmd = exec.Command(bin, args...)
 	a.Cmd.Env = d.Env(home)
 	a.Cmd.Dir = home

@@ -18,6 +18,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/faults"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // canaryKey is a distinctive fake key. It deliberately lacks a provider prefix such as "sk-", so
@@ -75,7 +76,7 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 	)
 	endpoint, _ := url.Parse(srv.BaseURL())
 	dir := t.TempDir()
-	var logs syncBuffer
+	var logs testkit.Buffer
 	watch := &watchTransport{base: &http.Transport{DisableKeepAlives: true}}
 	synctest.Test(t, func(t *testing.T) {
 		log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -1,7 +1,6 @@
 package security
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // marker is message text a forged event carries; it must never show up in a log line.
@@ -128,30 +128,12 @@ func TestAcceptedEventsCarryOnlyValidUnicode(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink safe for the Link's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestLinkDropsUnsealedEventsAndRefusesForgedOnesWithOneLogLine drives page.Link, the shell's
 // entry point for page events: an event without this run's nonce (as a popup or a foreign script
 // on the same origin would send) and every forged event with the nonce are dropped before the
 // engine sees them, each with exactly one warning that never contains the message text.
 func TestLinkDropsUnsealedEventsAndRefusesForgedOnesWithOneLogLine(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.Buffer
 	var mu sync.Mutex
 	var got []engine.Event
 	link, err := page.NewLink(page.LinkConfig{

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/chromedp"
 )
 
@@ -211,4 +213,33 @@ func SaveScreenshot(t testing.TB, ctx context.Context, name string) string {
 		t.Fatalf("save screenshot: %v", err)
 	}
 	return path
+}
+
+// FindPart finds an element of Clanker's page UI by its data-part attribute. The UI lives in
+// a closed shadow root, so the DOM is read with shadow roots pierced, as DevTools does. It
+// returns nil when no element has that part.
+func FindPart(ctx context.Context, part string) (*cdp.Node, error) {
+	var root *cdp.Node
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		root, err = dom.GetDocument().WithDepth(-1).WithPierce(true).Do(ctx)
+		return err
+	})); err != nil {
+		return nil, fmt.Errorf("read the DOM with shadow roots: %w", err)
+	}
+	var walk func(n *cdp.Node) *cdp.Node
+	walk = func(n *cdp.Node) *cdp.Node {
+		if n.AttributeValue("data-part") == part {
+			return n
+		}
+		for _, kids := range [][]*cdp.Node{n.ShadowRoots, n.Children} {
+			for _, c := range kids {
+				if f := walk(c); f != nil {
+					return f
+				}
+			}
+		}
+		return nil
+	}
+	return walk(root), nil
 }

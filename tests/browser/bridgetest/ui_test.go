@@ -23,30 +23,10 @@ import (
 // DevTools does. It returns the node and its text, or nil.
 func shadowPart(t *testing.T, ctx context.Context, part string) (*cdp.Node, string) {
 	t.Helper()
-	var root *cdp.Node
-	browser.Run(t, ctx, "read DOM with shadow roots", chromedp.ActionFunc(func(ctx context.Context) error {
-		var err error
-		root, err = dom.GetDocument().WithDepth(-1).WithPierce(true).Do(ctx)
-		return err
-	}))
-	var found *cdp.Node
-	var walk func(n *cdp.Node)
-	walk = func(n *cdp.Node) {
-		if found != nil {
-			return
-		}
-		if n.AttributeValue("data-part") == part {
-			found = n
-			return
-		}
-		for _, s := range n.ShadowRoots {
-			walk(s)
-		}
-		for _, c := range n.Children {
-			walk(c)
-		}
+	found, err := browser.FindPart(ctx, part)
+	if err != nil {
+		t.Fatal(err)
 	}
-	walk(root)
 	if found == nil {
 		return nil, ""
 	}

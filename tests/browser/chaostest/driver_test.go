@@ -15,6 +15,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
 	"github.com/clanker-desktop/clanker/tests/testkit"
@@ -669,33 +670,13 @@ func (w *world) byID(id string) *conv {
 
 // findPart finds a node of the bridge's UI (inside its closed shadow root) by data-part.
 func (s *session) findPart(part string) *cdp.Node {
-	var root *cdp.Node
-	if err := s.run("read the DOM with shadow roots", chromedp.ActionFunc(func(ctx context.Context) error {
-		var err error
-		root, err = dom.GetDocument().WithDepth(-1).WithPierce(true).Do(ctx)
-		return err
-	})); err != nil {
+	ctx, cancel := context.WithTimeout(s.h.tab, 20*time.Second)
+	defer cancel()
+	n, err := browser.FindPart(ctx, part)
+	if err != nil {
 		return nil
 	}
-	var found *cdp.Node
-	var walk func(n *cdp.Node)
-	walk = func(n *cdp.Node) {
-		if found != nil {
-			return
-		}
-		if n.AttributeValue("data-part") == part {
-			found = n
-			return
-		}
-		for _, r := range n.ShadowRoots {
-			walk(r)
-		}
-		for _, c := range n.Children {
-			walk(c)
-		}
-	}
-	walk(root)
-	return found
+	return n
 }
 
 func (s *session) waitPart(part string) bool {

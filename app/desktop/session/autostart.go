@@ -77,10 +77,49 @@ func desktopExecQuote(a string) string {
 	return strings.ReplaceAll(b.String(), `\`, `\\`)
 }
 
-// launchAgentLabel names the macOS LaunchAgent (and its plist file).
+// launchAgentLabel names the macOS LaunchAgent (and its plist file). It is the app
+// bundle's identifier (build/darwin/Info.plist), which also lets macOS 13 and later show
+// the login item under Clanker's name (AssociatedBundleIdentifiers).
 const launchAgentLabel = "io.github.clanker-desktop.clanker"
 
-// launchAgentPlist is the macOS LaunchAgent that starts exe at login.
+// The macOS login item is a LaunchAgent plist in ~/Library/LaunchAgents, not
+// SMAppService: SMAppService needs macOS 13 (Clanker supports 12), a signed app (the
+// release is only ad-hoc signed), and cannot pass arguments, so the login start could
+// not say --hidden. launchd reads the file at the next login; deleting it removes the
+// item. These functions take the home directory so they are tested on every system;
+// autostart_darwin.go passes the user's.
+
+// launchAgentPath is where the LaunchAgent lives under home.
+func launchAgentPath(home string) string {
+	return filepath.Join(home, "Library", "LaunchAgents", launchAgentLabel+".plist")
+}
+
+// setLaunchAgent writes (enabled) or removes the LaunchAgent under home.
+func setLaunchAgent(home string, enabled bool, exe string, args []string) error {
+	path := launchAgentPath(home)
+	if !enabled {
+		if err := removeIfExists(path); err != nil {
+			return fmt.Errorf("autostart: remove the login item %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := writeFileAtomic(path, []byte(launchAgentPlist(exe, args)), 0o644); err != nil {
+		return fmt.Errorf("autostart: write the login item %s: %w", path, err)
+	}
+	return nil
+}
+
+// launchAgentEnabled reports whether the LaunchAgent exists under home.
+func launchAgentEnabled(home string) (bool, error) {
+	_, err := os.Stat(launchAgentPath(home))
+	if os.IsNotExist(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// launchAgentPlist is the macOS LaunchAgent that starts exe at login: only in the
+// user's graphical session (Aqua), never restarted by launchd when the user quits.
 func launchAgentPlist(exe string, args []string) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
@@ -98,8 +137,16 @@ func launchAgentPlist(exe string, args []string) string {
 	b.WriteString(`	</array>
 	<key>RunAtLoad</key>
 	<true/>
+	<key>KeepAlive</key>
+	<false/>
+	<key>LimitLoadToSessionType</key>
+	<string>Aqua</string>
 	<key>ProcessType</key>
 	<string>Interactive</string>
+	<key>AssociatedBundleIdentifiers</key>
+	<array>
+		<string>` + launchAgentLabel + `</string>
+	</array>
 </dict>
 </plist>
 `)

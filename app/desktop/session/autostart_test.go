@@ -1,8 +1,12 @@
 package session
 
 import (
+	"bytes"
+	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -82,17 +86,134 @@ func TestDesktopExecQuotingEscapesSpecialCharacters(t *testing.T) {
 	}
 }
 
-func TestLaunchAgentPlistRunsTheProgramHiddenAtLoad(t *testing.T) {
-	p := launchAgentPlist("/Applications/Clanker.app/Contents/MacOS/clanker & co", AutostartArgs)
-	for _, want := range []string{
-		"<string>" + launchAgentLabel + "</string>",
-		"<string>/Applications/Clanker.app/Contents/MacOS/clanker &amp; co</string>",
-		"<string>--hidden</string>",
-		"<key>RunAtLoad</key>\n\t<true/>",
-	} {
-		if !strings.Contains(p, want) {
-			t.Errorf("plist lacks %q:\n%s", want, p)
+// plistDict reads the top-level dict of an XML property list: each key's value as a
+// string ("true"/"false" for booleans) or a list of strings (arrays).
+func plistDict(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	dec.Entity = xml.HTMLEntity
+	out := map[string]any{}
+	var key, text string
+	var list []string
+	depth, inArray := 0, false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
 		}
+		if err != nil {
+			t.Fatalf("the plist is not well-formed XML: %v\n%s", err, data)
+		}
+		switch v := tok.(type) {
+		case xml.StartElement:
+			depth++
+			text = ""
+			switch v.Name.Local {
+			case "array":
+				inArray, list = true, []string{}
+			case "true", "false":
+				out[key] = v.Name.Local
+			}
+		case xml.CharData:
+			text += string(v)
+		case xml.EndElement:
+			depth--
+			switch v.Name.Local {
+			case "key":
+				key = text
+			case "string":
+				if inArray {
+					list = append(list, text)
+				} else if depth == 2 {
+					out[key] = text
+				}
+			case "array":
+				inArray = false
+				out[key] = list
+			}
+		}
+	}
+	return out
+}
+
+func TestLaunchAgentPlistRunsTheProgramHiddenAtLoginInTheGUISession(t *testing.T) {
+	exe := "/Applications/Clanker.app/Contents/MacOS/clanker & <co>"
+	d := plistDict(t, []byte(launchAgentPlist(exe, AutostartArgs)))
+	want := map[string]any{
+		"Label":                       launchAgentLabel,
+		"ProgramArguments":            []string{exe, "--hidden"},
+		"RunAtLoad":                   "true",
+		"KeepAlive":                   "false",
+		"LimitLoadToSessionType":      "Aqua",
+		"ProcessType":                 "Interactive",
+		"AssociatedBundleIdentifiers": []string{launchAgentLabel},
+	}
+	for k, v := range want {
+		if got := d[k]; !reflect.DeepEqual(got, v) {
+			t.Errorf("%s = %#v, want %#v", k, got, v)
+		}
+	}
+	if len(d) != len(want) {
+		t.Errorf("the plist has keys %v, want exactly %d", d, len(want))
+	}
+}
+
+func TestLaunchAgentLabelIsTheAppBundlesIdentifier(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "build", "darwin", "Info.plist"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Info.plist is a Wails template ({{...}} fields); only the identifier matters here.
+	if id := plistDict(t, data)["CFBundleIdentifier"]; id != launchAgentLabel {
+		t.Errorf("Info.plist's CFBundleIdentifier is %v, the LaunchAgent says %s: macOS would attribute the login item to another app", id, launchAgentLabel)
+	}
+}
+
+func TestLaunchAgentIsWrittenUnderLibraryLaunchAgentsAndRemoved(t *testing.T) {
+	home := t.TempDir()
+	exe := "/Applications/Clanker.app/Contents/MacOS/clanker"
+	if on, err := launchAgentEnabled(home); err != nil || on {
+		t.Fatalf("before: enabled=%v err=%v, want false", on, err)
+	}
+	if err := setLaunchAgent(home, true, exe, AutostartArgs); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, "Library", "LaunchAgents", "io.github.clanker-desktop.clanker.plist")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("want the login item at %s: %v", path, err)
+	}
+	if got := plistDict(t, data)["ProgramArguments"]; !reflect.DeepEqual(got, []string{exe, "--hidden"}) {
+		t.Errorf("ProgramArguments = %v", got)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v (err %v), want 0644: launchd ignores agents others can write", fi.Mode().Perm(), err)
+	}
+	if on, err := launchAgentEnabled(home); err != nil || !on {
+		t.Errorf("after enabling: enabled=%v err=%v", on, err)
+	}
+	// Enabling again (the app does at every start) points it at the binary running now.
+	moved := "/Users/sam/Applications/Clanker.app/Contents/MacOS/clanker"
+	if err := setLaunchAgent(home, true, moved, AutostartArgs); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	if got := plistDict(t, data)["ProgramArguments"]; !reflect.DeepEqual(got, []string{moved, "--hidden"}) {
+		t.Errorf("after the app moved, ProgramArguments = %v", got)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("LaunchAgents holds %d files, want only the plist (no temp file left)", len(entries))
+	}
+	if err := setLaunchAgent(home, false, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("after disabling, want %s gone, got %v", path, err)
+	}
+	if err := setLaunchAgent(home, false, "", nil); err != nil {
+		t.Errorf("disabling twice must not fail, got %v", err)
 	}
 }
 

@@ -11,10 +11,14 @@
 //     autostart, the tray-host check. The only package that speaks D-Bus.
 //   - internal/native: everything native under the main window and all of the cgo, one
 //     file per platform (_linux, _windows, _darwin, _other).
+//   - internal/macos: the decisions of the macOS layer as plain Go (which page messages
+//     reach Wails, permissions, key events, menu items, notification contents), so they
+//     are tested on every system although the Objective-C only builds on a Mac.
 //   - internal/text, internal/wailslog: the rules for showing untrusted text, and the
 //     Wails-to-slog log adapter.
 //
 // Imports run one way: window uses menus, session and internal/native; internal/native
-// uses menus for plain menu data; menus and session use no other desktop package
-// except internal/text.
+// uses menus for plain menu data and internal/macos for its rules; menus uses no other
+// desktop package except internal/text; session uses internal/text and, on macOS only,
+// internal/native and internal/macos for notifications.
 package desktop

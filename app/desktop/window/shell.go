@@ -172,6 +172,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 		UserAgent:  s.opts.UserAgent,
 		UserScript: s.script,
 		OfflineURL: offlineURL,
+		Origin:     s.origin,
 	})
 	if err != nil {
 		s.log.Error("native window setup failed; continuing without document-start injection and native input", "err", err)
@@ -184,12 +185,23 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.mu.Unlock()
 	s.menusReady()
 	go func() {
-		// Reload after resume from sleep; without a system bus (or logind) this only logs.
-		if err := session.WatchResume(ctx, func() {
+		// Reload after resume from sleep: the platform's own wake report where it has one
+		// (macOS), logind elsewhere; without either this only logs.
+		reload := func() {
 			if err := s.Reload(ctx); err != nil {
 				s.log.Warn("reload after resume failed", "err", err)
 			}
-		}, s.log); err != nil {
+		}
+		var err error
+		if w, ok := s.plat.(native.WakeWatcher); ok {
+			err = w.WatchWake(ctx, func() {
+				s.log.Info("the machine woke up; reloading the page")
+				reload()
+			})
+		} else {
+			err = session.WatchResume(ctx, reload, s.log)
+		}
+		if err != nil {
 			s.log.Info("not watching for resume from sleep", "err", err)
 		}
 	}()

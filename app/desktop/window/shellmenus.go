@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -36,10 +38,21 @@ func (s *Shell) initMenus() error {
 	return nil
 }
 
+// startMenus starts the tray. Where the platform says native work must run on the GUI
+// thread (macOS: AppKit makes status items only there), it runs there.
 func (s *Shell) startMenus() {
-	if s.tray != nil {
-		s.tray.Start()
+	if s.tray == nil {
+		return
 	}
+	if m, ok := s.plat.(native.MainThread); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := m.RunOnMainThread(ctx, s.tray.Start); err != nil {
+			s.log.Warn("the tray icon was not started", "err", err)
+		}
+		return
+	}
+	s.tray.Start()
 }
 
 func (s *Shell) onShutdown(_ context.Context) {

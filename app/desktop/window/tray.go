@@ -2,6 +2,7 @@ package window
 
 import (
 	"log/slog"
+	"runtime"
 	"sync"
 
 	"fyne.io/systray"
@@ -13,7 +14,10 @@ import (
 // Tray is the notification-area icon and its menu (fyne.io/systray). On Linux it is a
 // StatusNotifierItem with a com.canonical.dbusmenu menu on the session bus, so it runs
 // beside Wails' GTK loop without fighting it: Start is called from Wails' OnStartup and
-// Stop from OnShutdown. There is one tray per process (systray is global).
+// Stop from OnShutdown. On macOS it is an NSStatusItem in the menu bar, run by Wails'
+// own AppKit loop (systray.RunWithExternalLoop): Start must run on the main thread,
+// which the Shell arranges, and every item update waits for that thread. There is one
+// tray per process (systray is global).
 //
 // The icon is "on" while Clanker takes part in the foreground conversation and "off"
 // otherwise; the title carries the mode and, while the window is hidden, the unread
@@ -26,12 +30,15 @@ type Tray struct {
 	start func()
 	end   func()
 
-	mu      sync.Mutex // serialises item updates: systray's items are not safe for concurrent use
+	// life guards starting and stopping. It is never held while systray works: on macOS
+	// an item update waits for the main thread, and Stop runs on that thread at quit.
+	life    sync.Mutex
 	started bool
 	stopped bool
 	done    chan struct{}
 	remove  func()
 
+	mu      sync.Mutex // serialises item updates: systray's items are not safe for concurrent use
 	header  *systray.MenuItem
 	modes   map[engine.Mode]*systray.MenuItem
 	reason  *systray.MenuItem
@@ -56,36 +63,50 @@ func NewTray(opts menus.MenuOptions, log *slog.Logger) *Tray {
 
 // Start exports the tray icon and builds its menu. Call it once, from Wails' OnStartup.
 func (t *Tray) Start() {
-	t.mu.Lock()
+	t.life.Lock()
 	if t.started {
-		t.mu.Unlock()
+		t.life.Unlock()
 		return
 	}
 	t.started = true
-	t.mu.Unlock()
+	t.life.Unlock()
 	t.start()
 }
 
 // Stop removes the tray icon. Call it from Wails' OnShutdown.
 func (t *Tray) Stop() {
-	t.mu.Lock()
+	t.life.Lock()
 	if !t.started || t.stopped {
-		t.mu.Unlock()
+		t.life.Unlock()
 		return
 	}
 	t.stopped = true
 	close(t.done)
 	remove := t.remove
-	t.mu.Unlock()
+	t.life.Unlock()
 	if remove != nil {
 		remove()
 	}
 	t.end()
 }
 
+func (t *Tray) isStopped() bool {
+	t.life.Lock()
+	defer t.life.Unlock()
+	return t.stopped
+}
+
+// menuBar says the tray is macOS's menu bar item. There a title is text beside the icon
+// in the menu bar itself, and a click opens the menu, as every menu bar item does; so
+// the title stays empty (the tooltip carries it) and no click handler replaces the menu.
+var menuBar = runtime.GOOS == "darwin"
+
 // onReady runs once systray is ready: it builds the menu and wires the clicks.
 func (t *Tray) onReady() {
-	systray.SetTitle("Clanker")
+	if !menuBar {
+		systray.SetTitle("Clanker")
+	}
+	systray.SetTooltip("Clanker")
 	systray.SetIcon(icons.TrayOff)
 
 	t.mu.Lock()
@@ -112,19 +133,21 @@ func (t *Tray) onReady() {
 	t.window = systray.AddMenuItem("Show window", "")
 	t.onClick(t.window, t.act.ToggleWindow)
 	t.onClick(systray.AddMenuItem("Quit", "Quit Clanker"), t.act.Quit)
-	systray.SetOnTapped(t.act.ShowWindow)
+	if !menuBar {
+		systray.SetOnTapped(t.act.ShowWindow)
+	}
 	t.mu.Unlock()
 
 	t.update(t.ctrl.Status())
 	remove := t.ctrl.OnStatus(t.update)
-	t.mu.Lock()
+	t.life.Lock()
 	if t.stopped {
-		t.mu.Unlock()
+		t.life.Unlock()
 		remove()
 		return
 	}
 	t.remove = remove
-	t.mu.Unlock()
+	t.life.Unlock()
 }
 
 // onClick runs fn on its own goroutine for each click, so a slow action (a dialog) never
@@ -145,9 +168,12 @@ func (t *Tray) onClick(item *systray.MenuItem, fn func()) {
 // update redraws the menu and the icon from st.
 func (t *Tray) update(st menus.Status) {
 	v := menus.TrayStateOf(st)
+	if t.isStopped() {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.header == nil || t.stopped {
+	if t.header == nil {
 		return
 	}
 	t.header.SetTitle(v.Header)
@@ -180,7 +206,9 @@ func (t *Tray) update(st menus.Status) {
 		t.lastOn = &on
 	}
 	if v.Title != t.lastTip {
-		systray.SetTitle(v.Title)
+		if !menuBar {
+			systray.SetTitle(v.Title)
+		}
 		systray.SetTooltip(v.Title)
 		t.lastTip = v.Title
 	}

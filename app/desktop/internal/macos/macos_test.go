@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -351,5 +352,28 @@ func TestNewNotificationIsPlainTextBoundedAndGroupedByKind(t *testing.T) {
 	bad := NewNotification("a\xffb", "", false, "r", 1)
 	if bad.Title != "ab" {
 		t.Errorf("invalid UTF-8 in the title gives %q", bad.Title)
+	}
+}
+
+func TestThrottleLetsOneLinePerKeyThroughAndCountsTheRest(t *testing.T) {
+	start := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	th := NewThrottle(30 * time.Second)
+	if ok, held := th.Allow("not a string", start); !ok || held != 0 {
+		t.Fatalf("first line: ok=%v held=%d, want it through", ok, held)
+	}
+	for i := 1; i <= 5; i++ {
+		if ok, _ := th.Allow("not a string", start.Add(time.Duration(i)*time.Second)); ok {
+			t.Fatalf("line %d within the interval was let through", i)
+		}
+	}
+	if ok, _ := th.Allow("from a popup", start.Add(2*time.Second)); !ok {
+		t.Error("another reason was held back by the first one's interval")
+	}
+	ok, held := th.Allow("not a string", start.Add(31*time.Second))
+	if !ok || held != 5 {
+		t.Errorf("after the interval: ok=%v held=%d, want through with 5 held back", ok, held)
+	}
+	if ok, held := th.Allow("not a string", start.Add(62*time.Second)); !ok || held != 0 {
+		t.Errorf("the count did not restart: ok=%v held=%d", ok, held)
 	}
 }

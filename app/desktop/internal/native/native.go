@@ -8,12 +8,20 @@
 //     bar kept in step with the model, and the Clanker items of the page's right-click
 //     menu.
 //   - platform_windows.go: WebView2. Compiles, has never run; SendInput only.
-//   - platform_darwin.go: WKWebView. Not implemented.
+//   - platform_darwin.go (with webkit_darwin.m, contextmenu_darwin.m, notify_darwin.m):
+//     WKWebView, written against Apple's documented API: document-start script, user
+//     agent, a guard in front of Wails' message handler, popups, crash and wake reload,
+//     permissions, a trusted Enter key as NSEvents handed to the view, the Clanker items
+//     of the right-click menu, and user notifications. It cannot be built on Linux; its
+//     decisions are plain Go in app/desktop/internal/macos, tested everywhere, and
+//     .github/workflows/macos.yml builds and smoke-tests it on a Mac.
 //   - platform_other.go: any other system. Not implemented.
 //
 // The package knows nothing of Clanker's rules or of the Shell: package window drives it
-// through View and receives what the web view reports through Events. It imports only
-// app/desktop/menus, for the plain data of the menus it draws.
+// through View and receives what the web view reports through Events. It imports
+// app/desktop/menus, for the plain data of the menus it draws, and on macOS
+// app/desktop/internal/macos, whose rules its Objective-C carries out. On macOS it also
+// serves package session: the notification center is reached from Objective-C too.
 package native
 
 import (
@@ -32,6 +40,10 @@ type Config struct {
 	UserScript string
 	// OfflineURL is loaded when a main-frame load fails; the error text is appended.
 	OfflineURL string
+	// Origin is the Messages page's origin (scheme://host[:port]): the only page that
+	// may talk to the app and be given what pages ask for. Wails checks it too; the
+	// platform layers that stand in front of Wails' own handlers use it (macOS).
+	Origin string
 }
 
 // View is the native part of the main window, one implementation per OS.
@@ -64,6 +76,20 @@ type ContextMenuView interface {
 	InstallContextMenu(ctx context.Context) error
 	SetContextMenuStatus(ctx context.Context, c menus.ContextMenuState) error
 	ActivateContextAction(ctx context.Context, name, target string) error
+}
+
+// MainThread is implemented where other native work must run on the GUI thread and
+// the platform can put it there: on macOS the tray's status item, which AppKit only
+// lets the main thread create, while Wails' OnStartup runs on another goroutine.
+type MainThread interface {
+	RunOnMainThread(ctx context.Context, fn func()) error
+}
+
+// WakeWatcher is implemented where the platform itself reports the end of a sleep
+// (macOS: NSWorkspaceDidWakeNotification). Elsewhere session.WatchResume does (logind).
+// WatchWake calls onWake after each wake until ctx ends, and returns then.
+type WakeWatcher interface {
+	WatchWake(ctx context.Context, onWake func()) error
 }
 
 // Input delivers key presses that the page receives as trusted (event.isTrusted),

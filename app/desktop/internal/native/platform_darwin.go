@@ -2,28 +2,352 @@
 
 package native
 
-// NOT TESTED and not implemented: macOS (WKWebView). The window and the DOM-ready
-// injection work through Wails; document-start scripts, the user agent, popups, crash
-// reload and native input need a WKWebView bridge in Objective-C (WKUserScript,
-// customUserAgent, WKUIDelegate createWebView, webViewWebContentProcessDidTerminate,
-// and NSEvent keyDown delivered to the WKWebView), which cannot be built or run on the
-// Linux machines this project is developed on. It belongs in this file (with its .m
-// and .h beside it).
+// The macOS platform: WKWebView, reached past Wails from Objective-C (webkit_darwin.m).
+// Written against Apple's documented AppKit and WebKit API and Wails v2.13's darwin
+// sources; it cannot be built on the Linux machines this project is developed on, and
+// runs only on a Mac (.github/workflows/macos.yml builds and smoke-tests it there). The
+// decisions it carries out are plain Go in app/desktop/internal/macos, tested everywhere.
+
+/*
+#cgo CFLAGS: -x objective-c -fobjc-arc
+#cgo LDFLAGS: -framework Cocoa -framework WebKit
+#include <stdlib.h>
+#include "webkit_darwin.h"
+*/
+import "C"
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/macos"
 )
 
-type darwinPlatform struct{}
+var (
+	jobsMu  sync.Mutex
+	jobs    = map[uint64]func(){}
+	nextJob uint64
+)
 
-// NewView returns the macOS view, which does nothing yet.
-func NewView() View { return darwinPlatform{} }
-
-func (darwinPlatform) Setup(context.Context, Config) error {
-	return errors.New("native window setup is not implemented on this platform")
+// onMainThread runs fn on the main thread (AppKit's, where Wails runs its loop) and
+// waits for it, or for ctx.
+func onMainThread(ctx context.Context, fn func()) error {
+	done := make(chan struct{})
+	jobsMu.Lock()
+	nextJob++
+	id := nextJob
+	jobs[id] = func() { fn(); close(done) }
+	jobsMu.Unlock()
+	C.clanker_mac_schedule(C.uint64_t(id))
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		// The job may still run later; it only touches objects that outlive the shell.
+		return fmt.Errorf("the main thread did not run the job: %w", ctx.Err())
+	}
 }
 
-func (darwinPlatform) Reload(context.Context) error { return ErrUnsupported }
+//export goRunJob
+func goRunJob(id C.uint64_t) {
+	jobsMu.Lock()
+	fn := jobs[uint64(id)]
+	delete(jobs, uint64(id))
+	jobsMu.Unlock()
+	if fn != nil {
+		fn()
+	}
+}
 
-func (darwinPlatform) Input() Input { return noInput{} }
+// The settings the Objective-C callbacks need from Go: the one origin that may talk to
+// the app, and the offline page's address.
+var (
+	messagesOrigin atomic.Pointer[string]
+	offlineBase    atomic.Pointer[string]
+)
+
+func loadString(p *atomic.Pointer[string]) string {
+	if s := p.Load(); s != nil {
+		return *s
+	}
+	return ""
+}
+
+type darwinPlatform struct {
+	mu sync.Mutex
+	wv unsafe.Pointer // the WKWebView; the Objective-C side holds it strongly
+}
+
+// NewView returns the macOS view; Setup finds the WKWebView Wails created.
+func NewView() View { return &darwinPlatform{} }
+
+func (p *darwinPlatform) Setup(ctx context.Context, cfg Config) error {
+	origin, base := cfg.Origin, cfg.OfflineURL
+	messagesOrigin.Store(&origin)
+	offlineBase.Store(&base)
+	ua, script := C.CString(cfg.UserAgent), C.CString(cfg.UserScript)
+	var err error
+	runErr := onMainThread(ctx, func() {
+		defer C.free(unsafe.Pointer(ua))
+		defer C.free(unsafe.Pointer(script))
+		wv := C.clanker_mac_find_webview()
+		if wv == nil {
+			err = errors.New("no WKWebView found in the app's windows")
+			return
+		}
+		if msg := C.clanker_mac_setup(wv, ua, script); msg != nil {
+			err = errors.New(C.GoString(msg))
+			return
+		}
+		p.mu.Lock()
+		p.wv = wv
+		p.mu.Unlock()
+	})
+	if runErr != nil {
+		return runErr
+	}
+	return err
+}
+
+func (p *darwinPlatform) view() unsafe.Pointer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.wv
+}
+
+func (p *darwinPlatform) Reload(ctx context.Context) error {
+	wv := p.view()
+	if wv == nil {
+		return ErrNotReady
+	}
+	return onMainThread(ctx, func() { C.clanker_mac_reload(wv) })
+}
+
+// RunOnMainThread runs fn on AppKit's main thread: the tray's status item must be made
+// there, and Wails' OnStartup runs on another goroutine.
+func (p *darwinPlatform) RunOnMainThread(ctx context.Context, fn func()) error {
+	return onMainThread(ctx, fn)
+}
+
+func (p *darwinPlatform) Input() Input { return nsEventInput{p} }
+
+// nsEventInput is the macOS Input: NSEvents handed straight to the WKWebView's
+// -keyDown: and -keyUp:, which run WebKit's whole native key pipeline, so the page sees
+// trusted keydown and keyup events. The events never pass through NSApp or the key
+// window, so they cannot land in another window or program; and as delivery does not
+// depend on the window being key or visible, it also works while Clanker sits hidden
+// in the menu bar. (That last point is the one the macOS smoke test checks on a real
+// Mac: it cannot be run here.)
+type nsEventInput struct{ p *darwinPlatform }
+
+func (in nsEventInput) PressEnter(ctx context.Context) error {
+	return in.press(ctx, macos.Press(macos.Return))
+}
+
+func (in nsEventInput) press(ctx context.Context, evs []macos.KeyEvent) error {
+	wv := in.p.view()
+	if wv == nil {
+		return ErrNotReady
+	}
+	n := len(evs)
+	if n == 0 {
+		return nil
+	}
+	types := make([]C.int, n)
+	codes := make([]C.uint16_t, n)
+	mods := make([]C.uint64_t, n)
+	chars := make([]*C.char, n)
+	ignoring := make([]*C.char, n)
+	for i, e := range evs {
+		types[i], codes[i], mods[i] = C.int(e.Type), C.uint16_t(e.KeyCode), C.uint64_t(e.Modifiers)
+		chars[i], ignoring[i] = C.CString(e.Characters), C.CString(e.CharactersIgnoringModifiers)
+	}
+	var rc C.int
+	err := onMainThread(ctx, func() {
+		defer func() {
+			for i := range chars {
+				C.free(unsafe.Pointer(chars[i]))
+				C.free(unsafe.Pointer(ignoring[i]))
+			}
+		}()
+		// The arrays are Go memory holding only C values and C pointers, which cgo may pass.
+		rc = C.clanker_mac_keys(wv, C.int(n), &types[0], &codes[0], &mods[0], &chars[0], &ignoring[0])
+	})
+	if err != nil {
+		return err
+	}
+	switch rc {
+	case 0:
+		return nil
+	case -1:
+		return errors.New("desktop: the web view is in no window, so no key was sent")
+	default:
+		return errors.New("desktop: AppKit could not build the key event, so no key was sent")
+	}
+}
+
+// WatchWake reloads through onWake each time the Mac wakes from sleep, until ctx ends:
+// after a sleep the Messages page's connection to the phone is often stale.
+func (p *darwinPlatform) WatchWake(ctx context.Context, onWake func()) error {
+	wakeMu.Lock()
+	wakeFn = onWake
+	wakeMu.Unlock()
+	defer func() {
+		wakeMu.Lock()
+		wakeFn = nil
+		wakeMu.Unlock()
+	}()
+	startCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	err := onMainThread(startCtx, func() { C.clanker_mac_watch_wake() })
+	cancel()
+	if err != nil {
+		return fmt.Errorf("watch for the Mac waking up: %w", err)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+var (
+	wakeMu sync.Mutex
+	wakeFn func()
+)
+
+//export goWoke
+func goWoke() {
+	wakeMu.Lock()
+	fn := wakeFn
+	wakeMu.Unlock()
+	if fn != nil {
+		go fn()
+	}
+}
+
+// dropLog logs what the guards refuse, at most once per reason in a while: a hostile
+// page could post thousands of messages.
+var dropLog = macos.NewThrottle(30 * time.Second)
+
+func logDrop(msg, reason, origin string) {
+	if ok, suppressed := dropLog.Allow(reason, time.Now()); ok {
+		slog.Default().Warn(msg, "component", "desktop", "reason", reason, "origin", origin, "suppressed_since_last", suppressed)
+	}
+}
+
+//export goCheckMessage
+func goCheckMessage(isString, mainView, mainFrame C.int, protocol, host *C.char, port C.int, prefix *C.char) C.int {
+	m := macos.Message{
+		IsString:     isString != 0,
+		FromMainView: mainView != 0,
+		MainFrame:    mainFrame != 0,
+		Origin:       macos.Origin(C.GoString(protocol), C.GoString(host), int(port)),
+		Prefix:       C.GoString(prefix),
+	}
+	if reason := macos.CheckMessage(m, loadString(&messagesOrigin)); reason != "" {
+		logDrop("page message dropped before Wails", reason, m.Origin)
+		return 0
+	}
+	return 1
+}
+
+func request(mainView, mainFrame C.int, protocol, host *C.char, port C.int) macos.Request {
+	return macos.Request{
+		Origin:       macos.Origin(C.GoString(protocol), C.GoString(host), int(port)),
+		FromMainView: mainView != 0,
+		MainFrame:    mainFrame != 0,
+	}
+}
+
+//export goMediaDecision
+func goMediaDecision(mainView, mainFrame C.int, protocol, host *C.char, port C.int, kind C.int) C.int {
+	r := request(mainView, mainFrame, protocol, host, port)
+	d, why := macos.MediaCapture(r, macos.MediaKind(kind), loadString(&messagesOrigin))
+	logDrop("capture device request answered", why+" ("+d.String()+")", r.Origin)
+	return C.int(d)
+}
+
+//export goFilePicker
+func goFilePicker(mainView, mainFrame C.int, protocol, host *C.char, port C.int) C.int {
+	r := request(mainView, mainFrame, protocol, host, port)
+	if macos.FilePicker(r, loadString(&messagesOrigin)) {
+		return 1
+	}
+	logDrop("file picker refused", "only the Messages page may ask for files", r.Origin)
+	return 0
+}
+
+//export goShowsOffline
+func goShowsOffline(domain *C.char, code C.long, url *C.char) C.int {
+	if macos.ShowsOffline(C.GoString(domain), int(code), C.GoString(url)) {
+		return 1
+	}
+	return 0
+}
+
+// goOfflineURL returns the offline page's address for the error text (the caller frees
+// it), or NULL without an offline page.
+//
+//export goOfflineURL
+func goOfflineURL(message *C.char) *C.char {
+	base := loadString(&offlineBase)
+	if base == "" {
+		return nil
+	}
+	return C.CString(macos.OfflineURL(base, C.GoString(message)))
+}
+
+//export goPopupSize
+func goPopupSize(width, height C.double, outWidth, outHeight *C.double) {
+	w, h := macos.PopupSize(float64(width), float64(height))
+	*outWidth, *outHeight = C.double(w), C.double(h)
+}
+
+//export goWindowGeometry
+func goWindowGeometry(wx, wy, ww, wh, sx, sy, sw, sh C.double) {
+	x, y, w, h := macos.TopLeft(
+		macos.Rect{X: float64(wx), Y: float64(wy), Width: float64(ww), Height: float64(wh)},
+		macos.Rect{X: float64(sx), Y: float64(sy), Width: float64(sw), Height: float64(sh)},
+	)
+	withEvents(func(e Events) { e.GeometryChanged(x, y, w, h) })
+}
+
+//export goPopupAllowed
+func goPopupAllowed(uri *C.char) C.int {
+	u := C.GoString(uri)
+	allowed := false
+	withEvents(func(e Events) { allowed = e.PopupAllowed(u) })
+	if allowed {
+		return 1
+	}
+	return 0
+}
+
+//export goPopupCreated
+func goPopupCreated() { withEvents(func(e Events) { e.PopupCreated() }) }
+
+//export goPopupShown
+func goPopupShown() { withEvents(func(e Events) { e.PopupShown() }) }
+
+//export goPopupClosed
+func goPopupClosed() { withEvents(func(e Events) { e.PopupClosed() }) }
+
+//export goWebProcessTerminated
+func goWebProcessTerminated(reason C.int) {
+	withEvents(func(e Events) { e.WebProcessTerminated(int(reason)) })
+}
+
+//export goLoadFailed
+func goLoadFailed(uri, msg *C.char) {
+	u, m := C.GoString(uri), C.GoString(msg)
+	withEvents(func(e Events) { e.LoadFailed(u, m) })
+}
+
+//export goLoadChanged
+func goLoadChanged(uri *C.char, finished C.int) {
+	u := C.GoString(uri)
+	withEvents(func(e Events) { e.LoadChanged(u, finished != 0) })
+}

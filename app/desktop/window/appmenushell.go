@@ -161,10 +161,11 @@ func (s *Shell) contextAction(name, target string) {
 	}
 }
 
-// ActivateContextMenuItem activates a Clanker item of the page's right-click menu
-// through its GAction, as a click on the item does: name is "mode" (target the mode),
-// "settings", "diag-state", "diag-sanitised", "deactivate-all", "purge-conversation" or
-// "purge-all". For tests and diagnostics; Linux only.
+// ActivateContextMenuItem activates a Clanker item of the page's right-click menu as a
+// click on the item does (through its GAction on Linux, its NSMenuItem's target and
+// action on macOS): name is "mode" (target the mode), "settings", "diag-state",
+// "diag-sanitised", "deactivate-all", "purge-conversation" or "purge-all". For tests
+// and diagnostics; Linux and macOS.
 func (s *Shell) ActivateContextMenuItem(ctx context.Context, name, target string) error {
 	cp, ok := s.plat.(native.ContextMenuView)
 	if !ok || !native.ContextMenu {

@@ -16,9 +16,10 @@ type Notification struct {
 	Urgent bool
 }
 
-// Notifier shows native desktop notifications. Wails v2 has no notification API, so each
-// OS has its own implementation: org.freedesktop.Notifications over the session bus on
-// Linux (tested), none yet on Windows and macOS (they log instead; see notify_other.go).
+// Notifier shows native desktop notifications, one implementation per OS:
+// org.freedesktop.Notifications over the session bus on Linux (tested),
+// UNUserNotificationCenter on macOS (notify_darwin.go; Clanker.app only), none yet on
+// Windows (the app logs instead; see notify_other.go).
 type Notifier interface {
 	Notify(n Notification) error
 	Close() error

@@ -12,13 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
-	"image/draw"
 	_ "image/gif" // registers the GIF decoder
 	"image/jpeg"
 	_ "image/png" // registers the PNG decoder
+	"sync"
 
-	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/bmp"  // registers the BMP decoder
+	_ "golang.org/x/image/tiff" // registers the TIFF decoder
 	_ "golang.org/x/image/webp" // registers the WebP decoder
 )
 
@@ -84,27 +84,22 @@ func Optimize(data []byte) (Result, error) { return Optimizer{}.Optimize(data) }
 
 // Optimize decodes, orients, scales and re-encodes one image.
 func (o Optimizer) Optimize(data []byte) (Result, error) {
-	img, format, err := o.decode(data)
-	if err != nil {
-		return Result{}, err
-	}
-	b := img.Bounds()
-	w, h := TargetSize(b.Dx(), b.Dy())
-	if w != b.Dx() || h != b.Dy() {
-		img = imaging.Resize(img, w, h, imaging.Linear)
-	}
-	img = flatten(img)
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: Quality}); err != nil {
-		return Result{}, fmt.Errorf("encode jpeg: %w", err)
-	}
-	return Result{JPEG: buf.Bytes(), Width: w, Height: h, SourceFormat: format}, nil
+	res, _, err := o.optimize(data)
+	return res, err
 }
 
-// decode checks the header first: the format must be known and the claimed
-// dimensions within the pixel cap, and only then is the image decoded, with
-// its EXIF orientation applied.
-func (o Optimizer) decode(data []byte) (image.Image, string, error) {
+// work counts what one optimisation did, so tests can bound it without a clock.
+type work struct {
+	// decodedPixels is the number of luma samples the decoder produced: the header's
+	// pixel count for a full decode, less for a JPEG decoded at a reduced scale.
+	decodedPixels int64
+	// dctScale is the n of an n/8 scaled JPEG decode, 0 when the standard decoders ran.
+	dctScale int
+}
+
+// optimize is Optimize reporting its work.
+func (o Optimizer) optimize(data []byte) (Result, work, error) {
+	var wk work
 	maxPixels, maxBytes := o.MaxPixels, o.MaxInputBytes
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
@@ -113,29 +108,145 @@ func (o Optimizer) decode(data []byte) (image.Image, string, error) {
 		maxBytes = DefaultMaxInputBytes
 	}
 	if len(data) == 0 {
-		return nil, "", fmt.Errorf("%w: no bytes", ErrCorrupt)
+		return Result{}, wk, fmt.Errorf("%w: no bytes", ErrCorrupt)
 	}
 	if len(data) > maxBytes {
-		return nil, "", fmt.Errorf("%w: %d bytes exceeds the %d byte limit", ErrTooLarge, len(data), maxBytes)
+		return Result{}, wk, fmt.Errorf("%w: %d bytes exceeds the %d byte limit", ErrTooLarge, len(data), maxBytes)
 	}
+	// The header first: the format must be known and the claimed size within the pixel
+	// cap before a byte of pixel memory is spent.
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if errors.Is(err, image.ErrFormat) {
-		return nil, "", fmt.Errorf("%w: %s", ErrUnsupportedFormat, Sniff(data))
+		return Result{}, wk, fmt.Errorf("%w: %s", ErrUnsupportedFormat, Sniff(data))
 	}
 	if err != nil {
-		return nil, format, fmt.Errorf("%w: read %s header: %v", ErrCorrupt, format, err)
+		return Result{}, wk, fmt.Errorf("%w: read %s header: %v", ErrCorrupt, format, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, format, fmt.Errorf("%w: %s header claims %dx%d", ErrCorrupt, format, cfg.Width, cfg.Height)
+		return Result{}, wk, fmt.Errorf("%w: %s header claims %dx%d", ErrCorrupt, format, cfg.Width, cfg.Height)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > int64(maxPixels) {
-		return nil, format, fmt.Errorf("%w: %s of %dx%d exceeds the %d pixel limit", ErrTooLarge, format, cfg.Width, cfg.Height, maxPixels)
+		return Result{}, wk, fmt.Errorf("%w: %s of %dx%d exceeds the %d pixel limit", ErrTooLarge, format, cfg.Width, cfg.Height, maxPixels)
 	}
-	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
-	if err != nil {
-		return nil, format, fmt.Errorf("%w: decode %s: %v", ErrCorrupt, format, err)
+
+	s := scratchPool.Get().(*scratch)
+	defer s.release()
+
+	// Sizes are worked out in the stored orientation; TargetSize treats both edges alike.
+	tw, th := TargetSize(cfg.Width, cfg.Height)
+	orientation := 1
+	var src []plane
+	if format == "jpeg" {
+		if hdr, err := readJPEGHeader(data); err == nil {
+			orientation = hdr.orientation
+			if hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
+				n := dctScale(cfg.Width, cfg.Height, tw, th)
+				if p, _, err := decodeJPEGScaled(data, n, s.alloc); err == nil {
+					src, wk.dctScale = p, n
+				} else {
+					s.reset() // the standard decoder gets its turn and says what is wrong
+				}
+			}
+		}
 	}
-	return img, format, nil
+	if src == nil {
+		img, _, err := image.Decode(bytes.NewReader(data))
+		if err != nil {
+			return Result{}, wk, fmt.Errorf("%w: decode %s: %v", ErrCorrupt, format, err)
+		}
+		// A GIF's first frame may be smaller than its screen: scale what was decoded.
+		b := img.Bounds()
+		if b.Empty() || int64(b.Dx())*int64(b.Dy()) > int64(maxPixels) {
+			return Result{}, wk, fmt.Errorf("%w: %s decoded as %dx%d, its header says %dx%d", ErrCorrupt, format, b.Dx(), b.Dy(), cfg.Width, cfg.Height)
+		}
+		tw, th = TargetSize(b.Dx(), b.Dy())
+		src = planesOf(img, s.alloc)
+	}
+	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
+
+	// Scale each plane to the output: luma to the target size, chroma to half of it
+	// each way (the 4:2:0 layout the encoder writes), then turn them upright.
+	out := make([]plane, len(src))
+	for i, p := range src {
+		w, h := tw, th
+		if i > 0 {
+			w, h = (tw+1)/2, (th+1)/2
+		}
+		out[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
+		resize(out[i], p, catmullRom, s.alloc)
+		out[i] = orient(out[i], orientation, s.alloc)
+	}
+	w, h := orientedSize(tw, th, orientation)
+	rect := image.Rect(0, 0, w, h)
+	var img image.Image = &image.Gray{Pix: out[0].pix, Stride: out[0].stride, Rect: rect}
+	if len(out) == 3 {
+		img = &image.YCbCr{Y: out[0].pix, Cb: out[1].pix, Cr: out[2].pix, YStride: out[0].stride,
+			CStride: out[1].stride, SubsampleRatio: image.YCbCrSubsampleRatio420, Rect: rect}
+	}
+	s.buf.Reset()
+	if err := jpeg.Encode(&s.buf, img, &jpeg.Options{Quality: Quality}); err != nil {
+		return Result{}, wk, fmt.Errorf("encode jpeg: %w", err)
+	}
+	return Result{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h, SourceFormat: format}, wk, nil
+}
+
+// dctScale picks n for decoding a w x h JPEG at n/8 of its size on the way to tw x th: the
+// smallest that still leaves at least the target's samples, so the scaler only ever
+// reduces.
+func dctScale(w, h, tw, th int) int {
+	for n := 1; n < 8; n++ {
+		if (w*n+7)/8 >= tw && (h*n+7)/8 >= th {
+			return n
+		}
+	}
+	return 8
+}
+
+// scratch is the reusable memory of one optimisation: the planes, in the order they are
+// asked for, and the encoder's output buffer. Reusing it keeps the heap flat over a run
+// of photos instead of growing by tens of megabytes of garbage per image.
+type scratch struct {
+	bufs [][]byte
+	next int
+	buf  bytes.Buffer
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooled bounds the memory a scratch keeps between images: enough for a 12-megapixel
+// photo's reduced planes or a few-megapixel PNG; a rarer giant is left to the collector.
+const maxPooled = 24 << 20
+
+func (s *scratch) alloc(n int) []byte {
+	if s.next < len(s.bufs) && cap(s.bufs[s.next]) >= n {
+		b := s.bufs[s.next][:n]
+		s.next++
+		return b
+	}
+	b := make([]byte, n)
+	if s.next < len(s.bufs) {
+		s.bufs[s.next] = b
+	} else {
+		s.bufs = append(s.bufs, b)
+	}
+	s.next++
+	return b
+}
+
+// reset makes every buffer available again.
+func (s *scratch) reset() { s.next = 0 }
+
+// release returns s to the pool unless it grew past maxPooled.
+func (s *scratch) release() {
+	total := s.buf.Cap()
+	for _, b := range s.bufs {
+		total += cap(b)
+	}
+	if total > maxPooled {
+		return
+	}
+	s.reset()
+	scratchPool.Put(s)
 }
 
 // TargetSize returns the output size for a w x h image: the long edge is
@@ -161,28 +272,9 @@ func TargetSize(w, h int) (int, int) {
 	return scaled, target
 }
 
-// flatten lays a non-opaque image over white, because JPEG has no alpha and
-// transparent pixels would otherwise turn black.
-// An opaque NRGBA (what imaging returns) has the same bytes as an RGBA, so it
-// is re-labelled without copying: image/jpeg has a fast path for *RGBA and
-// none for *NRGBA (a million allocations per 12 MP photo without this).
-func flatten(img image.Image) image.Image {
-	if o, ok := img.(interface{ Opaque() bool }); ok && o.Opaque() {
-		if n, ok := img.(*image.NRGBA); ok {
-			return &image.RGBA{Pix: n.Pix, Stride: n.Stride, Rect: n.Rect}
-		}
-		return img
-	}
-	b := img.Bounds()
-	dst := image.NewRGBA(b)
-	draw.Draw(dst, b, image.NewUniform(color.White), image.Point{}, draw.Src)
-	draw.Draw(dst, b, img, b.Min, draw.Over)
-	return dst
-}
-
 // Sniff names the format of bytes the decoders do not know, for the log and
 // the "unavailable" note (HEIC, AVIF, SVG), or "unknown". TIFF and BMP are
-// decodable because imaging registers their decoders.
+// decodable: golang.org/x/image's decoders are registered.
 func Sniff(data []byte) string {
 	switch {
 	case len(data) >= 12 && string(data[4:8]) == "ftyp":

@@ -1,0 +1,135 @@
+package images
+
+import (
+	"bytes"
+	"image/jpeg"
+	"math"
+	"os"
+	"testing"
+)
+
+// stdPlanes decodes data with image/jpeg and returns its planes.
+func stdPlanes(t *testing.T, data []byte) []plane {
+	t.Helper()
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("image/jpeg: %v", err)
+	}
+	return planesOf(img, func(n int) []byte { return make([]byte, n) })
+}
+
+// The fast decoder at full scale must give the standard decoder's samples, up to the
+// rounding of a different inverse DCT, for every layout the fixtures cover: 4:2:0, 4:2:2,
+// 4:4:0 and 4:4:4 chroma, greyscale, restart intervals of one block, three blocks and one
+// MCU row, optimised Huffman tables and a size that is no multiple of the MCU.
+func TestFastJPEGDecoderMatchesStandardLibrary(t *testing.T) {
+	for _, name := range []string{"restart-420.jpg", "restart-422.jpg", "sampled-440.jpg", "optimized-444.jpg", "gray.jpg"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hdr, err := readJPEGHeader(data)
+		if err != nil || !hdr.fast || hdr.width != 203 || hdr.height != 149 {
+			t.Fatalf("%s: header %+v, %v; want a 203x149 file the fast decoder takes", name, hdr, err)
+		}
+		got, _, err := decodeJPEGScaled(data, 8, func(n int) []byte { return make([]byte, n) })
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := stdPlanes(t, data)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d planes, want %d", name, len(got), len(want))
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if g.w != w.w || g.h != w.h {
+				t.Fatalf("%s plane %d: %dx%d, want %dx%d", name, i, g.w, g.h, w.w, w.h)
+			}
+			worst, sum := 0, 0
+			for y := range w.h {
+				for x := range w.w {
+					d := int(g.pix[y*g.stride+x]) - int(w.pix[y*w.stride+x])
+					worst = max(worst, d, -d)
+					sum += max(d, -d)
+				}
+			}
+			if mean := float64(sum) / float64(w.w*w.h); worst > 2 || mean > 0.2 {
+				t.Errorf("%s plane %d: differs from image/jpeg by up to %d (mean %.3f)", name, i, worst, mean)
+			}
+		}
+	}
+}
+
+// At n/8 scale each block's n x n samples are the block's own cosine series sampled at
+// the centres of n x n cells; at 1/8 that is exactly the block's mean. The scaled decodes
+// must therefore stay close to the full decode averaged over the same cells.
+func TestFastJPEGDecoderScalesInTheDCTDomain(t *testing.T) {
+	data, err := os.ReadFile("testdata/optimized-444.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := stdPlanes(t, data)[0]
+	for _, c := range []struct {
+		n       int
+		minPSNR float64
+	}{{1, 55}, {2, 33}, {4, 30}} {
+		got, _, err := decodeJPEGScaled(data, c.n, func(n int) []byte { return make([]byte, n) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := got[0]
+		if wantW := (203*c.n + 7) / 8; y.w != wantW {
+			t.Fatalf("n=%d: width %d, want %d", c.n, y.w, wantW)
+		}
+		cell := 8 / c.n
+		var se float64
+		cnt := 0
+		for by := range 149 / cell {
+			for bx := range 203 / cell {
+				var s float64
+				for yy := range cell {
+					for xx := range cell {
+						s += float64(full.pix[(by*cell+yy)*full.stride+bx*cell+xx])
+					}
+				}
+				d := float64(y.pix[by*y.stride+bx]) - s/float64(cell*cell)
+				se += d * d
+				cnt++
+			}
+		}
+		psnr := 10 * math.Log10(255*255/(se/float64(cnt)+1e-9))
+		if psnr < c.minPSNR {
+			t.Errorf("n=%d: %.1f dB against the full decode averaged over %dx%d cells, want >= %.0f", c.n, psnr, cell, cell, c.minPSNR)
+		}
+		t.Logf("n=%d: %.1f dB", c.n, psnr)
+	}
+}
+
+// Files the fast decoder does not take go to image/jpeg, which still decodes them.
+func TestProgressiveJPEGFallsBackToStandardDecoder(t *testing.T) {
+	data, err := os.ReadFile("testdata/progressive.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr, err := readJPEGHeader(data)
+	if err != nil || hdr.fast || hdr.width != 203 || hdr.height != 149 {
+		t.Fatalf("header %+v, %v: want a 203x149 file left to image/jpeg", hdr, err)
+	}
+	res, wk, err := Optimizer{}.optimize(data)
+	if err != nil || res.Width != 203 || res.Height != 149 || wk.dctScale != 0 {
+		t.Fatalf("got %dx%d, scale %d, %v; want 203x149 from the standard decoder", res.Width, res.Height, wk.dctScale, err)
+	}
+}
+
+// A damaged entropy-coded segment must not come out as a picture from the fast decoder
+// when the standard decoder refuses it.
+func TestTruncatedJPEGIsCorruptOnBothDecoders(t *testing.T) {
+	data, err := os.ReadFile("testdata/restart-420.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := data[:len(data)*2/3]
+	if _, _, err := decodeJPEGScaled(cut, 8, func(n int) []byte { return make([]byte, n) }); err == nil {
+		t.Fatal("fast decoder accepted a file cut at two thirds")
+	}
+}

@@ -319,6 +319,9 @@ func (t *huffTable) build(counts [17]int, vals []byte) error {
 	for l := 1; l <= 16; l++ {
 		t.valptr[l] = k
 		t.mincode[l] = code
+		if code+int32(counts[l]) > 1<<l {
+			return fmt.Errorf("Huffman table overflows %d-bit codes", l)
+		}
 		for range counts[l] {
 			if l <= lutBits {
 				lo := code << (lutBits - l)
@@ -329,9 +332,6 @@ func (t *huffTable) build(counts [17]int, vals []byte) error {
 			}
 			code++
 			k++
-		}
-		if code > 1<<l {
-			return fmt.Errorf("Huffman table overflows %d-bit codes", l)
 		}
 		t.maxcode[l] = code - 1
 		if counts[l] == 0 {

@@ -303,3 +303,80 @@ func TestOptimizeReportsDamagedData(t *testing.T) {
 		}
 	}
 }
+
+func TestDCTScaleIsTheSmallestThatCoversTheTarget(t *testing.T) {
+	cases := []struct{ w, h, n int }{
+		{4032, 3024, 3}, // 1512x1134 still covers 1344x1008; 2/8 (1008x756) would not
+		{3024, 4032, 3},
+		{2016, 1512, 6}, // 1512x1134 >= 1344x1008; 5/8 gives 1260
+		{1400, 1000, 8}, // 1344 needs 7.7/8: decoded in full
+		{600, 300, 6},   // to 448x224
+		{300, 200, 8},   // kept as is
+		{20000, 1, 1},   // 2500x1 still covers 1344x1
+	}
+	for _, c := range cases {
+		tw, th := TargetSize(c.w, c.h)
+		if n := dctScale(c.w, c.h, tw, th); n != c.n {
+			t.Errorf("dctScale(%dx%d to %dx%d) = %d, want %d", c.w, c.h, tw, th, n, c.n)
+		}
+	}
+}
+
+// A large baseline JPEG takes the scaled decoder, which produces only the reduced planes:
+// the work is bounded by the target, not the camera's resolution.
+func TestLargeJPEGIsDecodedAtReducedScale(t *testing.T) {
+	res, wk, err := Optimizer{}.optimize(encodeJPEG(t, twoTone(2016, 1512)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Width != 1344 || res.Height != 1008 {
+		t.Fatalf("got %dx%d, want 1344x1008", res.Width, res.Height)
+	}
+	if wk.dctScale != 6 || wk.decodedPixels != 1512*1134 {
+		t.Fatalf("decoded %d pixels at scale %d/8, want 1512x1134 at 6/8", wk.decodedPixels, wk.dctScale)
+	}
+	img := decodeResult(t, res)
+	if !isRed(img.At(300, 500)) || !isBlue(img.At(1000, 500)) {
+		t.Fatalf("colours lost: %v and %v", img.At(300, 500), img.At(1000, 500))
+	}
+}
+
+// Optimize runs on several goroutines at once (one per requested image) and shares its
+// pooled buffers between calls: every result must be the one a lone call gives.
+func TestConcurrentOptimizeCallsGiveTheSameBytes(t *testing.T) {
+	inputs := [][]byte{
+		encodeJPEG(t, twoTone(1000, 500)),
+		encodePNG(t, twoTone(640, 480)),
+		withOrientation(t, encodeJPEG(t, twoTone(900, 600)), 6),
+	}
+	want := make([][]byte, len(inputs))
+	for i, in := range inputs {
+		res, err := Optimize(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = res.JPEG
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for k := range 6 {
+				i := (g + k) % len(inputs)
+				res, err := Optimize(inputs[i])
+				if err == nil && !bytes.Equal(res.JPEG, want[i]) {
+					err = errors.New("a concurrent call gave different bytes")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -10,12 +10,14 @@ import (
 
 const sample = `goos: linux
 goarch: amd64
-pkg: github.com/clanker-desktop/clanker/app/images
+pkg: github.com/clanker-desktop/clanker/tests/imagebench
 cpu: Some CPU
-BenchmarkOptimize12MP-2        	       3	 400000000 ns/op	 5000 B/op	      10 allocs/op
-BenchmarkOptimize12MP-2        	       3	 200000000 ns/op	 7000 B/op	      10 allocs/op
-BenchmarkOptimize12MP-2        	       3	 300000000 ns/op	 6000 B/op	      10 allocs/op
-BenchmarkOptimize12MPXDraw-2   	       2	 600000000 ns/op	 9000 B/op	      12 allocs/op
+BenchmarkOptimize12MP/scene-2        	       3	 400000000 ns/op	 36.1 PSNR-Y-dB	 5000 B/op	      10 allocs/op
+BenchmarkOptimize12MP/scene-2        	       3	 200000000 ns/op	 34.2 PSNR-Y-dB	 7000 B/op	      10 allocs/op
+BenchmarkOptimize12MP/scene-2        	       3	 300000000 ns/op	 34.4 PSNR-Y-dB	 6000 B/op	      10 allocs/op
+BenchmarkOptimize12MPBaseline/scene-2   	       2	 600000000 ns/op	 9000 B/op	      12 allocs/op
+BenchmarkOptimize12MPCanvas/scene-2   	       2	 150000000 ns/op
+BenchmarkOptimize12MPHeap-2   	       1	 9000000000 ns/op	 30.5 heap-held-MiB	 20 heap-inuse-MiB
 some log line that is not a result
 PASS
 pkg: github.com/clanker-desktop/clanker/app/llm
@@ -25,11 +27,11 @@ ok  	github.com/clanker-desktop/clanker/app/llm	1.0s
 
 func TestParseGroupsRunsByBenchmarkAndUnit(t *testing.T) {
 	res := Parse(strings.NewReader(sample))
-	if len(res) != 3 {
-		t.Fatalf("got %d results, want 3", len(res))
+	if len(res) != 5 {
+		t.Fatalf("got %d results, want 5", len(res))
 	}
 	opt := res[0]
-	if opt.Name != "BenchmarkOptimize12MP" || opt.Pkg != "github.com/clanker-desktop/clanker/app/images" {
+	if opt.Name != "BenchmarkOptimize12MP/scene" || opt.Pkg != "github.com/clanker-desktop/clanker/tests/imagebench" {
 		t.Fatalf("first result = %s in %s", opt.Name, opt.Pkg)
 	}
 	if got := opt.Runs["ns/op"]; len(got) != 3 {
@@ -38,7 +40,7 @@ func TestParseGroupsRunsByBenchmarkAndUnit(t *testing.T) {
 	if m := Median(opt.Runs["ns/op"]); m != 300000000 {
 		t.Fatalf("median ns/op = %v, want 3e8", m)
 	}
-	if got := res[2].Runs["stable-prefix-share"]; len(got) != 1 || got[0] != 0.875 {
+	if got := res[4].Runs["stable-prefix-share"]; len(got) != 1 || got[0] != 0.875 {
 		t.Fatalf("custom metric = %v, want [0.875]", got)
 	}
 }
@@ -54,8 +56,12 @@ func TestRenderShowsCommandMachineMediansAndBaselineRatio(t *testing.T) {
 	for _, want := range []string{
 		"Command: `make bench`",
 		"Machine: Test CPU, 2 cores",
-		"| Optimize12MP | 3 | 300.00 ms/op |",
-		"0.50x the time of Optimize12MPXDraw",
+		"| Optimize12MP/scene | 3 | 300.00 ms/op |",
+		"0.50x the time of Optimize12MPBaseline/scene",
+		"**target <= 0.5x: met**",
+		"2.00x the time of Optimize12MPCanvas/scene",
+		"**target 34.4 PSNR-Y-dB >= 34.5: NOT met**",
+		"**target 30.5 heap-held-MiB <= 64: met**",
 		"## app/llm",
 		"0.875 stable-prefix-share",
 	} {

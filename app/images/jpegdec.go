@@ -1,6 +1,7 @@
 package images
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -20,12 +21,15 @@ var errFallback = errors.New("jpeg: left to the standard decoder")
 
 // lutBits is how many leading bits the Huffman lookup table resolves at once; longer codes
 // (rare: the most frequent symbols get the shortest codes) take the canonical slow path.
-const lutBits = 9
+const lutBits = 10
 
 type huffTable struct {
 	// lut holds, for every lutBits-bit prefix that starts with a complete code,
 	// symbol | length<<8; zero means the code is longer than lutBits.
-	lut     [1 << lutBits]uint16
+	lut [1 << lutBits]uint16
+	// fast holds, for AC tables, the whole coefficient when a prefix holds both the code
+	// and its value bits: value<<16 | run<<8 | bits used; zero when it does not.
+	fast    [1 << lutBits]int32
 	maxcode [17]int32 // largest code of each length, -1 when there is none
 	valptr  [17]int32 // index in vals of the first symbol of each length
 	mincode [17]int32
@@ -326,8 +330,16 @@ func (t *huffTable) build(counts [17]int, vals []byte) error {
 			if l <= lutBits {
 				lo := code << (lutBits - l)
 				hi := (code + 1) << (lutBits - l)
+				r, s := int32(vals[k]>>4), vals[k]&15
 				for i := lo; i < hi; i++ {
 					t.lut[i] = uint16(vals[k]) | uint16(l)<<8
+					if s != 0 && l+int(s) <= lutBits {
+						v := (i >> (lutBits - l - int(s))) & (1<<s - 1)
+						if v < 1<<(s-1) {
+							v += -1<<s + 1
+						}
+						t.fast[i] = v<<16 | r<<8 | int32(l+int(s))
+					}
 				}
 			}
 			code++
@@ -415,6 +427,18 @@ var scaledIndex = func() (t [9][64]int8) {
 }()
 
 func (d *jpegDecoder) fill() {
+	// Eight bytes at once when none of them is 0xFF (no stuffing, no marker): the usual case.
+	if !d.atMarker && d.pos+8 <= len(d.data) {
+		w := binary.BigEndian.Uint64(d.data[d.pos:])
+		if x := ^w; (x-0x0101010101010101)&^x&0x8080808080808080 == 0 {
+			k := (64 - d.nbits) / 8
+			keep := ^uint64(0) << (64 - 8*k)
+			d.acc |= (w & keep) >> d.nbits
+			d.nbits += 8 * k
+			d.pos += int(k)
+			return
+		}
+	}
 	for d.nbits <= 56 {
 		var b byte
 		switch {
@@ -490,16 +514,36 @@ func (d *jpegDecoder) block(c *jpegComponent, blk *[64]int32) (bool, error) {
 	blk[0] = c.pred * q[0]
 	ac := &d.ac[c.ta]
 	any := false
+	// The bit buffer lives in locals through the loop; d has it whenever a helper runs.
+	acc, nbits := d.acc, d.nbits
 	for k := 1; k < 64; k++ {
-		if d.nbits < 32 {
+		if nbits < 32 {
+			d.acc, d.nbits = acc, nbits
 			d.fill()
+			acc, nbits = d.acc, d.nbits
 		}
+		if f := ac.fast[acc>>(64-lutBits)]; f != 0 {
+			l := uint(f & 0xFF)
+			acc <<= l
+			nbits -= l
+			k += int(f>>8) & 0xFF
+			if k > 63 {
+				return false, errBadCode
+			}
+			if i := idx[k]; i >= 0 {
+				blk[i] = (f >> 16) * q[k]
+				any = true
+			}
+			continue
+		}
+		d.acc, d.nbits = acc, nbits
 		rs := d.huff(ac)
 		if rs < 0 {
 			return false, errBadCode
 		}
 		r, s := rs>>4, uint(rs&15)
 		if s == 0 {
+			acc, nbits = d.acc, d.nbits
 			if r != 15 {
 				break // end of block
 			}
@@ -511,11 +555,13 @@ func (d *jpegDecoder) block(c *jpegComponent, blk *[64]int32) (bool, error) {
 			return false, errBadCode
 		}
 		v := d.extend(s)
+		acc, nbits = d.acc, d.nbits
 		if i := idx[k]; i >= 0 {
 			blk[i] = v * q[k]
 			any = true
 		}
 	}
+	d.acc, d.nbits = acc, nbits
 	return any, nil
 }
 

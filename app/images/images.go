@@ -137,8 +137,11 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 	orientation := 1
 	var src []plane
 	if format == "jpeg" {
-		if hdr, err := readJPEGHeader(data); err == nil {
-			orientation = hdr.orientation
+		hdr, err := readJPEGHeader(data)
+		if hdr.orientation >= 1 && hdr.orientation <= 8 {
+			orientation = hdr.orientation // read even when a later marker upsets the fast decoder
+		}
+		if err == nil {
 			if hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
 				n := dctScale(cfg.Width, cfg.Height, tw, th)
 				if p, _, err := decodeJPEGScaled(data, n, s.alloc); err == nil {

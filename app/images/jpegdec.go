@@ -300,7 +300,7 @@ func (d *jpegDecoder) parseDHT(seg []byte) error {
 			total += counts[l]
 		}
 		if total == 0 || total > 256 || len(seg) < 17+total {
-			return fmt.Errorf("Huffman table with %d symbols", total)
+			return fmt.Errorf("a Huffman table with %d symbols", total)
 		}
 		t := &d.dc[th]
 		if tc == 1 {
@@ -324,7 +324,7 @@ func (t *huffTable) build(counts [17]int, vals []byte) error {
 		t.valptr[l] = k
 		t.mincode[l] = code
 		if code+int32(counts[l]) > 1<<l {
-			return fmt.Errorf("Huffman table overflows %d-bit codes", l)
+			return fmt.Errorf("a Huffman table overflows its %d-bit codes", l)
 		}
 		for range counts[l] {
 			if l <= lutBits {

@@ -12,9 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/gif" // registers the GIF decoder
-	"image/jpeg"
-	_ "image/png" // registers the PNG decoder
+	_ "image/gif"  // registers the GIF decoder
+	_ "image/jpeg" // registers the JPEG decoder (progressive and other files the fast decoder leaves)
+	_ "image/png"  // registers the PNG decoder
 	"sync"
 
 	_ "golang.org/x/image/bmp"  // registers the BMP decoder
@@ -180,16 +180,8 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 		out[i] = orient(out[i], orientation, s.alloc)
 	}
 	w, h := orientedSize(tw, th, orientation)
-	rect := image.Rect(0, 0, w, h)
-	var img image.Image = &image.Gray{Pix: out[0].pix, Stride: out[0].stride, Rect: rect}
-	if len(out) == 3 {
-		img = &image.YCbCr{Y: out[0].pix, Cb: out[1].pix, Cr: out[2].pix, YStride: out[0].stride,
-			CStride: out[1].stride, SubsampleRatio: image.YCbCrSubsampleRatio420, Rect: rect}
-	}
 	s.buf.Reset()
-	if err := jpeg.Encode(&s.buf, img, &jpeg.Options{Quality: Quality}); err != nil {
-		return Result{}, wk, fmt.Errorf("encode jpeg: %w", err)
-	}
+	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16)
 	return Result{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h, SourceFormat: format}, wk, nil
 }
 
@@ -209,9 +201,10 @@ func dctScale(w, h, tw, th int) int {
 // asked for, and the encoder's output buffer. Reusing it keeps the heap flat over a run
 // of photos instead of growing by tens of megabytes of garbage per image.
 type scratch struct {
-	bufs [][]byte
-	next int
-	buf  bytes.Buffer
+	bufs  [][]byte
+	next  int
+	coefs []int16 // the encoder's quantised blocks
+	buf   bytes.Buffer
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -236,12 +229,20 @@ func (s *scratch) alloc(n int) []byte {
 	return b
 }
 
+// alloc16 returns the encoder's coefficient buffer, n long; there is one per scratch.
+func (s *scratch) alloc16(n int) []int16 {
+	if cap(s.coefs) < n {
+		s.coefs = make([]int16, n)
+	}
+	return s.coefs[:n]
+}
+
 // reset makes every buffer available again.
 func (s *scratch) reset() { s.next = 0 }
 
 // release returns s to the pool unless it grew past maxPooled.
 func (s *scratch) release() {
-	total := s.buf.Cap()
+	total := s.buf.Cap() + 2*cap(s.coefs)
 	for _, b := range s.bufs {
 		total += cap(b)
 	}

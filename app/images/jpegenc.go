@@ -1,0 +1,466 @@
+package images
+
+import (
+	"bytes"
+	"math"
+	"sort"
+)
+
+// This file is a baseline JPEG encoder for the optimiser's output planes: luma, and chroma
+// at half size each way (4:2:0), or luma alone. It quantises with the tables of ITU T.81
+// annex K scaled by quality as the IJG encoders (and image/jpeg) do, so the picture is
+// the one image/jpeg would write, and it builds Huffman tables for the image itself in a
+// first pass over the quantised blocks, which makes the file smaller than one coded with
+// the annex's generic tables. Working on planes spares the per-pixel colour lookups an
+// image.Image interface needs.
+
+// Quantisation tables of T.81 annex K.1 (natural order) for luma and chroma.
+var baseQuant = [2][64]int32{{
+	16, 11, 10, 16, 24, 40, 51, 61,
+	12, 12, 14, 19, 26, 58, 60, 55,
+	14, 13, 16, 24, 40, 57, 69, 56,
+	14, 17, 22, 29, 51, 87, 80, 62,
+	18, 22, 37, 56, 68, 109, 103, 77,
+	24, 35, 55, 64, 81, 104, 113, 92,
+	49, 64, 78, 87, 103, 121, 120, 101,
+	72, 92, 95, 98, 112, 100, 103, 99,
+}, {
+	17, 18, 24, 47, 99, 99, 99, 99,
+	18, 21, 26, 66, 99, 99, 99, 99,
+	24, 26, 56, 99, 99, 99, 99, 99,
+	47, 66, 99, 99, 99, 99, 99, 99,
+	99, 99, 99, 99, 99, 99, 99, 99,
+	99, 99, 99, 99, 99, 99, 99, 99,
+	99, 99, 99, 99, 99, 99, 99, 99,
+	99, 99, 99, 99, 99, 99, 99, 99,
+}}
+
+// quantTable scales a base table to quality q (1..100) the IJG way.
+func quantTable(base *[64]int32, q int) (t [64]int32) {
+	q = min(max(q, 1), 100)
+	scale := int32(200 - 2*q)
+	if q < 50 {
+		scale = int32(5000 / q)
+	}
+	for i, b := range base {
+		t[i] = min(max((b*scale+50)/100, 1), 255)
+	}
+	return t
+}
+
+// aanScale[k] is the scale the AAN forward DCT leaves on frequency k (cos(k*pi/16)*sqrt2,
+// and 1 for k = 0); it is folded into the quantisation divisors.
+var aanScale = func() (s [8]float64) {
+	for k := range s {
+		s[k] = 1
+		if k > 0 {
+			s[k] = math.Cos(float64(k)*math.Pi/16) * math.Sqrt2
+		}
+	}
+	return s
+}()
+
+// fdct transforms a block of level-shifted samples in place (rows, then columns) with the
+// Arai-Agui-Nakajima factorisation; each output still carries aanScale[u]*aanScale[v]*8.
+func fdct(b *[64]float32) {
+	for i := range 8 {
+		fdct8(b, i*8, 1)
+	}
+	for i := range 8 {
+		fdct8(b, i, 8)
+	}
+}
+
+func fdct8(b *[64]float32, o, st int) {
+	d0, d1, d2, d3 := b[o], b[o+st], b[o+2*st], b[o+3*st]
+	d4, d5, d6, d7 := b[o+4*st], b[o+5*st], b[o+6*st], b[o+7*st]
+	t0, t7 := d0+d7, d0-d7
+	t1, t6 := d1+d6, d1-d6
+	t2, t5 := d2+d5, d2-d5
+	t3, t4 := d3+d4, d3-d4
+	// Even part.
+	t10, t13 := t0+t3, t0-t3
+	t11, t12 := t1+t2, t1-t2
+	b[o] = t10 + t11
+	b[o+4*st] = t10 - t11
+	z1 := (t12 + t13) * 0.707106781
+	b[o+2*st] = t13 + z1
+	b[o+6*st] = t13 - z1
+	// Odd part.
+	t10, t11, t12 = t4+t5, t5+t6, t6+t7
+	z5 := (t10 - t12) * 0.382683433
+	z2 := 0.541196100*t10 + z5
+	z4 := 1.306562965*t12 + z5
+	z3 := t11 * 0.707106781
+	z11, z13 := t7+z3, t7-z3
+	b[o+5*st] = z13 + z2
+	b[o+3*st] = z13 - z2
+	b[o+st] = z11 + z4
+	b[o+7*st] = z11 - z4
+}
+
+// encComponent is one component being encoded: its plane and its quantised blocks in
+// zig-zag order.
+type encComponent struct {
+	p      plane
+	table  int // 0 luma, 1 chroma
+	h, v   int // blocks per MCU across and down
+	bx, by int // blocks across and down, whole MCUs
+	coef   []int16
+	pred   int32
+}
+
+// huffCode is one symbol's code and its length.
+type huffCode struct {
+	code uint32
+	len  uint8
+}
+
+type encTable struct {
+	counts [17]int // codes of each length
+	vals   []byte  // symbols in code order
+	codes  [256]huffCode
+}
+
+// encodeJPEGPlanes writes y (and cb, cr when not nil, each half of y's size rounded up) as
+// a baseline JPEG of quality q to out.
+func encodeJPEGPlanes(out *bytes.Buffer, y plane, chroma []plane, q int, alloc16 func(int) []int16) {
+	qt := [2][64]int32{quantTable(&baseQuant[0], q), quantTable(&baseQuant[1], q)}
+	// Divisors with the AAN scale folded in, as reciprocals.
+	var recip [2][64]float32
+	for t := range 2 {
+		for i := range 64 {
+			recip[t][i] = float32(1 / (float64(qt[t][i]) * aanScale[i/8] * aanScale[i%8] * 8))
+		}
+	}
+	hmax := 1
+	if len(chroma) == 2 {
+		hmax = 2
+	}
+	mx, my := (y.w+8*hmax-1)/(8*hmax), (y.h+8*hmax-1)/(8*hmax)
+	comps := []encComponent{{p: y, table: 0, h: hmax, v: hmax}}
+	for _, c := range chroma {
+		comps = append(comps, encComponent{p: c, table: 1, h: 1, v: 1})
+	}
+	total := 0
+	for ci := range comps {
+		c := &comps[ci]
+		c.bx, c.by = mx*c.h, my*c.v
+		total += c.bx * c.by * 64
+	}
+	coefs := alloc16(total)
+	for ci := range comps {
+		c := &comps[ci]
+		c.coef, coefs = coefs[:c.bx*c.by*64], coefs[c.bx*c.by*64:]
+	}
+	// Pass 1: transform and quantise every block, keeping the coefficients.
+	var blk [64]float32
+	for ci := range comps {
+		c := &comps[ci]
+		for by := range c.by {
+			for bx := range c.bx {
+				loadBlock(&blk, c.p, bx*8, by*8)
+				fdct(&blk)
+				dst := c.coef[(by*c.bx+bx)*64:][:64]
+				r := &recip[c.table]
+				for k, z := range zigzag {
+					dst[k] = int16(math.Round(float64(blk[z] * r[z])))
+				}
+			}
+		}
+	}
+	// Symbol statistics per table, then tables fitted to them.
+	var dcFreq, acFreq [2][257]int
+	walk(comps, mx, my, func(c *encComponent, blk []int16) {
+		diff := int32(blk[0]) - c.pred
+		c.pred = int32(blk[0])
+		dcFreq[c.table][bitLen(diff)]++
+		run := 0
+		for k := 1; k < 64; k++ {
+			v := blk[k]
+			if v == 0 {
+				run++
+				continue
+			}
+			for run > 15 {
+				acFreq[c.table][0xF0]++
+				run -= 16
+			}
+			acFreq[c.table][run<<4|bitLen(int32(v))]++
+			run = 0
+		}
+		if run > 0 {
+			acFreq[c.table][0x00]++
+		}
+	})
+	ntables := 1
+	if len(chroma) == 2 {
+		ntables = 2
+	}
+	var dcT, acT [2]encTable
+	for t := range ntables {
+		dcT[t] = buildEncTable(&dcFreq[t])
+		acT[t] = buildEncTable(&acFreq[t])
+	}
+
+	writeHeaders(out, y.w, y.h, comps, qt[:ntables], dcT[:ntables], acT[:ntables])
+	// Pass 2: the entropy-coded data.
+	var bw bitWriter
+	bw.out = out
+	for i := range comps {
+		comps[i].pred = 0
+	}
+	walk(comps, mx, my, func(c *encComponent, blk []int16) {
+		dc, ac := &dcT[c.table], &acT[c.table]
+		diff := int32(blk[0]) - c.pred
+		c.pred = int32(blk[0])
+		s := bitLen(diff)
+		bw.put(dc.codes[s])
+		bw.value(diff, s)
+		run := 0
+		for k := 1; k < 64; k++ {
+			v := int32(blk[k])
+			if v == 0 {
+				run++
+				continue
+			}
+			for run > 15 {
+				bw.put(ac.codes[0xF0])
+				run -= 16
+			}
+			s := bitLen(v)
+			bw.put(ac.codes[run<<4|s])
+			bw.value(v, s)
+			run = 0
+		}
+		if run > 0 {
+			bw.put(ac.codes[0x00])
+		}
+	})
+	bw.flush()
+	out.Write([]byte{0xFF, 0xD9})
+}
+
+// walk visits the blocks in MCU order: each MCU's luma blocks row by row, then Cb, Cr.
+func walk(comps []encComponent, mx, my int, f func(c *encComponent, blk []int16)) {
+	for y := range my {
+		for x := range mx {
+			for ci := range comps {
+				c := &comps[ci]
+				for v := range c.v {
+					for h := range c.h {
+						bx, by := x*c.h+h, y*c.v+v
+						f(c, c.coef[(by*c.bx+bx)*64:][:64])
+					}
+				}
+			}
+		}
+	}
+}
+
+// loadBlock copies the 8x8 samples at (x0, y0), minus 128, repeating the last row and
+// column past the plane's edge (which keeps the padding cheap to code).
+func loadBlock(b *[64]float32, p plane, x0, y0 int) {
+	for y := range 8 {
+		row := p.pix[min(y0+y, p.h-1)*p.stride:]
+		if x0+8 <= p.w {
+			r := row[x0 : x0+8]
+			for x, v := range r {
+				b[y*8+x] = float32(v) - 128
+			}
+			continue
+		}
+		for x := range 8 {
+			b[y*8+x] = float32(row[min(x0+x, p.w-1)]) - 128
+		}
+	}
+}
+
+// bitLen is the JPEG magnitude category of v: the bits of |v|.
+func bitLen(v int32) int {
+	if v < 0 {
+		v = -v
+	}
+	n := 0
+	for v > 0 {
+		n++
+		v >>= 1
+	}
+	return n
+}
+
+// buildEncTable makes a length-limited Huffman code for the symbol frequencies (T.81
+// annex K.2): a reserved symbol 256 with frequency one keeps any real code from being all
+// ones, lengths past 16 are folded back, and the reserved code is then dropped.
+func buildEncTable(freq *[257]int) encTable {
+	var f [257]int
+	copy(f[:], freq[:])
+	f[256] = 1
+	var size [257]int
+	others := [257]int{}
+	for i := range others {
+		others[i] = -1
+	}
+	for {
+		// The two least frequent live entries, v1 the lesser (ties to the larger symbol).
+		v1, v2 := -1, -1
+		for i := range f {
+			if f[i] == 0 {
+				continue
+			}
+			if v1 < 0 || f[i] <= f[v1] {
+				v2, v1 = v1, i
+			} else if v2 < 0 || f[i] <= f[v2] {
+				v2 = i
+			}
+		}
+		if v2 < 0 {
+			break
+		}
+		f[v1] += f[v2]
+		f[v2] = 0
+		size[v1]++
+		for others[v1] >= 0 {
+			v1 = others[v1]
+			size[v1]++
+		}
+		others[v1] = v2
+		size[v2]++
+		for others[v2] >= 0 {
+			v2 = others[v2]
+			size[v2]++
+		}
+	}
+	var bits [33]int
+	for i := range size {
+		if size[i] > 0 {
+			bits[min(size[i], 32)]++
+		}
+	}
+	for i := 32; i > 16; i-- {
+		for bits[i] > 0 {
+			j := i - 2
+			for bits[j] == 0 {
+				j--
+			}
+			bits[i] -= 2
+			bits[i-1]++
+			bits[j+1] += 2
+			bits[j]--
+		}
+	}
+	i := 16
+	for bits[i] == 0 {
+		i--
+	}
+	bits[i]-- // the reserved symbol's code
+	var t encTable
+	copy(t.counts[1:], bits[1:17])
+	// Symbols by code length, then by value.
+	var syms []int
+	for s := range 256 {
+		if size[s] > 0 {
+			syms = append(syms, s)
+		}
+	}
+	sort.SliceStable(syms, func(a, b int) bool { return size[syms[a]] < size[syms[b]] })
+	for _, s := range syms {
+		t.vals = append(t.vals, byte(s))
+	}
+	code, k := uint32(0), 0
+	for l := 1; l <= 16; l++ {
+		for range t.counts[l] {
+			t.codes[t.vals[k]] = huffCode{code: code, len: uint8(l)}
+			code++
+			k++
+		}
+		code <<= 1
+	}
+	return t
+}
+
+func writeHeaders(out *bytes.Buffer, w, h int, comps []encComponent, qt [][64]int32, dc, ac []encTable) {
+	out.Write([]byte{0xFF, 0xD8})
+	// APP0 JFIF 1.01, no density, no thumbnail: says the three components are YCbCr.
+	writeSegment(out, 0xE0, []byte{'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0})
+	// DQT: every table, zig-zag order.
+	seg := []byte{}
+	for t := range qt {
+		seg = append(seg, byte(t))
+		for _, z := range zigzag {
+			seg = append(seg, byte(qt[t][z]))
+		}
+	}
+	writeSegment(out, 0xDB, seg)
+	// SOF0: 8-bit, size, components (id, sampling, table).
+	seg = []byte{8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(len(comps))}
+	for i, c := range comps {
+		seg = append(seg, byte(i+1), byte(c.h<<4|c.v), byte(c.table))
+	}
+	writeSegment(out, 0xC0, seg)
+	// DHT: the DC and AC table of each class.
+	seg = seg[:0]
+	for t := range dc {
+		for class, tab := range []*encTable{&dc[t], &ac[t]} {
+			seg = append(seg, byte(class<<4|t))
+			for l := 1; l <= 16; l++ {
+				seg = append(seg, byte(tab.counts[l]))
+			}
+			seg = append(seg, tab.vals...)
+		}
+	}
+	writeSegment(out, 0xC4, seg)
+	// SOS: all components, full spectrum.
+	seg = []byte{byte(len(comps))}
+	for i, c := range comps {
+		seg = append(seg, byte(i+1), byte(c.table<<4|c.table))
+	}
+	seg = append(seg, 0, 63, 0)
+	writeSegment(out, 0xDA, seg)
+}
+
+func writeSegment(out *bytes.Buffer, marker byte, body []byte) {
+	n := len(body) + 2
+	out.Write([]byte{0xFF, marker, byte(n >> 8), byte(n)})
+	out.Write(body)
+}
+
+// bitWriter packs codes most significant bit first, stuffing a zero after every 0xFF.
+type bitWriter struct {
+	out   *bytes.Buffer
+	acc   uint64 // pending bits, right-aligned
+	nbits uint
+}
+
+func (b *bitWriter) bits(v uint32, n uint) {
+	b.acc = b.acc<<n | uint64(v)&(1<<n-1)
+	b.nbits += n
+	for b.nbits >= 8 {
+		c := byte(b.acc >> (b.nbits - 8))
+		b.out.WriteByte(c)
+		if c == 0xFF {
+			b.out.WriteByte(0)
+		}
+		b.nbits -= 8
+	}
+}
+
+func (b *bitWriter) put(c huffCode) { b.bits(c.code, uint(c.len)) }
+
+// value writes the s low bits of v as T.81 F.1.2.1 codes them (negative values as v-1).
+func (b *bitWriter) value(v int32, s int) {
+	if s == 0 {
+		return
+	}
+	if v < 0 {
+		v--
+	}
+	b.bits(uint32(v), uint(s))
+}
+
+// flush pads the last byte with one bits.
+func (b *bitWriter) flush() {
+	if b.nbits > 0 {
+		b.bits(0x7F, 8-b.nbits)
+	}
+}

@@ -186,11 +186,16 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 }
 
 // dctScale picks n for decoding a w x h JPEG at n/8 of its size on the way to tw x th: the
-// smallest that still leaves at least the target's samples, so the scaler only ever
-// reduces.
+// smallest that leaves at least 1.25 times the target's samples each way. Rebuilding blocks
+// from fewer coefficients is the cheapest reduction there is, but each block is cut off
+// on its own; the margin leaves the final filter room to smooth those seams, which keeps
+// the result as sharp (PSNR) as a full decode with the same filter. A 12-megapixel photo
+// is decoded at 4/8 (2016x1512) for 1344x1008.
 func dctScale(w, h, tw, th int) int {
+	// The margin cannot exceed the source: a 1-pixel edge stays 1 pixel at any scale.
+	need := func(src, target int) int { return min(src, (target*5+3)/4) }
 	for n := 1; n < 8; n++ {
-		if (w*n+7)/8 >= tw && (h*n+7)/8 >= th {
+		if (w*n+7)/8 >= need(w, tw) && (h*n+7)/8 >= need(h, th) {
 			return n
 		}
 	}

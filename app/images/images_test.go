@@ -304,15 +304,15 @@ func TestOptimizeReportsDamagedData(t *testing.T) {
 	}
 }
 
-func TestDCTScaleIsTheSmallestThatCoversTheTarget(t *testing.T) {
+func TestDCTScaleLeavesAQuarterMoreThanTheTarget(t *testing.T) {
 	cases := []struct{ w, h, n int }{
-		{4032, 3024, 3}, // 1512x1134 still covers 1344x1008; 2/8 (1008x756) would not
-		{3024, 4032, 3},
-		{2016, 1512, 6}, // 1512x1134 >= 1344x1008; 5/8 gives 1260
-		{1400, 1000, 8}, // 1344 needs 7.7/8: decoded in full
-		{600, 300, 6},   // to 448x224
+		{4032, 3024, 4}, // 2016x1512 >= 1.25 x 1344x1008; 3/8 (1512x1134) would not be
+		{3024, 4032, 4},
+		{2016, 1512, 7}, // 1764x1323; 6/8 gives 1512
+		{1400, 1000, 8}, // decoded in full
+		{600, 300, 8},   // to 448x224: 7/8 (525) is under 560
 		{300, 200, 8},   // kept as is
-		{20000, 1, 1},   // 2500x1 still covers 1344x1
+		{20000, 1, 1},   // 2500x1 still covers 1.25 x 1344x1
 	}
 	for _, c := range cases {
 		tw, th := TargetSize(c.w, c.h)
@@ -332,8 +332,8 @@ func TestLargeJPEGIsDecodedAtReducedScale(t *testing.T) {
 	if res.Width != 1344 || res.Height != 1008 {
 		t.Fatalf("got %dx%d, want 1344x1008", res.Width, res.Height)
 	}
-	if wk.dctScale != 6 || wk.decodedPixels != 1512*1134 {
-		t.Fatalf("decoded %d pixels at scale %d/8, want 1512x1134 at 6/8", wk.decodedPixels, wk.dctScale)
+	if wk.dctScale != 7 || wk.decodedPixels != 1764*1323 {
+		t.Fatalf("decoded %d pixels at scale %d/8, want 1764x1323 at 7/8", wk.decodedPixels, wk.dctScale)
 	}
 	img := decodeResult(t, res)
 	if !isRed(img.At(300, 500)) || !isBlue(img.At(1000, 500)) {

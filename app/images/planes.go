@@ -55,7 +55,7 @@ func makeWeights(src, dst int, k kernel) weights {
 	scale := float64(src) / float64(dst)
 	fs := max(scale, 1)
 	r := k.support * fs
-	taps := min(int(2*r)+2, src)
+	taps := min(int(2*r)+1, src) // the most whole samples within r of any centre
 	ws := weights{taps: taps, start: make([]int, dst), w: make([]int32, dst*taps)}
 	f := make([]float64, taps)
 	for d := range dst {
@@ -112,6 +112,7 @@ func resize(dst, src plane, k kernel, alloc func(int) []byte) {
 			for x := range out {
 				s := in[hw.start[x] : hw.start[x]+hw.taps]
 				w := hw.w[x*hw.taps : (x+1)*hw.taps]
+				w = w[:len(s)] // one bounds check here instead of one per tap
 				var acc int32
 				for i, v := range s {
 					acc += int32(v) * w[i]

@@ -1,0 +1,45 @@
+package images
+
+import "testing"
+
+// Every output sample's weights must sum to exactly one (flat areas stay flat) and read
+// only samples inside the source, for reductions, enlargements and tiny edges alike.
+func TestResampleWeightsHaveUnitGainAndStayInside(t *testing.T) {
+	for _, c := range [][2]int{{2016, 1344}, {1512, 1344}, {1764, 1344}, {4032, 1344}, {756, 672}, {3, 1}, {1, 1}, {5, 4}, {100, 448}, {2, 7}} {
+		src, dst := c[0], c[1]
+		ws := makeWeights(src, dst, catmullRom)
+		for d := range dst {
+			if ws.start[d] < 0 || ws.start[d]+ws.taps > src {
+				t.Fatalf("%d->%d: output %d reads %d..%d", src, dst, d, ws.start[d], ws.start[d]+ws.taps-1)
+			}
+			var sum int32
+			for _, w := range ws.w[d*ws.taps : (d+1)*ws.taps] {
+				sum += w
+			}
+			if sum != 1<<weightBits {
+				t.Fatalf("%d->%d: output %d weights sum to %d", src, dst, d, sum)
+			}
+		}
+	}
+}
+
+// Orientation moves each corner where EXIF says it goes.
+func TestOrientMovesCorners(t *testing.T) {
+	// 3x2 plane: top-left 1, top-right 2, bottom-left 3, bottom-right 4.
+	p := plane{w: 3, h: 2, stride: 3, pix: []byte{1, 0, 2, 3, 0, 4}}
+	alloc := func(n int) []byte { return make([]byte, n) }
+	want := map[int][4]byte{ // top-left, top-right, bottom-left, bottom-right after orienting
+		1: {1, 2, 3, 4}, 2: {2, 1, 4, 3}, 3: {4, 3, 2, 1}, 4: {3, 4, 1, 2},
+		5: {1, 3, 2, 4}, 6: {3, 1, 4, 2}, 7: {4, 2, 3, 1}, 8: {2, 4, 1, 3},
+	}
+	for o, w := range want {
+		q := orient(p, o, alloc)
+		got := [4]byte{q.pix[0], q.pix[q.w-1], q.pix[(q.h-1)*q.stride], q.pix[(q.h-1)*q.stride+q.w-1]}
+		if got != w {
+			t.Errorf("orientation %d: corners %v, want %v", o, got, w)
+		}
+		if ww, hh := orientedSize(3, 2, o); q.w != ww || q.h != hh {
+			t.Errorf("orientation %d: %dx%d, want %dx%d", o, q.w, q.h, ww, hh)
+		}
+	}
+}

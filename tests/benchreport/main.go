@@ -356,6 +356,9 @@ func formatValue(v float64, unit string) string {
 		}
 		return fmt.Sprintf("%.0f ns/op", v)
 	}
+	if strings.HasSuffix(unit, "-dB") {
+		return fmt.Sprintf("%.2f %s", v, unit) // PSNR targets differ in hundredths
+	}
 	if v == float64(int64(v)) {
 		return fmt.Sprintf("%d %s", int64(v), unit)
 	}

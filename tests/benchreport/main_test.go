@@ -60,7 +60,7 @@ func TestRenderShowsCommandMachineMediansAndBaselineRatio(t *testing.T) {
 		"0.50x the time of Optimize12MPBaseline/scene",
 		"**target <= 0.5x: met**",
 		"2.00x the time of Optimize12MPCanvas/scene",
-		"**target 34.4 PSNR-Y-dB >= 34.5: NOT met**",
+		"**target 34.40 PSNR-Y-dB >= 34.5: NOT met**",
 		"**target 30.5 heap-held-MiB <= 64: met**",
 		"## app/llm",
 		"0.875 stable-prefix-share",

@@ -4,6 +4,12 @@
 // the 448-pixel vision tile (at most three tiles) and never enlarged, and
 // re-encoded as JPEG quality 80. Re-encoding also drops metadata such as GPS
 // positions before anything leaves the machine.
+//
+// A sequential JPEG, what cameras write, is decoded at a reduced DCT scale by this
+// package's own decoder, so a 12-megapixel photo is never built in full; its Y, Cb and Cr
+// planes are scaled as they are and encoded without a detour through RGB. Other files,
+// and JPEGs the fast decoder leaves alone (progressive, CMYK, ...), go through the
+// standard decoders and the same scaler and encoder.
 package images
 
 import (

@@ -23,9 +23,10 @@ type kernel struct {
 }
 
 // catmullRom is the Keys cubic with a = -0.5: sharp, with small overshoot, and cheap (a
-// support of two samples each side). The optimiser's scaled JPEG decode leaves it at
-// most a 2:1 reduction on photos, where it measured within a few hundredths of a dB of
-// Lanczos-3 at half the taps.
+// support of two samples each side). After the scaled JPEG decode it has little left to
+// reduce (1.5:1 for a 12 MP photo). On the benchmark's photo-like scene Lanczos-3 gained
+// 0.2 dB PSNR-Y and nothing in PSNR-RGB, for files 3-4% larger and half again the taps;
+// a full decode with this filter scores within 0.05 dB of the scaled one.
 var catmullRom = kernel{support: 2, at: func(x float64) float64 {
 	x = math.Abs(x)
 	switch {

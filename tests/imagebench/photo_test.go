@@ -116,6 +116,7 @@ func (s *xorshift) next() uint64 {
 
 func (s *xorshift) float() float64 { return float64(s.next()>>11) / (1 << 53) }
 
+// makeScene draws the scene at w x h; both must be even (chroma is made per 2x2 block).
 func makeScene(w, h int) *image.YCbCr {
 	rnd := xorshift(0x9E3779B97F4A7C15)
 	// Octaves of texture from 192 down to 1.5 pixels, amplitude proportional to

@@ -125,6 +125,68 @@
     "version": 1
   };
 
+  // src/util.js
+  function capString(s, max) {
+    if (typeof s !== "string") return "";
+    if (s.length <= max) return s;
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (n === max) return s.slice(0, i);
+      const c = s.charCodeAt(i);
+      if (c >= 55296 && c <= 56319 && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 56320 && d <= 57343) i++;
+      }
+      n++;
+    }
+    return s;
+  }
+  function codePoints(s) {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 55296 && c <= 56319 && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 56320 && d <= 57343) i++;
+      }
+      n++;
+    }
+    return n;
+  }
+  function utf8Bytes(s) {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 128) n += 1;
+      else if (c < 2048) n += 2;
+      else if (c >= 55296 && c <= 56319 && i + 1 < s.length && s.charCodeAt(i + 1) >= 56320 && s.charCodeAt(i + 1) <= 57343) {
+        n += 4;
+        i++;
+      } else n += 3;
+    }
+    return n;
+  }
+  function clean(s, max) {
+    return capString(String(s == null ? "" : s).replace(/\s+/g, " ").trim(), max);
+  }
+  var NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
+  function conversationIdFrom(href) {
+    if (typeof href !== "string") return "";
+    const m = href.match(/\/conversations\/([^/?#]+)/);
+    if (!m) return "";
+    let id = m[1];
+    try {
+      id = decodeURIComponent(id);
+    } catch (e) {
+    }
+    if (NOT_CONVERSATIONS.test(id)) return "";
+    return capString(id, 200);
+  }
+  var UI_LABELS = /^(SMS|RCS)(\s+(SMS|RCS))*$/i;
+  function isAutomatedName(name) {
+    return /^\d{1,10}$/.test(name);
+  }
+
   // src/transport.js
   var EVENT_NAME = "clanker:event";
   var SEAL = /^[0-9a-f]{16,64}$/.test(SCHEMA.seal) ? SCHEMA.seal : "";
@@ -180,11 +242,12 @@
     }
     function emit(type, data) {
       seq++;
-      const text = SEAL + JSON.stringify({ v: SCHEMA.version, type, seq, data });
-      if (text.length > SCHEMA.maxEventBytes) {
+      const body = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+      if (body.length * 3 > SCHEMA.maxEventBytes && utf8Bytes(body) > SCHEMA.maxEventBytes) {
         stats.dropped++;
         return false;
       }
+      const text = SEAL + body;
       stats.events++;
       stats.bytes += text.length;
       post(text);
@@ -199,6 +262,7 @@
     conversationContainer: "[data-e2e-conversation-container]",
     messagesList: "mws-messages-list",
     messageWrapper: "[data-e2e-message-wrapper]",
+    messageWrapperTag: "mws-message-wrapper",
     messageCore: "[data-e2e-message-wrapper-core]",
     messageIdAttr: "data-e2e-message-id",
     outgoingAttr: "data-e2e-message-outgoing",
@@ -207,6 +271,9 @@
     // Quoted parent inside a reply bubble (third-party traces; unchecked on the live page).
     quoteContainer: ".embed-msg-part-container, [data-e2e-embedded-message], mws-reply-message-part",
     tombstone: "[data-e2e-message-tombstone]",
+    // The sender's name drawn beside incoming rows in groups (third-party traces; unchecked
+    // on the live page). Only read when a row's label names no sender.
+    senderName: "[data-e2e-sender-name], [data-e2e-message-sender], .sender-name",
     headerTitle: "[data-e2e-header-title]",
     inputWrapper: "[data-e2e-message-input]",
     inputBox: "[data-e2e-message-input-box]",
@@ -250,70 +317,83 @@
     return { checked: SELECTORS_CHECKED, state, results };
   }
 
-  // src/util.js
-  function capString(s, max) {
-    if (typeof s !== "string") return "";
-    if (s.length <= max) return s;
-    let cut = s.slice(0, max);
-    const last = cut.charCodeAt(cut.length - 1);
-    if (last >= 55296 && last <= 56319) cut = cut.slice(0, -1);
-    return cut;
-  }
-  function clean(s, max) {
-    return capString(String(s == null ? "" : s).replace(/\s+/g, " ").trim(), max);
-  }
-  function conversationIdFrom(href) {
-    if (typeof href !== "string") return "";
-    const m = href.match(/\/conversations\/([^/?#]+)/);
-    if (!m) return "";
-    let id = m[1];
-    try {
-      id = decodeURIComponent(id);
-    } catch (e) {
-    }
-    return capString(id, 200);
-  }
-  var UI_LABELS = /^(SMS|RCS)(\s+(SMS|RCS))*$/i;
-  function isAutomatedName(name) {
-    return /^\d{1,10}$/.test(name);
-  }
-
   // src/parse.js
   var MAX_TEXT = 4e3;
   var MAX_NAME = 200;
   var RE_SAID = /^([\s\S]+?)\s+said:\s*([\s\S]*)\.\s*(Sent|Received)\b\s*([^.]*)\.?\s*([\s\S]*)$/i;
   var RE_SAID_ONLY = /^([\s\S]+?)\s+said:\s*([\s\S]*?)\.?\s*$/i;
-  var RE_IMAGE = /^([\s\S]+?)\s+sent an? (?:image|photo|picture|GIF|sticker)\.?\s*(?:(Sent|Received)\b\s*([^.]*)\.)?\s*([\s\S]*)$/i;
+  var RE_SENT = /^([\s\S]+?)\s+sent\s+(?:an?\s+|\d+\s+)?([^.]{1,60}?)\.\s*(?:(Sent|Received)\b\s*([^.]*)\.)?\s*([\s\S]*)$/i;
   var RE_BARE = /^(Sent|Received)\b\s*([^.]*)\.?\s*([\s\S]*)$/i;
-  var RE_REACTION = /^([\s\S]+?)\s+reacted with\s+(.+)$/i;
-  function parseTail(tail, out) {
-    for (const raw of tail.split(/\.\s*/)) {
-      const s = raw.trim();
-      if (!s) continue;
-      const m = s.match(RE_REACTION);
-      if (m) {
-        if (out.reactions.length < 20) {
-          const by = m[1].split(/\s*,\s*|\s+and\s+/).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
-          out.reactions.push({ reaction: clean(m[2], 100), by });
-        }
-      } else if (out.status.length < 10) {
-        out.status.push(clean(s, 100));
-      }
+  var RE_REACTED = /\breacted with\s+/gi;
+  var STATUS_WORD = /^(?:sms|mms|rcs|read|sent|seen|sending|delivered|failed|edited)$/i;
+  var NAME_ABBREV = /^(?:[A-Z]|[A-Z][a-z]{1,3})$/;
+  function sentences(s, keepEnd) {
+    const out = [];
+    for (const raw of s.trim().split(/\.\s+/)) {
+      const part = raw.trim();
+      const prev = out.length ? out[out.length - 1] : null;
+      const w = prev === null ? "" : (prev.match(/(\S+)$/) || ["", ""])[1];
+      if (prev !== null && NAME_ABBREV.test(w) && !STATUS_WORD.test(w)) out[out.length - 1] = prev + ". " + part;
+      else out.push(part);
     }
+    if (!keepEnd && out.length) out[out.length - 1] = out[out.length - 1].replace(/\.$/, "");
+    return out.filter(Boolean);
+  }
+  function splitReactors(list, names) {
+    const s = list.replace(/\s+/g, " ").trim();
+    if (!/ and /.test(s)) return s ? [s] : [];
+    const toks = s.split(/( ?, ?and | ?, ?| and )/);
+    const out = [];
+    for (let i = 0; i < toks.length; i += 2) {
+      let best = toks[i];
+      let end = i;
+      if (names && names.size) {
+        for (let j = i + 2; j < toks.length; j += 2) {
+          const cand = toks.slice(i, j + 1).join("").trim();
+          if (names.has(cand)) {
+            best = cand;
+            end = j;
+          }
+        }
+      }
+      if (best.trim()) out.push(best.trim());
+      i = end;
+    }
+    return out;
+  }
+  function parseTail(tail, out, names) {
+    const addStatus = (s) => {
+      if (out.status.length < 10) out.status.push(clean(s, 100));
+    };
+    let pos = 0;
+    RE_REACTED.lastIndex = 0;
+    for (let m = RE_REACTED.exec(tail); m; m = RE_REACTED.exec(tail)) {
+      const before = sentences(tail.slice(pos, m.index), true);
+      const list = before.pop() || "";
+      before.forEach(addStatus);
+      const rest = tail.slice(m.index + m[0].length);
+      const stop = rest.search(/\.(?:\s|$)/);
+      const kind = stop < 0 ? rest : rest.slice(0, stop);
+      pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
+      RE_REACTED.lastIndex = pos;
+      const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+      if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
+    }
+    sentences(tail.slice(pos)).forEach(addStatus);
   }
   function setWhen(when, out) {
     const w = when.trim();
     out.timestamp = clean(w.replace(/^on\s+/i, ""), 200);
     out.labelKind = /^on\s+\S/i.test(w) ? "full" : "time_only";
   }
-  function parseTextLabel(label, out) {
+  function parseTextLabel(label, out, names) {
     let m = label.match(RE_SAID);
     if (m) {
       out.sender = clean(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
-      parseTail(m[5], out);
+      parseTail(m[5], out, names);
       return true;
     }
     m = label.match(RE_SAID_ONLY);
@@ -328,29 +408,30 @@
       out.direction = m[1].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[2], out);
       out.labelKind = "partial";
-      parseTail(m[3], out);
+      parseTail(m[3], out, names);
     }
     return false;
   }
-  function parseImageLabel(label, out) {
-    const m = label.match(RE_IMAGE);
+  function parseSentLabel(label, out, names) {
+    const m = label.match(RE_SENT);
     if (!m) {
       const b = label.match(RE_BARE);
-      if (b) {
-        out.direction = b[1].toLowerCase() === "sent" ? "out" : "in";
-        setWhen(b[2], out);
-        out.labelKind = "partial";
-      }
-      return;
+      if (!b) return false;
+      out.direction = b[1].toLowerCase() === "sent" ? "out" : "in";
+      setWhen(b[2], out);
+      out.labelKind = "partial";
+      parseTail(b[3], out, names);
+      return true;
     }
     out.sender = clean(m[1], MAX_NAME);
-    if (m[2]) {
-      out.direction = m[2].toLowerCase() === "sent" ? "out" : "in";
-      setWhen(m[3], out);
+    if (m[3]) {
+      out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
+      setWhen(m[4], out);
     } else {
       out.labelKind = "partial";
     }
-    parseTail(m[4], out);
+    parseTail(m[5], out, names);
+    return true;
   }
   function inQuote(el, core) {
     const q = el.closest(S.quoteContainer);
@@ -370,16 +451,50 @@
     }
     return { own, quoted, images };
   }
+  function rowWrapper(core) {
+    const w = core.parentElement && core.parentElement.closest(S.messageWrapper + "," + S.messageWrapperTag);
+    return w && !w.matches(S.messageCore) ? w : core;
+  }
+  function attachmentLabel(core, names) {
+    const cands = [core];
+    const w = rowWrapper(core);
+    if (w !== core) cands.push(w);
+    for (const el of core.querySelectorAll("[aria-label]")) if (!inQuote(el, core)) cands.push(el);
+    for (const el of cands) {
+      const label = el.getAttribute("aria-label");
+      if (!label) continue;
+      const out = { sender: "", text: "", direction: "unknown", timestamp: "", labelKind: "none", status: [], reactions: [] };
+      const parse = /\ssaid:/i.test(label) ? parseTextLabel : parseSentLabel;
+      if (parse(label, out, names) || out.labelKind !== "none") return out;
+    }
+    return null;
+  }
+  function shownSender(core) {
+    let el = core.querySelector(S.senderName);
+    if (!el) {
+      const w = rowWrapper(core);
+      if (w !== core) {
+        for (const c of w.querySelectorAll(S.senderName)) {
+          const owner = c.closest(S.messageCore);
+          if (!owner || owner === core) {
+            el = c;
+            break;
+          }
+        }
+      }
+    }
+    return el ? clean(el.textContent, MAX_NAME) : "";
+  }
   function isReady(core) {
     const p = parts(core);
     if (p.own) return !!p.own.getAttribute("aria-label");
     if (p.images.length) return !!p.images[0].getAttribute("aria-label");
-    return false;
+    return !!attachmentLabel(core, null);
   }
   function visibleText(part) {
     return (part.textContent || "").trim();
   }
-  function parseCore(core) {
+  function parseCore(core, names) {
     const out = {
       id: capString(core.getAttribute(S.messageIdAttr) || "", 200),
       sender: "",
@@ -401,7 +516,7 @@
     if (p.own) {
       const label = p.own.getAttribute("aria-label") || "";
       const vis = visibleText(p.own);
-      if (label && parseTextLabel(label, out)) {
+      if (label && parseTextLabel(label, out, names)) {
         text = out.text;
         if (vis && (vis === text + "." || vis.replace(/\s+/g, " ") === text.replace(/\s+/g, " ") + ".")) text = vis;
       } else {
@@ -410,19 +525,31 @@
     }
     if (p.images.length) {
       const label = p.images[0].getAttribute("aria-label") || "";
-      if (!p.own && label) parseImageLabel(label, out);
+      if (!p.own && label) parseSentLabel(label, out, names);
       for (const part of p.images) {
         for (const img of part.querySelectorAll("img")) {
           if (out.images.length >= 10) break;
+          if (!img.getAttribute("src")) continue;
           out.images.push({ src: capString(img.src || img.getAttribute("src") || "", 2048), alt: capString(img.getAttribute("alt") || "", 1e3) });
         }
       }
     }
-    if (!p.own && !p.images.length) out.unsupported = true;
+    if (!p.own && !p.images.length) {
+      out.unsupported = true;
+      const a = attachmentLabel(core, names);
+      if (a) {
+        out.sender = a.sender;
+        out.direction = a.direction;
+        out.timestamp = a.timestamp;
+        out.labelKind = a.labelKind;
+        out.status = a.status;
+        out.reactions = a.reactions;
+      }
+    }
     if (p.quoted) {
       const q = { sender: "", text: "", direction: "unknown", timestamp: "", labelKind: "none", status: [], reactions: [] };
       const label = p.quoted.getAttribute("aria-label") || "";
-      if (!(label && parseTextLabel(label, q))) q.text = visibleText(p.quoted);
+      if (!(label && parseTextLabel(label, q, names))) q.text = visibleText(p.quoted);
       out.quote = { sender: q.sender, text: capString(q.text, MAX_TEXT) };
     }
     if (out.direction === "unknown") {
@@ -431,11 +558,12 @@
       else if (attr === "false") out.direction = "in";
       else if (out.sender === "You") out.direction = "out";
     }
-    out.textTruncated = text.length > MAX_TEXT;
+    if (!out.sender && out.direction !== "out") out.sender = shownSender(core);
+    out.textTruncated = codePoints(text) > MAX_TEXT;
     out.text = capString(text, MAX_TEXT);
     const clanker = out.text.startsWith("[clanker]");
-    out.ownClanker = clanker && out.sender === "You";
-    out.otherClanker = clanker && out.sender !== "You" && out.direction !== "out";
+    out.ownClanker = clanker && (out.sender === "You" || out.direction === "out");
+    out.otherClanker = clanker && !out.ownClanker && out.sender !== "";
     return out;
   }
   function headerNames() {
@@ -652,6 +780,10 @@
       // idle | settling | ready
       known: /* @__PURE__ */ new Map(),
       // message id -> core element (null once removed)
+      tail: null,
+      // the known core that comes last in document order
+      names: /* @__PURE__ */ new Set(),
+      // sender names seen in this conversation (reaction lists)
       sig: /* @__PURE__ */ new Map(),
       // message id -> what was last reported of its label (text, status, reactions)
       prevIds: /* @__PURE__ */ new Set(),
@@ -677,10 +809,11 @@
     function computeState() {
       const id = conversationIdFrom(location.href);
       if (document.querySelector(S.signedOut) || /\/authentication\b/.test(location.pathname)) return "signed_out";
-      const hasSidebar = !!document.querySelector(S.sidebarList) || !!document.querySelector(S.sidebarItem);
-      const hasThread = !!document.querySelector(S.conversationContainer) || !!document.querySelector(S.messagesList);
+      const has = (sel) => !!document.querySelector(sel);
+      const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
+      const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
       if (id && hasThread) return "conversation";
-      if (!id && hasSidebar) return "no_conversation";
+      if (!id && (hasSidebar || hasThread)) return "no_conversation";
       if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
       if (id && hasSidebar) return "loading";
       return "unrecognised";
@@ -713,6 +846,8 @@
       st.settleTimer = 0;
       st.phase = "idle";
       st.known = /* @__PURE__ */ new Map();
+      st.tail = null;
+      st.names = /* @__PURE__ */ new Set();
       st.sig = /* @__PURE__ */ new Map();
       st.pending.clear();
       st.removedTmp = [];
@@ -730,6 +865,8 @@
       if (id === st.convId && st.phase !== "idle") return;
       st.prevIds = new Set(st.known.keys());
       st.known = /* @__PURE__ */ new Map();
+      st.tail = null;
+      st.names = /* @__PURE__ */ new Set();
       st.sig = /* @__PURE__ */ new Map();
       st.pending.clear();
       st.removedTmp = [];
@@ -751,10 +888,11 @@
       st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
     }
     function visibleCores() {
-      const root = document.querySelector(S.messagesList) || document;
       const out = [];
       const seen = /* @__PURE__ */ new Set();
-      for (const core of root.querySelectorAll(S.messageCore)) {
+      const h = ui.host();
+      for (const core of document.querySelectorAll(S.messageCore)) {
+        if (h && h.contains(core)) continue;
         const id = core.getAttribute(S.messageIdAttr);
         if (!id || seen.has(id)) continue;
         if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
@@ -778,16 +916,22 @@
     }
     function settle(cores) {
       st.phase = "ready";
-      const messages = [];
-      const senders = [];
-      for (const core of cores) {
-        const m = parseCore(core);
-        st.known.set(m.id, core);
-        st.sig.set(m.id, signature(m));
-        messages.push(m);
-        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
-      }
       const header = headerNames();
+      st.names = new Set(header.filter((n) => n.indexOf(",") < 0));
+      let messages = cores.map((core) => parseCore(core, st.names));
+      const senders = [];
+      for (const m of messages) {
+        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+        learn(m);
+      }
+      messages = messages.map((m, i) => m.reactions.length ? parseCore(cores[i], st.names) : m);
+      st.tail = null;
+      for (let i = 0; i < cores.length; i++) {
+        const m = messages[i];
+        st.known.set(m.id, cores[i]);
+        st.sig.set(m.id, signature(m));
+        st.tail = cores[i];
+      }
       const participants = header.slice();
       for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
       const automated = participants.filter(isAutomatedName);
@@ -800,7 +944,7 @@
         messages,
         omitted: 0
       };
-      while (ev.messages.length && JSON.stringify(ev).length > maxEventBytes - 1024) {
+      while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
         const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
         ev.messages = ev.messages.slice(drop);
         ev.omitted += drop;
@@ -816,12 +960,16 @@
     let selfTest = () => {
     };
     function signature(m) {
-      return JSON.stringify([m.text, m.status, m.reactions]);
+      return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
     }
-    function labelChanged(core) {
+    function learn(m) {
+      if (m.sender && m.sender !== "You" && st.names.size < 1e3) st.names.add(m.sender);
+    }
+    function rowChanged(core) {
       const id = core.getAttribute(S.messageIdAttr);
       if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
-      const m = parseCore(core);
+      const m = parseCore(core, st.names);
+      learn(m);
       const sig = signature(m);
       if (st.sig.get(id) === sig) return;
       st.sig.set(id, sig);
@@ -832,20 +980,26 @@
       if (node.matches(S.messageCore)) into.push(node);
       else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
     }
-    function rowOf(core) {
-      let row = core;
-      while (row.parentElement && !row.parentElement.matches(S.messagesList)) {
-        row = row.parentElement;
-        if (row === document.body) return core;
+    function follows(a, b) {
+      return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }
+    function remember(id, core) {
+      st.known.set(id, core);
+      const t = st.tail;
+      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    }
+    function tailCore() {
+      const t = st.tail;
+      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
+      st.tail = null;
+      for (const c of st.known.values()) {
+        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
       }
-      return row;
+      return st.tail;
     }
     function isAboveKnown(core) {
-      for (let sib = rowOf(core).nextElementSibling; sib; sib = sib.nextElementSibling) {
-        const c = sib.matches(S.messageCore) ? sib : sib.querySelector(S.messageCore);
-        if (c && st.known.has(c.getAttribute(S.messageIdAttr))) return true;
-      }
-      return false;
+      const t = tailCore();
+      return !!t && t !== core && follows(t, core);
     }
     function matchRemovedTmp(m) {
       const now = performance.now();
@@ -862,10 +1016,12 @@
     let historyBatch = [];
     function report(core, history2) {
       st.pending.delete(core);
-      const m = parseCore(core);
+      const m = parseCore(core, st.names);
       if (!m.id || st.known.has(m.id)) return;
+      learn(m);
       const swapped = matchRemovedTmp(m);
-      st.known.set(m.id, core);
+      const above = history2 === void 0 ? isAboveKnown(core) : history2;
+      remember(m.id, core);
       st.sig.set(m.id, signature(m));
       if (swapped) {
         st.known.delete(swapped.id);
@@ -874,7 +1030,7 @@
         emit("message_id", { conversationId: st.convId, oldId: swapped.id, newId: m.id });
         return;
       }
-      if (history2 === void 0 ? isAboveKnown(core) : history2) {
+      if (above) {
         stats.historyMessages++;
         historyBatch.push(m);
         return;
@@ -894,7 +1050,8 @@
       const id = core.getAttribute(S.messageIdAttr);
       if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
       if (st.known.has(id)) {
-        st.known.set(id, core);
+        remember(id, core);
+        rowChanged(core);
         return;
       }
       if (!isReady(core)) {
@@ -910,7 +1067,7 @@
       if (!id || !st.known.has(id)) return;
       st.known.set(id, null);
       if (id.startsWith("tmp_")) {
-        const m = parseCore(core);
+        const m = parseCore(core, st.names);
         st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
       }
     }
@@ -920,7 +1077,7 @@
       if (oldId && st.known.has(oldId)) {
         st.known.delete(oldId);
         if (st.known.has(id)) return;
-        st.known.set(id, core);
+        remember(id, core);
         st.sig.set(id, st.sig.get(oldId));
         st.sig.delete(oldId);
         stats.idChanges++;
@@ -950,12 +1107,12 @@
       const h = ui.host();
       return !!h && node === h;
     }
+    const SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
     function onMutations(records) {
       const t0 = performance.now();
       checkUrl();
-      const addedCores = [];
-      const recheck = /* @__PURE__ */ new Set();
-      const relabelled = /* @__PURE__ */ new Set();
+      let addedCores = [];
+      const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
       let structure = false;
@@ -976,30 +1133,34 @@
             coresIn(n, addedCores);
           }
           const owner = target.closest(S.messageCore);
-          if (owner) recheck.add(owner);
+          if (owner) touched.add(owner);
         } else if (r.type === "attributes") {
           if (r.attributeName === S.messageIdAttr) {
             if (target.matches(S.messageCore) && st.phase === "ready") idChanged(target, r.oldValue);
             continue;
           }
-          if (r.attributeName === "aria-label") {
+          if (r.attributeName === "aria-label" || r.attributeName === "src") {
             const owner = target.closest(S.messageCore);
-            if (owner) {
-              recheck.add(owner);
-              relabelled.add(owner);
-            }
+            if (owner) touched.add(owner);
           }
+        } else if (r.type === "characterData") {
+          const owner = target.closest(S.messageCore);
+          if (owner) touched.add(owner);
         }
-        if (!sidebarTouched && target.closest(S.sidebarList)) sidebarTouched = true;
+        if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
         if (!composeTouched && (target.closest(S.inputWrapper) || target.closest(S.inputBox))) composeTouched = true;
       }
       if (st.phase === "settling") {
         if (addedCores.length || structure) armSettle();
       } else if (st.phase === "ready") {
+        if (addedCores.length > 1) {
+          addedCores = Array.from(new Set(addedCores)).filter((c) => c.isConnected);
+          addedCores.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
+        }
         for (const c of addedCores) added(c);
-        for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
+        for (const c of touched) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
         flushHistory();
-        for (const c of relabelled) labelChanged(c);
+        for (const c of touched) rowChanged(c);
       }
       if (sidebarTouched) scheduleSidebar();
       if (composeTouched) reportCompose(false);
@@ -1062,7 +1223,7 @@
         characterData: true,
         attributes: true,
         attributeOldValue: true,
-        attributeFilter: [S.messageIdAttr, "aria-label", "href", "aria-selected", "data-e2e-is-unread", "data-e2e-is-pinned", "data-e2e-is-muted"]
+        attributeFilter: [S.messageIdAttr, "aria-label", "src", "href", "aria-selected", "data-e2e-is-unread", "data-e2e-is-pinned", "data-e2e-is-muted"]
       });
       for (const name of ["pushState", "replaceState"]) {
         const orig = history[name];

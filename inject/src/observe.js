@@ -7,15 +7,19 @@
 // * The foreground conversation is reported only after the DOM settled for it: no row of
 //   the previous conversation left, at least one row (or a long wait), labels filled, and
 //   no row changes for a quiet period. Those rows are the baseline, never "new".
-// * After that, a row appended below every known row is new and reported exactly once;
-//   a row inserted above a known row is history (scroll-back).
+// * After that, a row that comes after every known row in document order is new and
+//   reported exactly once; a row with a known row after it is history (scroll-back).
+//   Where the rows sit (direct children of the list or nested in wrappers of any depth)
+//   does not matter: only document order among message rows does.
 // * tmp_ -> permanent id changes, in place or by replacing the row, are id updates.
 // * Rows whose label is not there yet wait for the label (attribute observation), with a
 //   grace period after which they are reported with what could be read.
+// * A known row that changes afterwards (its label arrives late, an image's src is set,
+//   a reaction is added) is reported again as message_update when what it says changed.
 
 import { S } from './selectors.js';
 import { parseCore, isReady, headerNames, parseSidebarItem } from './parse.js';
-import { conversationIdFrom, capString, isAutomatedName } from './util.js';
+import { conversationIdFrom, capString, isAutomatedName, utf8Bytes } from './util.js';
 import { composeState } from './compose.js';
 
 const QUIET_MS = 300;
@@ -35,6 +39,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     convId: '',
     phase: 'idle', // idle | settling | ready
     known: new Map(), // message id -> core element (null once removed)
+    tail: null, // the known core that comes last in document order
+    names: new Set(), // sender names seen in this conversation (reaction lists)
     sig: new Map(), // message id -> what was last reported of its label (text, status, reactions)
     prevIds: new Set(),
     pending: new Map(), // core element -> { since, history } for rows still waiting for a label
@@ -60,10 +66,14 @@ export function createObserver(emit, ui, maxEventBytes) {
   function computeState() {
     const id = conversationIdFrom(location.href);
     if (document.querySelector(S.signedOut) || /\/authentication\b/.test(location.pathname)) return 'signed_out';
-    const hasSidebar = !!document.querySelector(S.sidebarList) || !!document.querySelector(S.sidebarItem);
-    const hasThread = !!document.querySelector(S.conversationContainer) || !!document.querySelector(S.messagesList);
+    // Each kind of page is recognised by any one of several independent signals, so a
+    // redesign that renames some selectors (the self-test reports which) leaves the page
+    // usable wherever the others still match instead of declaring it unrecognised.
+    const has = (sel) => !!document.querySelector(sel);
+    const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
+    const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
     if (id && hasThread) return 'conversation';
-    if (!id && hasSidebar) return 'no_conversation';
+    if (!id && (hasSidebar || hasThread)) return 'no_conversation';
     if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return 'loading';
     if (id && hasSidebar) return 'loading';
     return 'unrecognised';
@@ -105,6 +115,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     st.settleTimer = 0;
     st.phase = 'idle';
     st.known = new Map();
+    st.tail = null;
+    st.names = new Set();
     st.sig = new Map();
     st.pending.clear();
     st.removedTmp = [];
@@ -127,6 +139,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     // Remember the previous conversation's rows so they are never taken for this one's.
     st.prevIds = new Set(st.known.keys());
     st.known = new Map();
+    st.tail = null;
+    st.names = new Set();
     st.sig = new Map();
     st.pending.clear();
     st.removedTmp = [];
@@ -149,11 +163,14 @@ export function createObserver(emit, ui, maxEventBytes) {
     st.settleTimer = setTimeout(trySettle, ms === undefined ? QUIET_MS : ms);
   }
 
+  // visibleCores lists the rows of the whole document in document order: the rows are
+  // found wherever they sit, not only under the first message list.
   function visibleCores() {
-    const root = document.querySelector(S.messagesList) || document;
     const out = [];
     const seen = new Set();
-    for (const core of root.querySelectorAll(S.messageCore)) {
+    const h = ui.host();
+    for (const core of document.querySelectorAll(S.messageCore)) {
+      if (h && h.contains(core)) continue;
       const id = core.getAttribute(S.messageIdAttr);
       if (!id || seen.has(id)) continue;
       if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
@@ -180,16 +197,23 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   function settle(cores) {
     st.phase = 'ready';
-    const messages = [];
-    const senders = [];
-    for (const core of cores) {
-      const m = parseCore(core);
-      st.known.set(m.id, core);
-      st.sig.set(m.id, signature(m));
-      messages.push(m);
-      if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
-    }
     const header = headerNames();
+    st.names = new Set(header.filter((n) => n.indexOf(',') < 0));
+    let messages = cores.map((core) => parseCore(core, st.names));
+    const senders = [];
+    for (const m of messages) {
+      if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+      learn(m);
+    }
+    // Reactor lists are read with every sender's name known (a name with a comma).
+    messages = messages.map((m, i) => (m.reactions.length ? parseCore(cores[i], st.names) : m));
+    st.tail = null;
+    for (let i = 0; i < cores.length; i++) {
+      const m = messages[i];
+      st.known.set(m.id, cores[i]);
+      st.sig.set(m.id, signature(m));
+      st.tail = cores[i];
+    }
     const participants = header.slice();
     for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
     const automated = participants.filter(isAutomatedName);
@@ -203,7 +227,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       omitted: 0,
     };
     // Keep the event under the size cap by leaving out the oldest rows.
-    while (ev.messages.length && JSON.stringify(ev).length > maxEventBytes - 1024) {
+    while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
       const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
       ev.messages = ev.messages.slice(drop);
       ev.omitted += drop;
@@ -219,15 +243,23 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   let selfTest = () => {};
 
+  // signature is everything a message_update can change: a label that arrives late brings
+  // the sender, direction and time; an image's src may be set after the row appeared.
   function signature(m) {
-    return JSON.stringify([m.text, m.status, m.reactions]);
+    return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
   }
 
-  // labelChanged reports a known row whose label now says something different.
-  function labelChanged(core) {
+  // learn remembers a message's sender name for reading reactor lists.
+  function learn(m) {
+    if (m.sender && m.sender !== 'You' && st.names.size < 1000) st.names.add(m.sender);
+  }
+
+  // rowChanged reports a known row whose content now says something different.
+  function rowChanged(core) {
     const id = core.getAttribute(S.messageIdAttr);
     if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
-    const m = parseCore(core);
+    const m = parseCore(core, st.names);
+    learn(m);
     const sig = signature(m);
     if (st.sig.get(id) === sig) return;
     st.sig.set(id, sig);
@@ -242,25 +274,36 @@ export function createObserver(emit, ui, maxEventBytes) {
     else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
   }
 
-  // rowOf is the message list's direct child that holds core (or core itself).
-  function rowOf(core) {
-    let row = core;
-    while (row.parentElement && !row.parentElement.matches(S.messagesList)) {
-      row = row.parentElement;
-      if (row === document.body) return core;
-    }
-    return row;
+  // follows is true when element a comes after element b in document order.
+  function follows(a, b) {
+    return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
   }
 
-  // isAboveKnown is true when some already-known row follows core: it was inserted above
-  // (scroll-back), so it is history. New messages are appended last, so the walk is
-  // usually zero steps.
-  function isAboveKnown(core) {
-    for (let sib = rowOf(core).nextElementSibling; sib; sib = sib.nextElementSibling) {
-      const c = sib.matches(S.messageCore) ? sib : sib.querySelector(S.messageCore);
-      if (c && st.known.has(c.getAttribute(S.messageIdAttr))) return true;
+  // remember records core as the element of a known row and keeps st.tail, the known row
+  // that comes last in document order.
+  function remember(id, core) {
+    st.known.set(id, core);
+    const t = st.tail;
+    if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+  }
+
+  // tailCore returns the last known row in document order. Only when that row left the
+  // page is it looked up again among the known rows.
+  function tailCore() {
+    const t = st.tail;
+    if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
+    st.tail = null;
+    for (const c of st.known.values()) {
+      if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
     }
-    return false;
+    return st.tail;
+  }
+
+  // isAboveKnown is true when some already-known row comes after core in document order:
+  // it was inserted above (scroll-back), so it is history. Rows may sit at any depth.
+  function isAboveKnown(core) {
+    const t = tailCore();
+    return !!t && t !== core && follows(t, core);
   }
 
   function matchRemovedTmp(m) {
@@ -282,10 +325,12 @@ export function createObserver(emit, ui, maxEventBytes) {
   // row that waited for its label may have newer rows below it by now).
   function report(core, history) {
     st.pending.delete(core);
-    const m = parseCore(core);
+    const m = parseCore(core, st.names);
     if (!m.id || st.known.has(m.id)) return;
+    learn(m);
     const swapped = matchRemovedTmp(m);
-    st.known.set(m.id, core);
+    const above = history === undefined ? isAboveKnown(core) : history;
+    remember(m.id, core);
     st.sig.set(m.id, signature(m));
     if (swapped) {
       st.known.delete(swapped.id);
@@ -294,7 +339,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       emit('message_id', { conversationId: st.convId, oldId: swapped.id, newId: m.id });
       return;
     }
-    if (history === undefined ? isAboveKnown(core) : history) {
+    if (above) {
       stats.historyMessages++;
       historyBatch.push(m);
       return;
@@ -315,7 +360,7 @@ export function createObserver(emit, ui, maxEventBytes) {
   function added(core) {
     const id = core.getAttribute(S.messageIdAttr);
     if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-    if (st.known.has(id)) { st.known.set(id, core); return; } // re-rendered, already reported
+    if (st.known.has(id)) { remember(id, core); rowChanged(core); return; } // re-rendered, already reported
     if (!isReady(core)) {
       if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: isAboveKnown(core) });
       armPending();
@@ -330,7 +375,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (!id || !st.known.has(id)) return;
     st.known.set(id, null);
     if (id.startsWith('tmp_')) {
-      const m = parseCore(core);
+      const m = parseCore(core, st.names);
       st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
     }
   }
@@ -341,7 +386,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (oldId && st.known.has(oldId)) {
       st.known.delete(oldId);
       if (st.known.has(id)) return;
-      st.known.set(id, core);
+      remember(id, core);
       st.sig.set(id, st.sig.get(oldId));
       st.sig.delete(oldId);
       stats.idChanges++;
@@ -376,12 +421,15 @@ export function createObserver(emit, ui, maxEventBytes) {
     return !!h && (node === h);
   }
 
+  const SIDEBAR_ANY = S.sidebarList + ',' + S.sidebarItem + ',' + S.sidebarLink;
+
   function onMutations(records) {
     const t0 = performance.now();
     checkUrl();
-    const addedCores = [];
-    const recheck = new Set();
-    const relabelled = new Set();
+    let addedCores = [];
+    // touched: rows something changed inside (a part or image added, a label or src set,
+    // text edited): a waiting row may be ready now, a known one may need an update.
+    const touched = new Set();
     let sidebarTouched = false;
     let composeTouched = false;
     let structure = false;
@@ -402,30 +450,35 @@ export function createObserver(emit, ui, maxEventBytes) {
           coresIn(n, addedCores);
         }
         const owner = target.closest(S.messageCore);
-        if (owner) recheck.add(owner);
+        if (owner) touched.add(owner);
       } else if (r.type === 'attributes') {
         if (r.attributeName === S.messageIdAttr) {
           if (target.matches(S.messageCore) && st.phase === 'ready') idChanged(target, r.oldValue);
           continue;
         }
-        if (r.attributeName === 'aria-label') {
+        if (r.attributeName === 'aria-label' || r.attributeName === 'src') {
           const owner = target.closest(S.messageCore);
-          if (owner) {
-            recheck.add(owner);
-            relabelled.add(owner);
-          }
+          if (owner) touched.add(owner);
         }
+      } else if (r.type === 'characterData') {
+        const owner = target.closest(S.messageCore);
+        if (owner) touched.add(owner);
       }
-      if (!sidebarTouched && target.closest(S.sidebarList)) sidebarTouched = true;
+      if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
       if (!composeTouched && (target.closest(S.inputWrapper) || target.closest(S.inputBox))) composeTouched = true;
     }
     if (st.phase === 'settling') {
       if (addedCores.length || structure) armSettle();
     } else if (st.phase === 'ready') {
+      // Rows are taken in document order, whatever order the page inserted them in.
+      if (addedCores.length > 1) {
+        addedCores = Array.from(new Set(addedCores)).filter((c) => c.isConnected);
+        addedCores.sort((a, b) => (a === b ? 0 : follows(a, b) ? 1 : -1));
+      }
       for (const c of addedCores) added(c);
-      for (const c of recheck) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
+      for (const c of touched) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
       flushHistory();
-      for (const c of relabelled) labelChanged(c);
+      for (const c of touched) rowChanged(c);
     }
     if (sidebarTouched) scheduleSidebar();
     if (composeTouched) reportCompose(false);
@@ -497,7 +550,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     mo = new MutationObserver(onMutations);
     mo.observe(document, {
       childList: true, subtree: true, characterData: true, attributes: true, attributeOldValue: true,
-      attributeFilter: [S.messageIdAttr, 'aria-label', 'href', 'aria-selected', 'data-e2e-is-unread', 'data-e2e-is-pinned', 'data-e2e-is-muted'],
+      attributeFilter: [S.messageIdAttr, 'aria-label', 'src', 'href', 'aria-selected', 'data-e2e-is-unread', 'data-e2e-is-pinned', 'data-e2e-is-muted'],
     });
     // SPA navigation: the page changes the URL with the history API; a mutation follows,
     // but the hooks make the switch visible at once.

@@ -3,7 +3,7 @@
 // returns what it could read instead of dropping the row.
 
 import { S } from './selectors.js';
-import { capString, clean, conversationIdFrom, isAutomatedName } from './util.js';
+import { capString, clean, codePoints, conversationIdFrom, isAutomatedName } from './util.js';
 
 const MAX_TEXT = 4000;
 const MAX_NAME = 200;
@@ -13,25 +13,80 @@ const MAX_NAME = 200;
 // the last such sentence.
 const RE_SAID = /^([\s\S]+?)\s+said:\s*([\s\S]*)\.\s*(Sent|Received)\b\s*([^.]*)\.?\s*([\s\S]*)$/i;
 const RE_SAID_ONLY = /^([\s\S]+?)\s+said:\s*([\s\S]*?)\.?\s*$/i;
-const RE_IMAGE = /^([\s\S]+?)\s+sent an? (?:image|photo|picture|GIF|sticker)\.?\s*(?:(Sent|Received)\b\s*([^.]*)\.)?\s*([\s\S]*)$/i;
+// "<SENDER> sent an image." and its kin for other attachments ("sent a video", "sent a
+// file", "sent 2 photos"), optionally followed by the direction, time and tail.
+const RE_SENT = /^([\s\S]+?)\s+sent\s+(?:an?\s+|\d+\s+)?([^.]{1,60}?)\.\s*(?:(Sent|Received)\b\s*([^.]*)\.)?\s*([\s\S]*)$/i;
 const RE_BARE = /^(Sent|Received)\b\s*([^.]*)\.?\s*([\s\S]*)$/i;
-const RE_REACTION = /^([\s\S]+?)\s+reacted with\s+(.+)$/i;
+const RE_REACTED = /\breacted with\s+/gi;
 
-// parseTail splits what follows the timestamp into status words and reactions.
-function parseTail(tail, out) {
-  for (const raw of tail.split(/\.\s*/)) {
-    const s = raw.trim();
-    if (!s) continue;
-    const m = s.match(RE_REACTION);
-    if (m) {
-      if (out.reactions.length < 20) {
-        const by = m[1].split(/\s*,\s*|\s+and\s+/).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
-        out.reactions.push({ reaction: clean(m[2], 100), by });
-      }
-    } else if (out.status.length < 10) {
-      out.status.push(clean(s, 100));
-    }
+// Status sentences of a label ("SMS.", "Read.") that are never part of a person's name.
+const STATUS_WORD = /^(?:sms|mms|rcs|read|sent|seen|sending|delivered|failed|edited)$/i;
+// A word that a period may end inside a person's name: an initial ("J") or a short title
+// or suffix ("Dr", "Mrs", "Jr", "St"). "Dr. Alice Chen" is one name, not two sentences.
+const NAME_ABBREV = /^(?:[A-Z]|[A-Z][a-z]{1,3})$/;
+
+// sentences splits label text at periods followed by white space, except after a word
+// that abbreviates part of a name, so "Read. Dr. Alice Chen" is ["Read", "Dr. Alice Chen"].
+// A period at the very end is dropped unless keepEnd (a reactor list ends right before
+// "reacted with", so a final period there belongs to a name: "Bob Jr.").
+function sentences(s, keepEnd) {
+  const out = [];
+  for (const raw of s.trim().split(/\.\s+/)) {
+    const part = raw.trim();
+    const prev = out.length ? out[out.length - 1] : null;
+    const w = prev === null ? '' : (prev.match(/(\S+)$/) || ['', ''])[1];
+    if (prev !== null && NAME_ABBREV.test(w) && !STATUS_WORD.test(w)) out[out.length - 1] = prev + '. ' + part;
+    else out.push(part);
   }
+  if (!keepEnd && out.length) out[out.length - 1] = out[out.length - 1].replace(/\.$/, '');
+  return out.filter(Boolean);
+}
+
+// splitReactors reads the reactor list of one reaction sentence. The page writes "A",
+// "A and B" or "A, B and C" (an Oxford comma is accepted too), so a list without "and"
+// is one person whose name may contain commas. In a longer list, neighbours are joined
+// back when together they form a name seen in this conversation ("Doe, Jane"), since a
+// comma or "and" inside a name cannot be told from a separator otherwise.
+function splitReactors(list, names) {
+  const s = list.replace(/\s+/g, ' ').trim();
+  if (!/ and /.test(s)) return s ? [s] : [];
+  const toks = s.split(/( ?, ?and | ?, ?| and )/);
+  const out = [];
+  for (let i = 0; i < toks.length; i += 2) {
+    let best = toks[i];
+    let end = i;
+    if (names && names.size) {
+      for (let j = i + 2; j < toks.length; j += 2) {
+        const cand = toks.slice(i, j + 1).join('').trim();
+        if (names.has(cand)) { best = cand; end = j; }
+      }
+    }
+    if (best.trim()) out.push(best.trim());
+    i = end;
+  }
+  return out;
+}
+
+// parseTail splits what follows the timestamp into status words and reactions by the
+// reaction grammar ("<list> reacted with <kind>."), not by sentence breaks: a reactor's
+// name may contain periods and commas.
+function parseTail(tail, out, names) {
+  const addStatus = (s) => { if (out.status.length < 10) out.status.push(clean(s, 100)); };
+  let pos = 0;
+  RE_REACTED.lastIndex = 0;
+  for (let m = RE_REACTED.exec(tail); m; m = RE_REACTED.exec(tail)) {
+    const before = sentences(tail.slice(pos, m.index), true);
+    const list = before.pop() || '';
+    before.forEach(addStatus);
+    const rest = tail.slice(m.index + m[0].length);
+    const stop = rest.search(/\.(?:\s|$)/);
+    const kind = stop < 0 ? rest : rest.slice(0, stop);
+    pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
+    RE_REACTED.lastIndex = pos;
+    const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+    if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
+  }
+  sentences(tail.slice(pos)).forEach(addStatus);
 }
 
 // timestampKind tells a full "on <date> at <time>" from a time-only or odd stamp.
@@ -42,15 +97,16 @@ function setWhen(when, out) {
 }
 
 // parseTextLabel reads a text part's aria-label into out (sender, direction, text,
-// timestamp, status, reactions, labelKind).
-export function parseTextLabel(label, out) {
+// timestamp, status, reactions, labelKind). names (a Set, optional) are the sender names
+// seen in the conversation, used to keep a comma or "and" inside a reactor's name.
+export function parseTextLabel(label, out, names) {
   let m = label.match(RE_SAID);
   if (m) {
     out.sender = clean(m[1], MAX_NAME);
     out.text = m[2].trim();
     out.direction = m[3].toLowerCase() === 'sent' ? 'out' : 'in';
     setWhen(m[4], out);
-    parseTail(m[5], out);
+    parseTail(m[5], out, names);
     return true;
   }
   m = label.match(RE_SAID_ONLY);
@@ -65,30 +121,33 @@ export function parseTextLabel(label, out) {
     out.direction = m[1].toLowerCase() === 'sent' ? 'out' : 'in';
     setWhen(m[2], out);
     out.labelKind = 'partial';
-    parseTail(m[3], out);
+    parseTail(m[3], out, names);
   }
   return false;
 }
 
-function parseImageLabel(label, out) {
-  const m = label.match(RE_IMAGE);
+// parseSentLabel reads an image or attachment label ("Dad sent an image. Received on
+// ...", "Dad sent a video. ..."). It returns false when the label is not of that form.
+function parseSentLabel(label, out, names) {
+  const m = label.match(RE_SENT);
   if (!m) {
     const b = label.match(RE_BARE);
-    if (b) {
-      out.direction = b[1].toLowerCase() === 'sent' ? 'out' : 'in';
-      setWhen(b[2], out);
-      out.labelKind = 'partial';
-    }
-    return;
+    if (!b) return false;
+    out.direction = b[1].toLowerCase() === 'sent' ? 'out' : 'in';
+    setWhen(b[2], out);
+    out.labelKind = 'partial';
+    parseTail(b[3], out, names);
+    return true;
   }
   out.sender = clean(m[1], MAX_NAME);
-  if (m[2]) {
-    out.direction = m[2].toLowerCase() === 'sent' ? 'out' : 'in';
-    setWhen(m[3], out);
+  if (m[3]) {
+    out.direction = m[3].toLowerCase() === 'sent' ? 'out' : 'in';
+    setWhen(m[4], out);
   } else {
     out.labelKind = 'partial';
   }
-  parseTail(m[4], out);
+  parseTail(m[5], out, names);
+  return true;
 }
 
 function inQuote(el, core) {
@@ -111,21 +170,63 @@ function parts(core) {
   return { own, quoted, images };
 }
 
+// rowWrapper is the element around core that the page draws as one message (the
+// message wrapper), or core itself when there is none.
+function rowWrapper(core) {
+  const w = core.parentElement && core.parentElement.closest(S.messageWrapper + ',' + S.messageWrapperTag);
+  return w && !w.matches(S.messageCore) ? w : core;
+}
+
+// attachmentLabel finds the label of a row that has neither a text nor an image part
+// (video, file, other attachments): the first aria-label on the core, its wrapper or
+// anything inside the core (outside a quote) that the label grammar understands.
+function attachmentLabel(core, names) {
+  const cands = [core];
+  const w = rowWrapper(core);
+  if (w !== core) cands.push(w);
+  for (const el of core.querySelectorAll('[aria-label]')) if (!inQuote(el, core)) cands.push(el);
+  for (const el of cands) {
+    const label = el.getAttribute('aria-label');
+    if (!label) continue;
+    const out = { sender: '', text: '', direction: 'unknown', timestamp: '', labelKind: 'none', status: [], reactions: [] };
+    const parse = /\ssaid:/i.test(label) ? parseTextLabel : parseSentLabel;
+    if (parse(label, out, names) || out.labelKind !== 'none') return out;
+  }
+  return null;
+}
+
+// shownSender is the sender name the page draws beside a row (groups show it above
+// incoming bubbles): inside the core, else inside its wrapper but not in another row.
+function shownSender(core) {
+  let el = core.querySelector(S.senderName);
+  if (!el) {
+    const w = rowWrapper(core);
+    if (w !== core) {
+      for (const c of w.querySelectorAll(S.senderName)) {
+        const owner = c.closest(S.messageCore);
+        if (!owner || owner === core) { el = c; break; }
+      }
+    }
+  }
+  return el ? clean(el.textContent, MAX_NAME) : '';
+}
+
 // isReady is true once the row's label has been filled in (Google fills aria-labels
 // asynchronously after inserting the row).
 export function isReady(core) {
   const p = parts(core);
   if (p.own) return !!p.own.getAttribute('aria-label');
   if (p.images.length) return !!p.images[0].getAttribute('aria-label');
-  return false;
+  return !!attachmentLabel(core, null);
 }
 
 function visibleText(part) {
   return (part.textContent || '').trim();
 }
 
-// parseCore turns one message core element into the protocol's Message object.
-export function parseCore(core) {
+// parseCore turns one message core element into the protocol's Message object. names
+// (optional Set) are sender names seen in the conversation (see parseTextLabel).
+export function parseCore(core, names) {
   const out = {
     id: capString(core.getAttribute(S.messageIdAttr) || '', 200),
     sender: '',
@@ -147,7 +248,7 @@ export function parseCore(core) {
   if (p.own) {
     const label = p.own.getAttribute('aria-label') || '';
     const vis = visibleText(p.own);
-    if (label && parseTextLabel(label, out)) {
+    if (label && parseTextLabel(label, out, names)) {
       text = out.text;
       // The grammar eats one trailing period; the visible text says whether it was there.
       if (vis && (vis === text + '.' || vis.replace(/\s+/g, ' ') === text.replace(/\s+/g, ' ') + '.')) text = vis;
@@ -157,19 +258,33 @@ export function parseCore(core) {
   }
   if (p.images.length) {
     const label = p.images[0].getAttribute('aria-label') || '';
-    if (!p.own && label) parseImageLabel(label, out);
+    if (!p.own && label) parseSentLabel(label, out, names);
     for (const part of p.images) {
       for (const img of part.querySelectorAll('img')) {
         if (out.images.length >= 10) break;
+        // An image whose src has not been set yet is not reported: there is nothing to
+        // fetch. The row is reported again (message_update) once the src arrives.
+        if (!img.getAttribute('src')) continue;
         out.images.push({ src: capString(img.src || img.getAttribute('src') || '', 2048), alt: capString(img.getAttribute('alt') || '', 1000) });
       }
     }
   }
-  if (!p.own && !p.images.length) out.unsupported = true;
+  if (!p.own && !p.images.length) {
+    out.unsupported = true;
+    const a = attachmentLabel(core, names);
+    if (a) {
+      out.sender = a.sender;
+      out.direction = a.direction;
+      out.timestamp = a.timestamp;
+      out.labelKind = a.labelKind;
+      out.status = a.status;
+      out.reactions = a.reactions;
+    }
+  }
   if (p.quoted) {
     const q = { sender: '', text: '', direction: 'unknown', timestamp: '', labelKind: 'none', status: [], reactions: [] };
     const label = p.quoted.getAttribute('aria-label') || '';
-    if (!(label && parseTextLabel(label, q))) q.text = visibleText(p.quoted);
+    if (!(label && parseTextLabel(label, q, names))) q.text = visibleText(p.quoted);
     out.quote = { sender: q.sender, text: capString(q.text, MAX_TEXT) };
   }
   if (out.direction === 'unknown') {
@@ -178,11 +293,16 @@ export function parseCore(core) {
     else if (attr === 'false') out.direction = 'in';
     else if (out.sender === 'You') out.direction = 'out';
   }
-  out.textTruncated = text.length > MAX_TEXT;
+  // Groups draw the sender's name beside incoming rows; use it when the label did not
+  // name one (attachments, labels without a sender).
+  if (!out.sender && out.direction !== 'out') out.sender = shownSender(core);
+  out.textTruncated = codePoints(text) > MAX_TEXT;
   out.text = capString(text, MAX_TEXT);
   const clanker = out.text.startsWith('[clanker]');
-  out.ownClanker = clanker && out.sender === 'You';
-  out.otherClanker = clanker && out.sender !== 'You' && out.direction !== 'out';
+  // Whose [clanker] text it is needs the label: without a sender or direction neither
+  // flag is set, so an unlabelled row of our own never looks like another Clanker's.
+  out.ownClanker = clanker && (out.sender === 'You' || out.direction === 'out');
+  out.otherClanker = clanker && !out.ownClanker && out.sender !== '';
   return out;
 }
 

@@ -4,6 +4,7 @@
 // forge the bridge's traffic through our references.
 
 import { SCHEMA } from '../gen/schema.gen.js';
+import { utf8Bytes } from './util.js';
 
 const EVENT_NAME = 'clanker:event';
 
@@ -60,11 +61,13 @@ export function createTransport() {
 
   function emit(type, data) {
     seq++;
-    const text = SEAL + JSON.stringify({ v: SCHEMA.version, type, seq, data });
-    if (text.length > SCHEMA.maxEventBytes) {
+    const body = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+    // Go caps the envelope (after the seal) in UTF-8 bytes; a UTF-16 unit is at most three.
+    if (body.length * 3 > SCHEMA.maxEventBytes && utf8Bytes(body) > SCHEMA.maxEventBytes) {
       stats.dropped++;
       return false;
     }
+    const text = SEAL + body;
     stats.events++;
     stats.bytes += text.length;
     post(text);

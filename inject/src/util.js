@@ -1,13 +1,50 @@
 // Small helpers shared by the bridge modules. Nothing here touches the page.
 
-// capString cuts s to at most max UTF-16 units without splitting a surrogate pair.
+// capString cuts s to at most max Unicode code points, the unit PROTOCOL.md limits are
+// written in (and Go counts with utf8.RuneCountInString), so astral-plane characters such
+// as emoji count once and a surrogate pair is never split.
 export function capString(s, max) {
   if (typeof s !== 'string') return '';
-  if (s.length <= max) return s;
-  let cut = s.slice(0, max);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return cut;
+  if (s.length <= max) return s; // never more code points than UTF-16 units
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (n === max) return s.slice(0, i);
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return s;
+}
+
+// codePoints counts the Unicode code points of s (a lone surrogate counts as one).
+export function codePoints(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+// utf8Bytes is the length of s in UTF-8, the unit of Go's event size cap (a lone
+// surrogate becomes U+FFFD, three bytes, when Go decodes it).
+export function utf8Bytes(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
 }
 
 // clean trims and collapses the whitespace of text taken from the page.
@@ -15,14 +52,19 @@ export function clean(s, max) {
   return capString(String(s == null ? '' : s).replace(/\s+/g, ' ').trim(), max);
 }
 
+// NOT_CONVERSATIONS are path segments under /conversations/ that name a page of the app,
+// not a conversation: /web/conversations/new is the new-chat page.
+const NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
+
 // conversationIdFrom reads the conversation id out of a URL or href
-// (/conversations/<ID>, ID without / ? #).
+// (/conversations/<ID>, ID without / ? #). App pages such as /conversations/new give ''.
 export function conversationIdFrom(href) {
   if (typeof href !== 'string') return '';
   const m = href.match(/\/conversations\/([^/?#]+)/);
   if (!m) return '';
   let id = m[1];
   try { id = decodeURIComponent(id); } catch (e) { /* keep raw */ }
+  if (NOT_CONVERSATIONS.test(id)) return '';
   return capString(id, 200);
 }
 

@@ -13,6 +13,7 @@ import (
 // window.fx helpers let a test add, prepend, relabel and re-id rows exactly as the real
 // page does, independently of the simulator.
 const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><body>
+<a data-e2e-start-button href="/web/conversations/new">Start chat</a>
 <mws-conversations-list><nav>
  <mws-conversation-list-item><a class="list-item" href="/web/conversations/CONV_A" data-e2e-conversation data-e2e-is-pinned="true" data-e2e-is-muted="false" data-e2e-is-unread="false" aria-selected="false">
   <h2 class="name"><span data-e2e-conversation-name>Jane Doe</span></h2>
@@ -50,14 +51,47 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
   var body = function(i){ return long ? ('row ' + i + ' ' + 'x'.repeat(long)).slice(0, long) : 'row ' + i; };
   if (nRows) data.BENCH = { header: ['Bench'], rows: Array.from({length: nRows}, function(_, i){ return {id: 'r' + i, label: L('Jane Doe', body(i)), text: body(i)}; }) };
   var list = function(){ return document.querySelector('mws-messages-list'); };
+  // &nest=0|1|2|mixed puts the rows 0, 1 or 2 elements deeper than the message list
+  // (mws-bottom-anchored, then day groups), or at a different depth per row.
+  var nest = new URLSearchParams(location.search).get('nest') || '0';
+  var seq = 0;
+  function anchored(){
+    var a = list().querySelector('mws-bottom-anchored');
+    if (!a) { a = document.createElement('mws-bottom-anchored'); list().appendChild(a); }
+    return a;
+  }
+  function day(top){
+    var a = anchored();
+    var groups = a.querySelectorAll(':scope > div.day');
+    if (top || !groups.length) { var g = document.createElement('div'); g.className = 'day'; a.insertBefore(g, top ? a.firstElementChild : null); return g; }
+    return groups[groups.length - 1];
+  }
+  // holder is where rows are appended; top says rows go above all others (scroll-back).
+  function holder(top){
+    if (nest === '1' || nest === 'mixed') return anchored();
+    if (nest === '2') return day(top);
+    return list();
+  }
+  // shape wraps a row in 0-2 extra elements when nest=mixed (varying per row).
+  function shape(w){
+    if (nest !== 'mixed') return w;
+    var depth = (seq++) %% 3;
+    for (var i = 0; i < depth; i++) { var d = document.createElement(i ? 'section' : 'div'); d.className = 'x' + i; d.appendChild(w); w = d; }
+    return w;
+  }
+  function lateSet(el, name, value, ms){ setTimeout(function(){ el.setAttribute(name, value); }, ms); }
   function make(r){
     var w = document.createElement('mws-message-wrapper');
     w.setAttribute('data-e2e-message-wrapper','');
-    var c = document.createElement('div');
+    // coreIsWrapper: the wrapper element carries the core attributes itself.
+    var c = r.coreIsWrapper ? w : document.createElement('div');
+    // Attribute order varies: the id first on some rows.
+    if (r.idFirst) c.setAttribute('data-e2e-message-id', r.id);
     c.setAttribute('data-e2e-message-wrapper-core','');
-    c.setAttribute('data-e2e-message-id', r.id);
+    if (!r.idFirst) c.setAttribute('data-e2e-message-id', r.id);
     if (r.out !== undefined) c.setAttribute('data-e2e-message-outgoing', String(!!r.out));
     if (r.tombstone) c.setAttribute('data-e2e-message-tombstone','');
+    if (r.shownName) { var sn = document.createElement('div'); sn.className = 'sender-name'; sn.textContent = r.shownName; w.appendChild(sn); }
     if (r.quote) {
       var q = document.createElement('div'); q.className = 'embed-msg-part-container';
       var qp = document.createElement('mws-text-message-part');
@@ -67,8 +101,15 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
     if (r.image) {
       var ip = document.createElement('mws-image-message-part');
       if (!r.lateLabel) ip.setAttribute('aria-label', r.image.label);
-      var img = document.createElement('img'); img.src = r.image.src; img.alt = r.image.alt || '';
-      ip.appendChild(img); c.appendChild(ip);
+      var holderDiv = document.createElement('div'); holderDiv.setAttribute('data-e2e-message-image','');
+      ip.appendChild(holderDiv); c.appendChild(ip);
+      var addImg = function(){
+        var img = document.createElement('img'); img.alt = r.image.alt || '';
+        if (r.image.lateSrc) lateSet(img, 'src', r.image.src, r.image.lateSrc); else img.src = r.image.src;
+        holderDiv.appendChild(img);
+      };
+      // lateImg: the <img> element itself arrives after the row.
+      if (r.image.lateImg) setTimeout(addImg, r.image.lateImg); else addImg();
     }
     if (r.label !== undefined) {
       var tp = document.createElement('mws-text-message-part');
@@ -77,21 +118,30 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
       tp.textContent = r.text || '';
       c.appendChild(tp);
     }
-    w.appendChild(c);
-    if (r.lateLabel) setTimeout(function(){
+    if (r.attachment) {
+      // A video or file row: no text or image part. Its label (if any) sits on the
+      // attachment part, on the core, or nowhere.
+      var ap = document.createElement('mws-' + (r.attachment.kind || 'file') + '-message-part');
+      var btn = document.createElement('button'); btn.setAttribute('aria-label', 'Download'); ap.appendChild(btn);
+      c.appendChild(ap);
+      var on = r.attachment.on === 'core' ? c : ap;
+      if (r.attachment.label) { if (r.lateLabel) lateSet(on, 'aria-label', r.attachment.label, r.lateLabel); else on.setAttribute('aria-label', r.attachment.label); }
+    }
+    if (c !== w) w.appendChild(c);
+    if (r.lateLabel && !r.attachment) setTimeout(function(){
       var p = c.querySelector('mws-text-message-part:not(.embed-msg-part-container *)') || c.querySelector('mws-image-message-part');
       p.setAttribute('aria-label', r.label !== undefined ? r.label : r.image.label);
     }, r.lateLabel);
-    return w;
+    return shape(w);
   }
   function render(id){
     var d = data[id]; if (!d) return;
     var h = document.querySelector('[data-e2e-header-title]');
     h.innerHTML = ''; d.header.forEach(function(n){ var e = document.createElement('h2'); e.textContent = n; h.appendChild(e); });
-    d.rows.forEach(function(r){ list().appendChild(make(r)); });
+    d.rows.forEach(function(r){ holder(false).appendChild(make(r)); });
   }
   function open(id, delay, keepOld){
-    history.pushState({}, '', '/web/conversations/' + id);
+    history.pushState({}, '', '/web/conversations/' + id + location.search);
     document.querySelectorAll('a[data-e2e-conversation]').forEach(function(a){ a.setAttribute('aria-selected', String(a.getAttribute('href').endsWith('/' + id))); });
     if (!keepOld) list().innerHTML = '';
     var go = function(){ list().innerHTML = ''; render(id); };
@@ -104,13 +154,18 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
     open(a.getAttribute('href').split('/').pop(), window.fxDelay || 0, window.fxKeepOld);
   });
   window.addEventListener('popstate', function(){ var id = location.pathname.split('/').pop(); list().innerHTML=''; render(id); });
+  var rowOf = function(o){ var c = document.querySelector('[data-e2e-message-id="'+o+'"]'); return c.closest('mws-message-wrapper'); };
   window.fx = {
     L: L, make: make, open: open, data: data,
-    append: function(r){ list().appendChild(make(r)); },
-    prepend: function(rs){ var first = list().firstElementChild; rs.forEach(function(r){ list().insertBefore(make(r), first); }); },
+    append: function(r){ holder(false).appendChild(make(r)); },
+    // prepend puts rows above every other row (scroll-back); with nest=2 they come in a
+    // new day group of their own, so they are not siblings of any known row.
+    prepend: function(rs){ var h = holder(true); var first = h.firstElementChild; rs.forEach(function(r){ h.insertBefore(make(r), first); }); },
+    // before inserts a row right above the row with id o (its wrapper, at any depth).
+    before: function(o, r){ var w = rowOf(o); var t = w; while (t.parentElement && t.parentElement.matches('div.x0, section.x1')) t = t.parentElement; t.parentElement.insertBefore(make(r), t); },
     setId: function(o, n){ document.querySelector('[data-e2e-message-id="'+o+'"]').setAttribute('data-e2e-message-id', n); },
-    replace: function(o, r){ var c = document.querySelector('[data-e2e-message-id="'+o+'"]'); c.closest('mws-message-wrapper').replaceWith(make(r)); },
-    removeFirst: function(){ list().firstElementChild.remove(); }
+    replace: function(o, r){ rowOf(o).replaceWith(make(r)); },
+    removeFirst: function(){ var w = list().querySelector('mws-message-wrapper'); w.remove(); }
   };
   var first = location.pathname.match(/conversations\/([^/?#]+)/);
   if (first) render(first[1]);
@@ -120,9 +175,21 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
 const textareaBox = `<textarea data-e2e-message-input-box aria-label="Text message"></textarea>`
 const editableBox = `<div contenteditable="true" data-e2e-message-input-box aria-label="Text message"></div>`
 
+// drifted renames the page structure the way a redesign might: the conversation pane,
+// message list, header and sidebar list and items get names the selector table does not
+// know. Rows, their parts, the sidebar links and the compose box keep theirs.
+var drifted = strings.NewReplacer(
+	"mws-messages-list", "mws-thread-rows",
+	"data-e2e-conversation-container", "data-e2e-thread-pane",
+	"data-e2e-header-title", "data-e2e-thread-title",
+	"mws-conversations-list", "mws-chat-list",
+	"mws-conversation-list-item", "mws-chat-list-row",
+)
+
 // startFixture serves the fixture at /web/conversations[/ID] (add ?ce=1 for a
-// contenteditable compose box), a signed-out pairing page at /web/authentication and a
-// page with none of the known structure at /web/other.
+// contenteditable compose box, &nest=0|1|2|mixed for rows nested deeper, &drift=1 for a
+// redesigned structure), a signed-out pairing page at /web/authentication and a page with
+// none of the known structure at /web/other.
 func startFixture(t testing.TB) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -133,7 +200,11 @@ func startFixture(t testing.TB) *httptest.Server {
 			if r.URL.Query().Get("ce") == "1" {
 				box = editableBox
 			}
-			fmt.Fprintf(w, fixtureHTML, box)
+			page := fmt.Sprintf(fixtureHTML, box)
+			if r.URL.Query().Get("drift") == "1" {
+				page = drifted.Replace(page)
+			}
+			fmt.Fprint(w, page)
 		case r.URL.Path == "/web/authentication":
 			fmt.Fprint(w, `<!doctype html><title>Messages</title><body><mw-qr-code><img alt="QR code"></mw-qr-code><p>Scan this code with the Messages app on your phone</p></body>`)
 		case r.URL.Path == "/web/other":

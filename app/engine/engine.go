@@ -53,6 +53,12 @@ const (
 	seenWriteInterval  = time.Hour
 	awayMatchWindow    = 20
 	draftSettle        = time.Second
+	// senderWait bounds how long the decision on a message reported without its label
+	// (LabelPending) waits for a MessageUpdated naming the sender. The bridge reports such a
+	// row 1.5 s after it appeared, and pages have been seen filling labels up to 5 s after
+	// the row: 5 s more covers labels up to 6.5 s late. The wait is paid only by those rare
+	// rows and is of the order of the reading delay (0.8-15 s) a reply waits anyway.
+	senderWait = 5 * time.Second
 )
 
 // Engine is Clanker's decision core. Create it with New, start Run on one goroutine, and feed it
@@ -281,6 +287,8 @@ func (e *Engine) handle(ev Event) {
 		e.onOpened(ev)
 	case MessageAdded:
 		e.onMessage(ev)
+	case MessageUpdated:
+		e.onUpdated(ev)
 	case MessageIDChanged:
 		e.onIDChanged(ev)
 	case HistoryLoaded:

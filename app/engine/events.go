@@ -44,6 +44,16 @@ type MessageAdded struct {
 	Message      Message
 }
 
+// MessageUpdated reports that the page now says more about a message of the foreground
+// conversation it already reported: its label arrived late (sender, direction, time), an
+// image's source was set, a reaction came. It replaces what the engine knows of the message
+// and never triggers anything by itself; only a message whose decision is still waiting for
+// its sender (LabelPending) is decided when the update brings the sender.
+type MessageUpdated struct {
+	Conversation ConversationID
+	Message      Message
+}
+
 // MessageIDChanged reports that a pending (tmp_) message got its permanent id.
 type MessageIDChanged struct {
 	Conversation ConversationID
@@ -150,6 +160,13 @@ func (e ConversationOpened) validate() error {
 }
 
 func (e MessageAdded) validate() error {
+	if err := validateConvID(e.Conversation); err != nil {
+		return err
+	}
+	return e.Message.Validate()
+}
+
+func (e MessageUpdated) validate() error {
 	if err := validateConvID(e.Conversation); err != nil {
 		return err
 	}

@@ -20,6 +20,26 @@ type foreground struct {
 	// until a human writes. It is also set the moment our Enter succeeds, before the page echoes
 	// the message back.
 	quiet bool
+	// held are the new messages whose trigger decision waits for their sender (see
+	// senderWait), by message id.
+	held map[string]*heldDecision
+}
+
+// heldDecision is a new message reported without its label: whether it triggers a reply is
+// decided when its sender arrives or when senderWait has passed.
+type heldDecision struct {
+	quiet bool // the ping-pong state just before the message
+	tm    *timer
+}
+
+// index returns the position of message id in f.msgs, or -1.
+func (f *foreground) index(id string) int {
+	for i := len(f.msgs) - 1; i >= 0; i-- {
+		if f.msgs[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // add appends a new message at the bottom. Only the newest keepMessages are kept, and the ids
@@ -69,6 +89,12 @@ func (e *Engine) eligible(mode Mode, m Message, quiet bool) bool {
 	if !mode.participating() || m.IsOwnClanker() {
 		return false
 	}
+	// Whose "[clanker]" text it is cannot be told without the label. Answering our own
+	// message is the loop the invariants forbid, while leaving another Clanker unanswered
+	// costs nothing, so such a message counts as ours.
+	if m.LabelPending && m.Direction != Outgoing && strings.HasPrefix(strings.TrimSpace(m.Text), strings.TrimSpace(Prefix)) {
+		return false
+	}
 	if m.IsOtherClanker() && quiet {
 		return false
 	}
@@ -108,6 +134,10 @@ func (e *Engine) leaveForeground() {
 	if e.fg == nil {
 		return
 	}
+	for _, h := range e.fg.held {
+		h.tm.stop()
+	}
+	e.fg.held = nil
 	id := e.fg.id
 	if e.cur != nil && e.cur.conv == id {
 		if e.cur.reply && e.cur.text != "" && e.deferred == nil && e.cur.inserted == "" {
@@ -341,9 +371,7 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	fg.add(m)
 	e.activity()
 	if m.Direction == Incoming && IsAutomatedName(m.Sender) {
-		fg.automated = true
-		e.cancelPending()
-		e.do(Command{Kind: CmdSetAutomated, Conversation: fg.id, Text: "true"}, nil)
+		e.markAutomated(fg)
 		return
 	}
 	if fg.automated {
@@ -352,9 +380,105 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	fg.rec.LastProcessed = m.ref()
 	fg.rec.LastMessageAt = time.Now()
 	e.save(fg.rec)
+	if m.LabelPending && m.Direction == Incoming && e.mode().participating() {
+		// Who wrote it decides whether it may be answered at all (our own message, an
+		// automated sender): wait for the label, bounded, before deciding.
+		e.holdForSender(fg, m.ID, quiet)
+		return
+	}
 	if e.eligible(e.mode(), m, quiet) {
 		e.scheduleResponse(m)
 	}
+}
+
+// markAutomated switches the foreground conversation to automated: nothing pending is sent
+// and nothing will be.
+func (e *Engine) markAutomated(fg *foreground) {
+	fg.automated = true
+	e.cancelPending()
+	for _, h := range fg.held {
+		h.tm.stop()
+	}
+	fg.held = nil
+	e.do(Command{Kind: CmdSetAutomated, Conversation: fg.id, Text: "true"}, nil)
+}
+
+// holdForSender postpones the trigger decision on message id until a MessageUpdated brings
+// its label or senderWait passes. At the timeout the decision is made on what is known: the
+// text decides as for any message (the mode's rules do not depend on which person wrote a
+// human message), and a "[clanker]" text counts as our own (see eligible).
+func (e *Engine) holdForSender(fg *foreground, id string, quiet bool) {
+	if fg.held == nil {
+		fg.held = map[string]*heldDecision{}
+	}
+	h := &heldDecision{quiet: quiet}
+	h.tm = e.after(senderWait, func() {
+		if e.fg != fg {
+			return
+		}
+		for key, x := range fg.held { // the key moves when the id changes (tmp_ to permanent)
+			if x == h {
+				delete(fg.held, key)
+				e.log.Info("engine: no sender arrived for a message; deciding on its text", "conversation", fg.id, "waited", senderWait)
+				e.decideHeld(fg, key, h.quiet)
+				return
+			}
+		}
+	})
+	fg.held[id] = h
+}
+
+// decideHeld makes the trigger decision a held message waited for.
+func (e *Engine) decideHeld(fg *foreground, id string, quiet bool) {
+	i := fg.index(id)
+	if i < 0 || fg.automated || e.switching {
+		return
+	}
+	m := fg.msgs[i]
+	if !e.eligible(e.mode(), m, quiet) {
+		return
+	}
+	// A reply to a newer message may already be on its way; it sees this message too.
+	if (e.pending != nil && e.pending.conv == fg.id) ||
+		(e.inflight != nil && e.inflight.gen == e.gen && e.inflight.req.Conversation == fg.id && e.inflight.req.Kind == RequestReply) {
+		return
+	}
+	e.scheduleResponse(m)
+}
+
+// onUpdated replaces what is known of a message of the foreground conversation. It never
+// triggers by itself: only a message whose decision waits for its sender is decided now.
+func (e *Engine) onUpdated(ev MessageUpdated) {
+	fg := e.fg
+	if fg == nil || ev.Conversation != fg.id || e.switching {
+		return
+	}
+	m := ev.Message
+	i := fg.index(m.ID)
+	if i < 0 {
+		return
+	}
+	fg.msgs[i] = m
+	if fg.rec.LastProcessed.ID == m.ID && fg.rec.LastProcessed != m.ref() {
+		fg.rec.LastProcessed = m.ref()
+		e.save(fg.rec)
+	}
+	// Taken for another Clanker's until now, it turns out to be ours: as the latest word it
+	// silences other Clankers, as our own sends do.
+	if m.IsOwnClanker() && i == len(fg.msgs)-1 {
+		fg.quiet = true
+	}
+	if m.Direction == Incoming && IsAutomatedName(m.Sender) && !fg.automated {
+		e.markAutomated(fg)
+		return
+	}
+	h := fg.held[m.ID]
+	if h == nil || m.LabelPending {
+		return
+	}
+	h.tm.stop()
+	delete(fg.held, m.ID)
+	e.decideHeld(fg, m.ID, h.quiet)
 }
 
 func (e *Engine) onIDChanged(ev MessageIDChanged) {
@@ -370,6 +494,10 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 	if fg.seen[ev.OldID] {
 		delete(fg.seen, ev.OldID)
 		fg.seen[ev.NewID] = true
+	}
+	if h := fg.held[ev.OldID]; h != nil {
+		delete(fg.held, ev.OldID)
+		fg.held[ev.NewID] = h
 	}
 	fix := func(r *MessageRef) {
 		if r.ID == ev.OldID {

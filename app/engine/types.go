@@ -80,6 +80,10 @@ type Message struct {
 	Unsupported  bool   // video, file or other attachment the model cannot see
 	Quoted       string // text of the message this one replies to, if any
 	Timestamp    string // the page's own timestamp text
+	// LabelPending says the page had not labelled the message yet when it was reported, so
+	// who wrote it is unknown (and its direction a guess): a MessageUpdated may bring that.
+	// The decision whether it is a trigger waits for it, at most senderWait.
+	LabelPending bool
 }
 
 // Limits on untrusted page input. They are generous for real conversations and stop a broken or

@@ -54,7 +54,9 @@ func (l *Link) handle(env Envelope) {
 	case MessageID:
 		l.toEngine(engine.MessageIDChanged{Conversation: engine.ConversationID(ev.ConversationID), OldID: ev.OldID, NewID: ev.NewID})
 	case MessageUpdate:
-		// Reactions and read receipts are never triggers; the engine does not need them.
+		// A late label, an image's src, a reaction: the engine completes what it knows of
+		// the message. An update never triggers by itself.
+		l.toEngine(engine.MessageUpdated{Conversation: engine.ConversationID(ev.ConversationID), Message: toEngineMessage(ev.Message)})
 	case Compose:
 		if cs, ok := composeState(ev, l.Current()); ok {
 			l.toEngine(cs)
@@ -67,8 +69,11 @@ func (l *Link) handle(env Envelope) {
 		l.toEngine(engine.SidebarUpdate{Rows: rows})
 		l.changed()
 	case SelfTest:
+		// A failing selector is a diagnostic only: the bridge keeps working with the ones
+		// that still match, so neither the banner nor the engine's page state changes.
 		if failed := failedSelectors(ev); failed > 0 {
-			l.log.Warn("bridge self-test: some selectors do not match; Google may have changed the page", "failed", failed, "checked", ev.Checked)
+			l.log.Warn("bridge self-test: some selectors do not match; Google may have changed the page", "failed", failed,
+				"selectors", failingSelectors(ev), "state", ev.State, "checked", ev.Checked)
 		}
 	case Result:
 		l.onResult(ev)

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -182,6 +183,18 @@ func failedSelectors(ev SelfTest) int {
 	return failed
 }
 
+// failingSelectors names the self-test lines that failed, with what they matched, for the
+// log: "messagesList=0(want one) sidebarList=2(want one)".
+func failingSelectors(ev SelfTest) string {
+	var parts []string
+	for _, r := range ev.Results {
+		if !r.OK {
+			parts = append(parts, fmt.Sprintf("%s=%d(want %s)", r.Key, r.Count, r.Expect))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 func toEngineMessages(ms []Message) []engine.Message {
 	out := make([]engine.Message, 0, len(ms))
 	for _, m := range ms {
@@ -206,6 +219,8 @@ func toEngineMessage(m Message) engine.Message {
 		OtherClanker: m.OtherClanker,
 		Unsupported:  m.Unsupported,
 		Timestamp:    m.Timestamp,
+		// No label yet: who wrote it may still arrive as a message_update.
+		LabelPending: m.LabelKind == "none" && m.Sender == "" && m.Direction != "out",
 	}
 	for _, im := range m.Images {
 		em.Images = append(em.Images, engine.Image{Src: im.Src, Alt: im.Alt})

@@ -196,6 +196,7 @@ func TestTextLengthIsCountedInCodePoints(t *testing.T) {
 func TestNewChatPageIsNotAConversation(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
+	h.waitState(0, "conversation", 10*time.Second) // may follow the conversation event
 	m := h.mark()
 	// The page's own new-chat navigation (SPA): URL change, thread pane emptied.
 	eval(t, h.ctx, `history.pushState({}, '', '/web/conversations/new'); document.querySelector('mws-messages-list').innerHTML = ''; 1`, nil)

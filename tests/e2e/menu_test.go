@@ -417,7 +417,7 @@ func TestEditMenuItemsRunWebKitsEditingCommandsInTheComposeBox(t *testing.T) {
 		}
 		prev := selected()
 		xdo(t, "key", "Down")
-		testkit.WaitFor(t, 5*time.Second, "Down to move the selection from "+prev, func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "Down to move the selection from "+prev, func() (bool, string) {
 			cur := selected()
 			return cur != prev, "selected " + cur
 		})

@@ -88,7 +88,7 @@ func TestNotificationsReachTheSessionNotificationServerAndHideContentWhenAsked(t
 	}
 
 	var calls []notifyCall
-	testkit.WaitFor(t, 5*time.Second, "three notifications at the test server", func() (bool, string) {
+	testkit.WaitFor(t, 30*time.Second, "three notifications at the test server", func() (bool, string) {
 		calls = srv.calls()
 		return len(calls) == 3, strings.Repeat("call ", len(calls))
 	})

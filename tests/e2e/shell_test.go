@@ -208,7 +208,7 @@ func TestUserScriptRunsAtDocumentStartOnEveryLoadAndSeesPushState(t *testing.T) 
 		t.Fatalf("after pushState the user script reported %q, want %q", nav.Href, want)
 	}
 	// The DOM-ready fallback must not run the script a second time in the same document.
-	loads := len(r.waitReports("app-loaded", 2, 5*time.Second))
+	loads := len(r.waitReports("app-loaded", 2, 30*time.Second))
 	if runs := len(r.events("script-ran")); runs != loads {
 		t.Fatalf("user script ran %d times for %d page loads; want exactly once per load", runs, loads)
 	}

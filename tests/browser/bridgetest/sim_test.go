@@ -298,7 +298,7 @@ func TestSimDraftBlocksInsertAndASwitchStopsTyping(t *testing.T) {
 	if err := e.ctl.UserTypesDraft("my own words"); err != nil {
 		t.Fatal(err)
 	}
-	browser.WaitJS(t, e.ctx, `document.querySelector('[data-e2e-message-input-box]').value === 'my own words'`, 5*time.Second)
+	browser.WaitJS(t, e.ctx, `document.querySelector('[data-e2e-message-input-box]').value === 'my own words'`, minWait)
 	r := e.do(protocol.InsertText{ConversationID: bob.ID, Text: "[clanker] hi"})
 	if r.OK || r.Code != "user_typing" {
 		t.Errorf("insert_text over the user's draft = %+v, want user_typing", r)
@@ -352,7 +352,7 @@ func TestSimContentEditableComposeBox(t *testing.T) {
 	if err := e.ctl.UserTypesDraft("mine"); err != nil {
 		t.Fatal(err)
 	}
-	browser.WaitJS(t, e.ctx, `document.querySelector('[data-e2e-message-input-box]').textContent === 'mine'`, 5*time.Second)
+	browser.WaitJS(t, e.ctx, `document.querySelector('[data-e2e-message-input-box]').textContent === 'mine'`, minWait)
 	if r := e.do(protocol.InsertText{ConversationID: jane.ID, Text: "[clanker] no"}); r.OK || r.Code != "user_typing" {
 		t.Errorf("insert_text over a contenteditable draft = %+v, want user_typing", r)
 	}

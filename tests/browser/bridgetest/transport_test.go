@@ -48,7 +48,7 @@ func TestWailsTransportsWrapEventsForTheRuntime(t *testing.T) {
 					return err
 				}),
 				chromedp.Navigate(srv.URL+"/web/conversations/CONV_A"))
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(minWait)
 			var sawConversation bool
 			for !sawConversation && time.Now().Before(deadline) {
 				mu.Lock()

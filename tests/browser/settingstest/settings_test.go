@@ -149,7 +149,10 @@ func TestTestConnectionListsModelsAndReportsAWrongKey(t *testing.T) {
 	}
 }
 
-func TestSaveReachesAStoreWatchWithinASecond(t *testing.T) {
+// Save in the settings page reaches a running app's store watcher (how a change applies
+// without a restart). The order is what is checked: nothing before the click, the change
+// after it. How fast the watcher polls is app/sqlite's test; here the bound is generous.
+func TestSaveReachesAStoreWatch(t *testing.T) {
 	f := setup(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -159,18 +162,19 @@ func TestSaveReachesAStoreWatchWithinASecond(t *testing.T) {
 	}
 	f.run(t, setValue("#endpoint", f.llmURL), setValue("#apiKey", "sk-test-123456"),
 		setValue("#model", "fake-model"), setValue("#userName", "Dana"))
-	start := time.Now()
+	select {
+	case c := <-changes:
+		t.Fatalf("the watcher reported %+v before Save was clicked; typing must not store anything", c)
+	default:
+	}
 	f.run(t, chromedp.Click("#save", chromedp.ByQuery))
 	select {
 	case c := <-changes:
 		if !c.Settings {
 			t.Fatalf("watch reported %+v, want a settings change", c)
 		}
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("the saved change reached the watcher after %v, want within 1 s", d)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("no settings change reached the store's Watch within 1 s of Save")
+	case <-time.After(30 * time.Second):
+		t.Fatal("no settings change reached the store's Watch within 30 s of Save")
 	}
 	f.waitText(t, "#saveResult", "Saved")
 	st, _ := f.store.Settings(context.Background())

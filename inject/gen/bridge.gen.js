@@ -271,9 +271,9 @@
     // Quoted parent inside a reply bubble (third-party traces; unchecked on the live page).
     quoteContainer: ".embed-msg-part-container, [data-e2e-embedded-message], mws-reply-message-part",
     tombstone: "[data-e2e-message-tombstone]",
-    // The sender's name drawn beside incoming rows in groups (third-party traces; unchecked
-    // on the live page). Only read when a row's label names no sender.
-    senderName: "[data-e2e-sender-name], [data-e2e-message-sender], .sender-name",
+    // The sender's name drawn beside incoming rows in groups (third-party traces and common
+    // names; unchecked on the live page). Only read when a row's label names no sender.
+    senderName: "[data-e2e-sender-name], [data-e2e-message-sender], mws-message-sender, .sender-name, .message-sender, .sender",
     headerTitle: "[data-e2e-header-title]",
     inputWrapper: "[data-e2e-message-input]",
     inputBox: "[data-e2e-message-input-box]",
@@ -470,20 +470,15 @@
     return null;
   }
   function shownSender(core) {
-    let el = core.querySelector(S.senderName);
-    if (!el) {
-      const w = rowWrapper(core);
-      if (w !== core) {
-        for (const c of w.querySelectorAll(S.senderName)) {
-          const owner = c.closest(S.messageCore);
-          if (!owner || owner === core) {
-            el = c;
-            break;
-          }
-        }
+    const w = rowWrapper(core);
+    for (const c of w.querySelectorAll(S.senderName)) {
+      const owner = c.closest(S.messageCore);
+      if ((owner === core || !owner && w !== core) && !inQuote(c, core)) {
+        const name = clean(c.textContent, MAX_NAME);
+        if (name) return name;
       }
     }
-    return el ? clean(el.textContent, MAX_NAME) : "";
+    return "";
   }
   function isReady(core) {
     const p = parts(core);

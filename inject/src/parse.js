@@ -198,17 +198,15 @@ function attachmentLabel(core, names) {
 // shownSender is the sender name the page draws beside a row (groups show it above
 // incoming bubbles): inside the core, else inside its wrapper but not in another row.
 function shownSender(core) {
-  let el = core.querySelector(S.senderName);
-  if (!el) {
-    const w = rowWrapper(core);
-    if (w !== core) {
-      for (const c of w.querySelectorAll(S.senderName)) {
-        const owner = c.closest(S.messageCore);
-        if (!owner || owner === core) { el = c; break; }
-      }
+  const w = rowWrapper(core);
+  for (const c of w.querySelectorAll(S.senderName)) {
+    const owner = c.closest(S.messageCore);
+    if ((owner === core || (!owner && w !== core)) && !inQuote(c, core)) {
+      const name = clean(c.textContent, MAX_NAME);
+      if (name) return name;
     }
   }
-  return el ? clean(el.textContent, MAX_NAME) : '';
+  return '';
 }
 
 // isReady is true once the row's label has been filled in (Google fills aria-labels

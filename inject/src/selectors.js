@@ -20,9 +20,9 @@ export const S = {
   // Quoted parent inside a reply bubble (third-party traces; unchecked on the live page).
   quoteContainer: '.embed-msg-part-container, [data-e2e-embedded-message], mws-reply-message-part',
   tombstone: '[data-e2e-message-tombstone]',
-  // The sender's name drawn beside incoming rows in groups (third-party traces; unchecked
-  // on the live page). Only read when a row's label names no sender.
-  senderName: '[data-e2e-sender-name], [data-e2e-message-sender], .sender-name',
+  // The sender's name drawn beside incoming rows in groups (third-party traces and common
+  // names; unchecked on the live page). Only read when a row's label names no sender.
+  senderName: '[data-e2e-sender-name], [data-e2e-message-sender], mws-message-sender, .sender-name, .message-sender, .sender',
   headerTitle: '[data-e2e-header-title]',
   inputWrapper: '[data-e2e-message-input]',
   inputBox: '[data-e2e-message-input-box]',

@@ -142,6 +142,10 @@ func TestSimDemoRowsParseWithFlagsQuotesAndOddLabels(t *testing.T) {
 		}
 		if m.Unsupported {
 			video++
+			// The group's video row has no label; the page draws Dad's name beside it.
+			if m.Sender != "Dad" || m.Direction != "in" {
+				t.Errorf("group video row reported from %q (%s), want Dad, incoming", m.Sender, m.Direction)
+			}
 		}
 	}
 	if imageOnly != 1 || video != 1 {

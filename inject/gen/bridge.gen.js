@@ -356,7 +356,7 @@
           }
         }
       }
-      if (best.trim()) out.push(best.trim());
+      if (best.trim() && !/^\d+ (?:others?|more)$/i.test(best.trim())) out.push(best.trim());
       i = end;
     }
     return out;
@@ -803,10 +803,11 @@
     };
     function computeState() {
       const id = conversationIdFrom(location.href);
-      if (document.querySelector(S.signedOut) || /\/authentication\b/.test(location.pathname)) return "signed_out";
+      if (/\/authentication\b/.test(location.pathname)) return "signed_out";
       const has = (sel) => !!document.querySelector(sel);
       const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
       const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+      if (!hasSidebar && !hasThread && has(S.signedOut)) return "signed_out";
       if (id && hasThread) return "conversation";
       if (!id && (hasSidebar || hasThread)) return "no_conversation";
       if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";

@@ -65,13 +65,16 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   function computeState() {
     const id = conversationIdFrom(location.href);
-    if (document.querySelector(S.signedOut) || /\/authentication\b/.test(location.pathname)) return 'signed_out';
+    if (/\/authentication\b/.test(location.pathname)) return 'signed_out';
     // Each kind of page is recognised by any one of several independent signals, so a
     // redesign that renames some selectors (the self-test reports which) leaves the page
     // usable wherever the others still match instead of declaring it unrecognised.
     const has = (sel) => !!document.querySelector(sel);
     const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
     const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+    // A pairing element counts only on a page without conversations (a signed-in page
+    // may carry one in a dialog).
+    if (!hasSidebar && !hasThread && has(S.signedOut)) return 'signed_out';
     if (id && hasThread) return 'conversation';
     if (!id && (hasSidebar || hasThread)) return 'no_conversation';
     if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return 'loading';

@@ -61,7 +61,8 @@ function splitReactors(list, names) {
         if (names.has(cand)) { best = cand; end = j; }
       }
     }
-    if (best.trim()) out.push(best.trim());
+    // "Ann and 2 others" names two people but only one of them.
+    if (best.trim() && !/^\d+ (?:others?|more)$/i.test(best.trim())) out.push(best.trim());
     i = end;
   }
   return out;

@@ -188,8 +188,8 @@ var drifted = strings.NewReplacer(
 
 // startFixture serves the fixture at /web/conversations[/ID] (add ?ce=1 for a
 // contenteditable compose box, &nest=0|1|2|mixed for rows nested deeper, &drift=1 for a
-// redesigned structure), a signed-out pairing page at /web/authentication and a page with
-// none of the known structure at /web/other.
+// redesigned structure), a signed-out pairing page at /web/authentication (and, without
+// the telling path, at /web/pair) and a page with none of the known structure at /web/other.
 func startFixture(t testing.TB) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -205,7 +205,7 @@ func startFixture(t testing.TB) *httptest.Server {
 				page = drifted.Replace(page)
 			}
 			fmt.Fprint(w, page)
-		case r.URL.Path == "/web/authentication":
+		case r.URL.Path == "/web/authentication" || r.URL.Path == "/web/pair":
 			fmt.Fprint(w, `<!doctype html><title>Messages</title><body><mw-qr-code><img alt="QR code"></mw-qr-code><p>Scan this code with the Messages app on your phone</p></body>`)
 		case r.URL.Path == "/web/other":
 			fmt.Fprint(w, `<!doctype html><title>Something else</title><body><div class="app"><p>Welcome to a redesigned page</p></div></body>`)

@@ -60,6 +60,8 @@ func TestLabelGrammarCases(t *testing.T) {
 			want{"Doe, Jane", "in", "from a comma name", "February 3, 2026 at 6:51 PM", "full", "", "", false, false}},
 		{"Bob said: four. Received on February 3, 2026 at 6:52 PM. Doe, Jane and Mr. Bob Jr. reacted with love. Mrs. Smith and You reacted with laugh.", "four",
 			want{"Bob", "in", "four", "February 3, 2026 at 6:52 PM", "full", "", "love:Doe, Jane+Mr. Bob Jr.;laugh:Mrs. Smith+You", false, false}},
+		{"Jane Doe said: five. Received on February 3, 2026 at 6:54 PM. Read. Ann and 2 others reacted with wow.", "five",
+			want{"Jane Doe", "in", "five", "February 3, 2026 at 6:54 PM", "full", "Read", "wow:Ann", false, false}},
 		{"Dr. Alice Chen said: hello. Received on February 3, 2026 at 6:53 PM. St. John and Dr. Alice Chen reacted with love.", "hello",
 			want{"Dr. Alice Chen", "in", "hello", "February 3, 2026 at 6:53 PM", "full", "", "love:St. John+Dr. Alice Chen", false, false}},
 	}

@@ -8,7 +8,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chromedp/chromedp"
+
 	protocol "github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/tests/browser"
 )
 
 // These tests prove the bridge on page shapes other than the simulator's: each one is a
@@ -318,4 +321,24 @@ func TestAttachmentRowsInGroupsReportTheirSender(t *testing.T) {
 			t.Errorf("%s: %s, want sender %q direction %s labelKind %s, unsupported", w.id, dump(got), w.sender, w.dir, w.kind)
 		}
 	}
+}
+
+// A pairing element means signed out only on a page without conversations: a signed-in
+// page may show one in a dialog, and a redesign may move the pairing page's path.
+func TestPairingElementOnASignedInPageIsNotSignedOut(t *testing.T) {
+	h, url := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){ var d = document.createElement('div'); d.setAttribute('role','dialog');
+		d.appendChild(document.createElement('mw-qr-code')); document.body.appendChild(d);
+		fx.append({id:'q1', label: fx.L('Jane Doe','after the dialog'), text:'after the dialog'}); return 1})()`, nil)
+	h.waitNewID(m, "q1")
+	h.mustOK(protocol.RunSelfTest{})
+	st := h.waitFor(m, "self_test", 10*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.SelfTest); return ok }).(protocol.SelfTest)
+	if st.State != "conversation" {
+		t.Errorf("page state with a QR dialog over the conversation = %q, want conversation", st.State)
+	}
+	m = h.mark()
+	browser.Run(t, h.ctx, "open a pairing page at another path", chromedp.Navigate(url+"/web/pair"))
+	h.waitState(m, "signed_out", 10*time.Second)
 }

@@ -1002,7 +1002,7 @@
       st.removedTmp = st.removedTmp.filter((r) => now - r.at < 3e4);
       for (let i = 0; i < st.removedTmp.length; i++) {
         const r = st.removedTmp[i];
-        if (r.sender === m.sender && r.text === m.text && r.id !== m.id) {
+        if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
           st.removedTmp.splice(i, 1);
           return r;
         }

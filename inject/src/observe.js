@@ -314,7 +314,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     st.removedTmp = st.removedTmp.filter((r) => now - r.at < 30000);
     for (let i = 0; i < st.removedTmp.length; i++) {
       const r = st.removedTmp[i];
-      if (r.sender === m.sender && r.text === m.text && r.id !== m.id) {
+      // A sender not known yet (the row went before its label came) matches any.
+      if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
         st.removedTmp.splice(i, 1);
         return r;
       }

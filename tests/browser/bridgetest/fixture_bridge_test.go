@@ -143,6 +143,17 @@ func TestTmpIDChangeIsAnIDUpdateInPlaceAndByReplacement(t *testing.T) {
 	if repl.OldID != "tmp_222" || repl.NewID != "uuid-2" {
 		t.Errorf("replacement id change = %+v", repl)
 	}
+	// The pending row is replaced before its label ever came (reported without a sender).
+	m3 := h.mark()
+	eval(t, h.ctx, `fx.append({id:'tmp_333', label: fx.L('You','third send','Sent'), text:'third send', out:true, lateLabel: 60000}), 1`, nil)
+	if got := h.waitNewID(m3, "tmp_333"); got.Sender != "" || got.Direction != "out" {
+		t.Fatalf("unlabelled pending row reported as %+v, want no sender, direction out", got)
+	}
+	eval(t, h.ctx, `fx.replace('tmp_333', {id:'uuid-3', label: fx.L('You','third send','Sent'), text:'third send', out:true}), 1`, nil)
+	late := h.waitFor(m3, "id change of an unlabelled row", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.MessageID); return ok }).(protocol.MessageID)
+	if late.OldID != "tmp_333" || late.NewID != "uuid-3" {
+		t.Errorf("replacement of an unlabelled pending row = %+v", late)
+	}
 	for _, msg := range h.newMessages(m) {
 		if strings.HasPrefix(msg.ID, "uuid-") {
 			t.Errorf("permanent id %s was reported as a new message", msg.ID)

@@ -44,7 +44,9 @@ func (s *Server) Messages(conv string) ([]Message, error) {
 	}
 	out := []Message{}
 	for _, m := range s.msgs[conv] {
-		out = append(out, *m)
+		c := *m
+		c.Shape = shapeOf(s.opts.Seed, c.ID)
+		out = append(out, c)
 	}
 	return out, nil
 }
@@ -65,7 +67,9 @@ func (s *Server) Deliver(conv string, m Message) (Message, error) {
 		typ = "update"
 	}
 	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.sidebarLocked()})
-	return *stored, nil
+	out := *stored
+	out.Shape = v.Shape
+	return out, nil
 }
 
 // UserTypesDraft makes the page put text in the compose box as if the user had typed it.

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Demo conversation names, in the order they are created (the last one is the most recent).
 const (
@@ -10,6 +13,9 @@ const (
 	DemoBob       = "Bob"
 	DemoJane      = "Jane Doe"
 	DemoFamily    = "Dad, Mom"
+	// DemoTrivia is the group the content variants add (VariantPunctuatedNames,
+	// VariantManyReactors, VariantAstral); it is not there otherwise.
+	DemoTrivia = "Trivia night"
 	// DemoBookClubSize is how many rows the long conversation has: more than the DOM window.
 	DemoBookClubSize = 60
 )
@@ -95,4 +101,52 @@ func loadDemo(s *Server) {
 		c.Unread = false
 	}
 	s.convs[len(s.convs)-3].Unread = true // Bob's bot message is new
+
+	if s.hasVariant(VariantPunctuatedNames) || s.hasVariant(VariantManyReactors) || s.hasVariant(VariantAstral) {
+		loadTrivia(s, must)
+	}
+}
+
+// TriviaPeople are the trivia group's members: with VariantPunctuatedNames names whose
+// periods and comma the label grammar must not split on, else plain ones.
+func TriviaPeople(punctuated bool) []string {
+	if punctuated {
+		return []string{"Dr. Alice Chen", "Smith, Jane", "J. R. Okafor"}
+	}
+	return []string{"Ann", "Ben", "Cy"}
+}
+
+// TriviaEmoji is the 3,000-emoji message VariantAstral adds (6,000 UTF-16 units, within the
+// bridge's 4,000 code point limit); TriviaScores is its mixed astral-plane message.
+var (
+	TriviaEmoji  = strings.Repeat("\U0001F600", 3000)
+	TriviaScores = "Scores: \U0001D7D9\U0001D7DA\U0001D7DB \U0001F3C6 \U00013000 and \U0001D4D0\U0001D4F5\U0001D4F2\U0001D4EC\U0001D4EE wins"
+)
+
+// loadTrivia adds the content variants' group. It is created last but sorts last in the
+// sidebar (least recent), so the other conversations keep their ids, times and order.
+func loadTrivia(s *Server, must func(*Message, error) *Message) {
+	people := TriviaPeople(s.hasVariant(VariantPunctuatedNames))
+	c, err := s.createLocked(NewConversation{Name: DemoTrivia, Participants: people})
+	if err != nil {
+		panic("sim demo content: " + err.Error())
+	}
+	in := func(from, text string) *Message {
+		return must(s.addLocked(c.ID, Message{From: from, Text: text}, false))
+	}
+	q := in(people[0], "Trivia night on Thursday: who's in?")
+	in(people[1], "Count me in, "+people[0]+".")
+	in(people[2], "Me too. I'll bring snacks.")
+	if s.hasVariant(VariantManyReactors) {
+		for _, r := range []Reaction{{From: people[0], Kind: "love"}, {From: people[1], Kind: "love"}, {From: people[2], Kind: "love"},
+			{From: "You", Kind: "love"}, {From: people[1], Kind: "laugh"}, {From: people[2], Kind: "laugh"}} {
+			must(s.addLocked(c.ID, Message{Reaction: &Reaction{Target: q.ID, From: r.From, Kind: r.Kind}}, false))
+		}
+	}
+	if s.hasVariant(VariantAstral) {
+		in(people[1], TriviaEmoji)
+		in(people[2], TriviaScores)
+	}
+	c.activity = 0
+	c.Unread = false
 }

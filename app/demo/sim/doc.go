@@ -84,7 +84,16 @@
 //     only for the app origin, and closes itself 400 ms later; the opener checks event.origin,
 //     reports it, and loads /web/conversations signed in), unrecognised (same content, none of the
 //     known tags or data-e2e attributes), slow, contenteditable, mirror (textarea draft mirrored
-//     into textContent).
+//     into textContent). Structure variants render the same content in other shapes, with
+//     per-row numbers drawn from the seed and the row id (Message.Shape): nest-1 (rows inside
+//     mws-bottom-anchored), nest-2 (inside mws-bottom-anchored > div.msg-group; scroll-back rows
+//     in a new group at the top), nest-mixed (each row in 0-2 div.row-frame), late-src (images
+//     get their src 200-1500 ms after the row), late-labels (live and scroll-back rows get their
+//     labels 1-5 s after insertion). Content variants add the group DemoTrivia where the demo
+//     content loads: punctuated-names ("Dr. Alice Chen", "Smith, Jane", "J. R. Okafor"),
+//     many-reactors (three people and the user react with one kind, "A, B, C and You reacted
+//     with love"), astral (3,000 emoji in one message, other astral-plane text in another).
+//     Without variants the page and its ids are exactly those of the default.
 //   - Test hooks on <body> (not part of the real page; the bridge must not use them):
 //     data-sim-ready="1" after the state is rendered, data-sim-conversation=<open id>,
 //     data-sim-shown=<id> once that conversation's rows are in the DOM.

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -54,12 +56,52 @@ const (
 	// VariantMirror mirrors the textarea's draft into its textContent, so the bridge's draft
 	// check is exercised where the draft shows up in both places.
 	VariantMirror Variant = "mirror"
+
+	// Structure variants: the same content in other page shapes the bridge must read. Their
+	// per-row numbers (depth, delays) are drawn from the seed and the row id (Message.Shape),
+	// so a seed always renders the same page.
+
+	// VariantNest1 puts the rows one element deeper: mws-messages-list > mws-bottom-anchored > rows.
+	VariantNest1 Variant = "nest-1"
+	// VariantNest2 puts the rows two elements deeper, in groups: mws-messages-list >
+	// mws-bottom-anchored > div.msg-group > rows; rows loaded by scrolling back come in a new
+	// group of their own at the top.
+	VariantNest2 Variant = "nest-2"
+	// VariantNestMixed wraps each row in 0, 1 or 2 extra elements (div.row-frame), per row.
+	VariantNestMixed Variant = "nest-mixed"
+	// VariantLateSrc inserts every image without its src and sets the blob URL 200-1500 ms later.
+	VariantLateSrc Variant = "late-src"
+	// VariantLateLabels fills the labels of rows added after a conversation opened (live and
+	// scroll-back rows) 1-5 s after insertion instead of 100-300 ms.
+	VariantLateLabels Variant = "late-labels"
+
+	// Content variants add the group DemoTrivia to the demo content; they apply where the demo
+	// content is loaded (Start and Reset, from Options.Variants).
+
+	// VariantPunctuatedNames names the trivia group's people "Dr. Alice Chen", "Smith, Jane"
+	// and "J. R. Okafor" (periods and a comma inside names) instead of Ann, Ben and Cy.
+	VariantPunctuatedNames Variant = "punctuated-names"
+	// VariantManyReactors has all three people and the user react to one trivia message with
+	// the same kind ("A, B, C and You reacted with love") and two of them with another.
+	VariantManyReactors Variant = "many-reactors"
+	// VariantAstral adds astral-plane text to the trivia group: 3,000 emoji in one message and
+	// mathematical letters, emoji and hieroglyphs in another.
+	VariantAstral Variant = "astral"
 )
 
 var knownVariants = map[Variant]bool{
 	VariantSignedOut: true, VariantUnrecognised: true, VariantSlow: true,
 	VariantContentEditable: true, VariantMirror: true,
+	VariantNest1: true, VariantNest2: true, VariantNestMixed: true, VariantLateSrc: true, VariantLateLabels: true,
+	VariantPunctuatedNames: true, VariantManyReactors: true, VariantAstral: true,
 }
+
+// StructureVariants are the page-shape variants, and ContentVariants those that add demo
+// content; tests run the bridge on them.
+var (
+	StructureVariants = []Variant{VariantNest1, VariantNest2, VariantNestMixed, VariantLateSrc, VariantLateLabels}
+	ContentVariants   = []Variant{VariantPunctuatedNames, VariantManyReactors, VariantAstral}
+)
 
 // Conversation is one thread as the sidebar shows it.
 type Conversation struct {
@@ -125,6 +167,8 @@ type Message struct {
 	Pending bool      `json:"pending,omitempty"`
 	// LabelDelayMS is how long after insertion the page fills this row's aria-labels (100-300 ms).
 	LabelDelayMS int `json:"labelDelayMs"`
+	// Shape is how the structure variants render this row (filled in by Messages and Deliver).
+	Shape Shape `json:"shape"`
 }
 
 // Sender is the name the aria-label grammar puts before "said:".
@@ -156,8 +200,9 @@ func (m Message) labelTail() string {
 	return b.String()
 }
 
-// groupReactions turns reactions into sentences, one per kind in first-seen order:
-// "You and (555) 555-7334 reacted with laugh".
+// groupReactions turns reactions into sentences, one per kind in first-seen order, with the
+// page's list grammar: "Mom reacted with love", "You and (555) 555-7334 reacted with laugh",
+// "Ann, Ben and You reacted with wow".
 func groupReactions(rs []Reaction) []string {
 	var kinds []string
 	who := map[string][]string{}
@@ -169,7 +214,12 @@ func groupReactions(rs []Reaction) []string {
 	}
 	out := make([]string, 0, len(kinds))
 	for _, k := range kinds {
-		out = append(out, strings.Join(who[k], " and ")+" reacted with "+k)
+		names := who[k]
+		list := names[0]
+		if n := len(names); n > 1 {
+			list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+		}
+		out = append(out, list+" reacted with "+k)
 	}
 	return out
 }
@@ -247,6 +297,28 @@ func (g ids) uuid() string {
 
 // pending returns an id shaped like "tmp_615187582765".
 func (g ids) pending() string { return fmt.Sprintf("tmp_%012d", g.r.Int64N(1e12)) }
+
+// Shape is how the structure variants render one row: Depth (0-2) extra elements around it
+// with VariantNestMixed, SrcDelayMS (200-1500) before its image gets a src with VariantLateSrc,
+// LateLabelMS (1000-5000) before a live row's labels are filled with VariantLateLabels. It is
+// drawn from the seed and the row id alone, so the ids and delays of the default page are the
+// same whether or not a variant is used.
+type Shape struct {
+	Depth       int `json:"depth"`
+	SrcDelayMS  int `json:"srcDelayMs"`
+	LateLabelMS int `json:"lateLabelMs"`
+}
+
+// shapeOf draws a row's Shape.
+func shapeOf(seed uint64, id string) Shape {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	h.Write([]byte(id))
+	r := rand.New(rand.NewPCG(h.Sum64(), seed))
+	return Shape{Depth: r.IntN(3), SrcDelayMS: 200 + r.IntN(1301), LateLabelMS: 1000 + r.IntN(4001)}
+}
 
 // labelDelay picks the 100-300 ms after which the page fills a new row's labels.
 func (g ids) labelDelay() int { return 100 + g.r.IntN(201) }

@@ -370,20 +370,21 @@ func (s *Server) sidebarLocked() []Conversation {
 
 // rowView is a message as the page renders it: labels computed here, in Go, where they are tested.
 type rowView struct {
-	ID            string `json:"id"`
-	Outgoing      bool   `json:"outgoing"`
-	From          string `json:"from"`
-	Text          string `json:"text,omitempty"`
-	TextLabel     string `json:"textLabel,omitempty"`
-	Image         string `json:"image,omitempty"`
-	ImageLabel    string `json:"imageLabel,omitempty"`
-	QuoteFrom     string `json:"quoteFrom,omitempty"`
-	QuoteText     string `json:"quoteText,omitempty"`
-	QuoteLabel    string `json:"quoteLabel,omitempty"`
-	Tombstone     bool   `json:"tombstone,omitempty"`
-	Attachment    string `json:"attachment,omitempty"`
-	Time          string `json:"time"`
-	LabelDelayMS  int    `json:"labelDelayMs"`
+	ID           string `json:"id"`
+	Outgoing     bool   `json:"outgoing"`
+	From         string `json:"from"`
+	Text         string `json:"text,omitempty"`
+	TextLabel    string `json:"textLabel,omitempty"`
+	Image        string `json:"image,omitempty"`
+	ImageLabel   string `json:"imageLabel,omitempty"`
+	QuoteFrom    string `json:"quoteFrom,omitempty"`
+	QuoteText    string `json:"quoteText,omitempty"`
+	QuoteLabel   string `json:"quoteLabel,omitempty"`
+	Tombstone    bool   `json:"tombstone,omitempty"`
+	Attachment   string `json:"attachment,omitempty"`
+	Time         string `json:"time"`
+	LabelDelayMS int    `json:"labelDelayMs"`
+	Shape
 	Reactions     string `json:"reactions,omitempty"`
 	PendingStatus bool   `json:"pending,omitempty"`
 }
@@ -391,7 +392,7 @@ type rowView struct {
 func (s *Server) viewLocked(m *Message) rowView {
 	v := rowView{ID: m.ID, Outgoing: m.Outgoing, From: m.Sender(), Text: m.Text, TextLabel: m.TextLabel(),
 		Image: m.Image, ImageLabel: m.ImageLabel(), Tombstone: m.Tombstone, Attachment: m.Attachment,
-		Time: m.Time.Format("3:04 PM"), LabelDelayMS: m.LabelDelayMS, PendingStatus: m.Pending}
+		Time: m.Time.Format("3:04 PM"), LabelDelayMS: m.LabelDelayMS, Shape: shapeOf(s.opts.Seed, m.ID), PendingStatus: m.Pending}
 	if m.Tombstone {
 		v.Text, v.Image = "", ""
 	}

@@ -10,9 +10,12 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -43,6 +46,9 @@ func TestTextLabelsFollowTheAriaLabelGrammar(t *testing.T) {
 		{"reactions grouped by kind", Message{From: "(555) 555-7334", Text: "hi clank", Time: at,
 			Reactions: []Reaction{{From: "You", Kind: "laugh"}, {From: "(555) 555-7334", Kind: "laugh"}, {From: "Mom", Kind: "love"}}},
 			"(555) 555-7334 said: hi clank. Received on February 3, 2026 at 6:41 PM. You and (555) 555-7334 reacted with laugh. Mom reacted with love."},
+		{"three or more reactors", Message{From: "Ann", Text: "quiz", Time: at,
+			Reactions: []Reaction{{From: "Dr. Alice Chen", Kind: "love"}, {From: "Smith, Jane", Kind: "love"}, {From: "You", Kind: "love"}}},
+			"Ann said: quiz. Received on February 3, 2026 at 6:41 PM. Dr. Alice Chen, Smith, Jane and You reacted with love."},
 		{"time only", Message{From: "Bob", Text: "ok", TimeOnlyLabel: true, Time: at.Add(-3*time.Hour - 45*time.Minute)},
 			"Bob said: ok. Received at 2:56 PM."},
 		{"multi-line", Message{From: "Jane Doe", Text: "a\nb", Time: at},
@@ -256,4 +262,74 @@ func conversationNamed(t *testing.T, s *Server, name string) Conversation {
 	}
 	t.Fatalf("no conversation named %q", name)
 	return Conversation{}
+}
+
+// Structure variants draw each row's shape from the seed and the row id: the same seed gives
+// the same page, every number is within its documented range, and all values occur.
+func TestRowShapesAreSeededAndWithinTheirRanges(t *testing.T) {
+	depths := map[int]int{}
+	for i := 0; i < 300; i++ {
+		id := "row-" + strconv.Itoa(i)
+		sh := shapeOf(7, id)
+		if sh != shapeOf(7, id) {
+			t.Fatalf("shape of %s differs between two draws with the same seed", id)
+		}
+		if sh.Depth < 0 || sh.Depth > 2 || sh.SrcDelayMS < 200 || sh.SrcDelayMS > 1500 || sh.LateLabelMS < 1000 || sh.LateLabelMS > 5000 {
+			t.Fatalf("shape %+v of %s outside depth 0-2, src delay 200-1500 ms, label delay 1-5 s", sh, id)
+		}
+		depths[sh.Depth]++
+	}
+	if len(depths) != 3 {
+		t.Errorf("depths drawn over 300 rows: %v, want 0, 1 and 2 all used", depths)
+	}
+	if shapeOf(7, "row-1") == shapeOf(8, "row-1") && shapeOf(7, "row-2") == shapeOf(8, "row-2") {
+		t.Error("another seed draws the same shapes")
+	}
+}
+
+// The default page keeps its ids and content whatever structure variant is used, and the
+// content variants only add the trivia group, last in the sidebar.
+func TestVariantsKeepTheDefaultContentAndAddOnlyTheTriviaGroup(t *testing.T) {
+	base := startTest(t, Options{Seed: 3})
+	shaped := startTest(t, Options{Seed: 3, Variants: StructureVariants})
+	content := startTest(t, Options{Seed: 3, Variants: append([]Variant{VariantPunctuatedNames, VariantManyReactors, VariantAstral}, StructureVariants...)})
+	bc, sc, cc := base.Conversations(), shaped.Conversations(), content.Conversations()
+	if len(sc) != len(bc) || len(cc) != len(bc)+1 {
+		t.Fatalf("conversations: default %d, structure variants %d, content variants %d; want equal, equal, one more", len(bc), len(sc), len(cc))
+	}
+	for i := range bc {
+		if sc[i].ID != bc[i].ID || cc[i].ID != bc[i].ID || sc[i].Snippet != bc[i].Snippet || cc[i].Snippet != bc[i].Snippet {
+			t.Errorf("conversation %d: %s/%s/%s, want the default's id and snippet in every variant", i, bc[i].ID, sc[i].ID, cc[i].ID)
+		}
+	}
+	tri := cc[len(cc)-1]
+	if tri.Name != DemoTrivia || strings.Join(tri.Participants, "|") != "Dr. Alice Chen|Smith, Jane|J. R. Okafor" {
+		t.Fatalf("last conversation %+v, want the trivia group with the punctuated names", tri)
+	}
+	msgs, err := content.Messages(tri.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := ""
+	for _, m := range msgs {
+		labels += m.TextLabel() + "\n"
+	}
+	for _, want := range []string{
+		"Dr. Alice Chen said: Trivia night on Thursday: who's in?. Received on",
+		"Dr. Alice Chen, Smith, Jane, J. R. Okafor and You reacted with love. Smith, Jane and J. R. Okafor reacted with laugh.",
+		"Smith, Jane said: " + TriviaEmoji + ". Received on",
+		"J. R. Okafor said: " + TriviaScores + ". Received on",
+	} {
+		if !strings.Contains(labels, want) {
+			t.Errorf("trivia labels lack %.120q:\n%.600s", want, labels)
+		}
+	}
+	if n := utf8.RuneCountInString(TriviaEmoji); n != 3000 || len(utf16.Encode([]rune(TriviaEmoji))) != 6000 {
+		t.Errorf("TriviaEmoji is %d code points, want 3000 (6000 UTF-16 units)", n)
+	}
+	plain := startTest(t, Options{Seed: 3, Variants: []Variant{VariantAstral}})
+	pc := plain.Conversations()
+	if got := pc[len(pc)-1]; strings.Join(got.Participants, "|") != "Ann|Ben|Cy" {
+		t.Errorf("trivia group without punctuated-names has %v, want Ann, Ben, Cy", got.Participants)
+	}
 }

@@ -420,7 +420,10 @@
     if (row.image) {
       var ip = h('mws-image-message-part');
       var frame = h('div', { 'data-e2e-message-image': '' });
-      var img = h('img', { src: blobs[row.image] || '', alt: '' });
+      var src = blobs[row.image] || '';
+      // late-src: the image element comes first, its blob URL later (as a loading image).
+      var img = variants['late-src'] ? h('img', { alt: '' }) : h('img', { src: src, alt: '' });
+      if (variants['late-src']) setTimeout(function () { img.setAttribute('src', src); }, row.srcDelayMs);
       img.addEventListener('load', function () { if (stickBottom) scrollToBottom(); });
       frame.appendChild(img);
       ip.appendChild(frame);
@@ -441,11 +444,62 @@
     core.appendChild(meta);
     core.appendChild(h('div', { 'class': 'reactions' + (row.reactions ? '' : ' empty') }, row.reactions || ''));
     var fill = function () { parts.forEach(function (p) { p[0].setAttribute('aria-label', p[1]); }); };
-    if (delayLabels) setTimeout(fill, row.labelDelayMs); else fill();
+    if (delayLabels) setTimeout(fill, variants['late-labels'] ? row.lateLabelMs : row.labelDelayMs); else fill();
     return wrapper;
   }
 
   function list() { return document.querySelector('mws-messages-list'); }
+
+  // ---- row nesting (variants nest-1, nest-2, nest-mixed) ---------------------------------------
+
+  function nesting() {
+    if (variants['nest-mixed']) return 'mixed';
+    if (variants['nest-2']) return '2';
+    if (variants['nest-1']) return '1';
+    return '0';
+  }
+
+  function anchored(l) {
+    var a = l.querySelector(':scope > mws-bottom-anchored');
+    if (!a) { a = h('mws-bottom-anchored', { 'class': 'container' }); l.appendChild(a); }
+    return a;
+  }
+
+  // rowHost is the element rows are added to: the list itself, mws-bottom-anchored, or (nest-2)
+  // the last message group, or a new group at the top for rows loaded by scrolling back.
+  function rowHost(l, top) {
+    var n = nesting();
+    if (n === '0' || n === 'mixed') return l;
+    var a = anchored(l);
+    if (n === '1') return a;
+    var groups = a.querySelectorAll(':scope > div.msg-group');
+    if (top || !groups.length) {
+      var g = h('div', { 'class': 'msg-group' });
+      a.insertBefore(g, top ? a.firstElementChild : null);
+      return g;
+    }
+    return groups[groups.length - 1];
+  }
+
+  // framed wraps a row in its seeded 0-2 frames (nest-mixed); otherwise it is the row itself.
+  function framed(el, row) {
+    if (nesting() !== 'mixed') return el;
+    for (var i = 0; i < row.depth; i++) {
+      var f = h('div', { 'class': 'row-frame' });
+      f.appendChild(el);
+      el = f;
+    }
+    return el;
+  }
+
+  // outermost is a row's outermost frame: what moves or goes with the row.
+  function outermost(wrapper) {
+    var el = wrapper;
+    while (el.parentElement && el.parentElement.classList.contains('row-frame')) el = el.parentElement;
+    return el;
+  }
+
+  function rowCount(l) { return l.querySelectorAll('mws-message-wrapper').length; }
 
   function scrollToBottom() {
     var l = list();
@@ -456,9 +510,11 @@
     var l = list();
     if (!l) return;
     first = Math.max(0, rows.length - st.window);
+    l.replaceChildren();
+    var host = rowHost(l, false);
     var frag = document.createDocumentFragment();
-    for (var i = first; i < rows.length; i++) frag.appendChild(makeRow(rows[i], false));
-    l.replaceChildren(frag);
+    for (var i = first; i < rows.length; i++) frag.appendChild(framed(makeRow(rows[i], false), rows[i]));
+    host.appendChild(frag);
     shown = true;
     scrollToBottom();
     document.body.setAttribute('data-sim-shown', current);
@@ -467,8 +523,11 @@
   // trimWindow removes the oldest rows while more than the window are in the DOM.
   function trimWindow() {
     var l = list();
-    while (l && l.children.length > st.window) {
-      l.firstElementChild.remove();
+    while (l && rowCount(l) > st.window) {
+      var o = outermost(l.querySelector('mws-message-wrapper'));
+      var parent = o.parentElement;
+      o.remove();
+      if (parent && parent.classList.contains('msg-group') && !parent.firstElementChild) parent.remove();
       first++;
     }
   }
@@ -479,8 +538,9 @@
     if (!shown || !l || first === 0) return;
     var from = Math.max(0, first - n);
     var before = l.scrollHeight;
-    var anchor = l.firstElementChild;
-    for (var i = from; i < first; i++) l.insertBefore(makeRow(rows[i], true), anchor);
+    var host = rowHost(l, true);
+    var anchor = host.firstElementChild;
+    for (var i = from; i < first; i++) host.insertBefore(framed(makeRow(rows[i], true), rows[i]), anchor);
     first = from;
     l.scrollTop += l.scrollHeight - before;
   }
@@ -613,7 +673,7 @@
       rows.push(ev.row);
       if (!shown || !l) return;
       var stick = stickBottom || ev.row.outgoing;
-      l.appendChild(makeRow(ev.row, true));
+      rowHost(l, false).appendChild(framed(makeRow(ev.row, true), ev.row));
       trimWindow();
       if (stick) scrollToBottom();
       return;

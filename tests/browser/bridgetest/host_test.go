@@ -274,3 +274,41 @@ func eval(t testing.TB, ctx context.Context, js string, out any) {
 	t.Helper()
 	browser.Run(t, ctx, "evaluate "+engine.Clip(js, 60), chromedp.Evaluate(js, out))
 }
+
+// view returns what the events after mark say about message id, latest word last: the
+// conversation baseline, the new-message or history report, then every message_update
+// (a late label, an image's src). ok is false when no event mentioned it.
+func (h *host) view(mark int, id string) (m protocol.Message, ok bool) {
+	for _, e := range h.since(mark) {
+		var msgs []protocol.Message
+		switch ev := e.Event.(type) {
+		case protocol.Conversation:
+			msgs = ev.Messages
+		case protocol.History:
+			msgs = ev.Messages
+		case protocol.NewMessage:
+			msgs = []protocol.Message{ev.Message}
+		case protocol.MessageUpdate:
+			msgs = []protocol.Message{ev.Message}
+		}
+		for _, x := range msgs {
+			if x.ID == id {
+				m, ok = x, true
+			}
+		}
+	}
+	return m, ok
+}
+
+// waitView waits until what the events after mark say about message id satisfies match
+// (for instance until its label, however late, has named the sender) and returns it.
+func (h *host) waitView(mark int, id, what string, match func(protocol.Message) bool) protocol.Message {
+	h.t.Helper()
+	var got protocol.Message
+	h.waitFor(mark, what, minWait, func(protocol.Event) bool {
+		m, ok := h.view(mark, id)
+		got = m
+		return ok && match(m)
+	})
+	return got
+}

@@ -120,14 +120,14 @@ func engineSettings() engine.Settings {
 
 // startHeadless builds the app for one seed in tab, on its own simulator, model server and
 // database, and opens the first conversation.
-func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world) *headless {
+func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world, vs []sim.Variant) *headless {
 	t.Helper()
 	h := &headless{t: t, tab: tab, log: newRingLog(400), wake: make(chan struct{}, 1),
 		closed: make(chan struct{}), pumped: make(chan struct{})}
 	h.log.watch = h.watchLog
 	logger := slog.New(h.log)
 
-	s, err := simctl.Start(sim.Options{Seed: seed, Empty: true, Logger: slog.New(slog.DiscardHandler)})
+	s, err := simctl.Start(sim.Options{Seed: seed, Empty: true, Variants: vs, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("start the simulator: %v", err)
 	}

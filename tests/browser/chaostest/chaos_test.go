@@ -12,18 +12,32 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var (
-	seedsFlag  = flag.Int("bchaos.seeds", 5, "number of seeds of the end-to-end chaos run through the bridge")
-	seedFlag   = flag.Uint64("bchaos.seed", 0, "run only this seed (0: seeds 1..-bchaos.seeds)")
-	eventsFlag = flag.Int("bchaos.events", 40, "events per seed")
-	traceFlag  = flag.Bool("bchaos.trace", false, "log every step with how long it took")
-	strictFlag = flag.Bool("bchaos.strict", true, "fail when the engine visits the conversation already on screen (see knownSelfVisit; fixed, so on by default)")
+	seedsFlag   = flag.Int("bchaos.seeds", 5, "number of seeds of the end-to-end chaos run through the bridge")
+	seedFlag    = flag.Uint64("bchaos.seed", 0, "run only this seed (0: seeds 1..-bchaos.seeds)")
+	eventsFlag  = flag.Int("bchaos.events", 40, "events per seed")
+	traceFlag   = flag.Bool("bchaos.trace", false, "log every step with how long it took")
+	strictFlag  = flag.Bool("bchaos.strict", true, "fail when the engine visits the conversation already on screen (see knownSelfVisit; fixed, so on by default)")
+	variantFlag = flag.String("bchaos.variants", "", "comma-separated simulator variants (app/demo/sim) the seeds run on, e.g. nest-2,late-src")
+	nestedFlag  = flag.Uint64("bchaos.nestedseed", 2, "the seed of the run on a nested page (TestChaosThroughTheBridgeOnANestedPage)")
 )
+
+// variants parses a comma-separated variant list.
+func variants(list string) []sim.Variant {
+	var out []sim.Variant
+	for _, v := range strings.Split(list, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, sim.Variant(v))
+		}
+	}
+	return out
+}
 
 // sessionEvents is the event list of a seed; the same seed always gives the same list.
 func sessionEvents(seed uint64, n int) []event {
@@ -65,7 +79,7 @@ func TestChaosThroughTheBridgeKeepsEveryInvariant(t *testing.T) {
 	knownHits := 0
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			r := runSeed(t, b, seed, sessionEvents(seed, *eventsFlag))
+			r := runSeed(t, b, seed, sessionEvents(seed, *eventsFlag), variants(*variantFlag))
 			total.clankerSends += r.clankerSends
 			total.userSends += r.userSends
 			total.farewells += r.farewells
@@ -90,16 +104,32 @@ func TestChaosThroughTheBridgeKeepsEveryInvariant(t *testing.T) {
 	}
 }
 
-// runSeed plays one seed and fails the test with the seed and the event list when an
-// invariant breaks.
-func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event) seedResult {
+// TestChaosThroughTheBridgeOnANestedPage plays one seed on the simulator's nest-mixed page,
+// where each message row sits 0, 1 or 2 elements below the message list (as the real page's
+// mws-bottom-anchored suggests it may), with images whose src comes late: every invariant
+// must hold there too, with new rows, conversation switches and pictures among the events.
+func TestChaosThroughTheBridgeOnANestedPage(t *testing.T) {
+	b := browser.New(t)
+	seed := *nestedFlag
+	vs := []sim.Variant{sim.VariantNestMixed, sim.VariantLateSrc}
+	r := runSeed(t, b, seed, sessionEvents(seed, *eventsFlag), vs)
+	t.Logf("seed %d on %v: %d of %d events in %v; %d model requests, %d Clanker sends, %d user sends",
+		seed, vs, r.played, *eventsFlag, r.took.Round(time.Millisecond), r.requests, r.clankerSends, r.userSends)
+	if r.requests == 0 {
+		t.Errorf("seed %d on the nested page asked the model nothing: the run did not exercise new messages", seed)
+	}
+}
+
+// runSeed plays one seed on a page with the given simulator variants and fails the test
+// with the seed and the event list when an invariant breaks.
+func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event, vs []sim.Variant) seedResult {
 	t0 := time.Now()
 	tab := b.NewTab(t)
 	browser.Run(t, tab, "bring the tab to the front", chromedp.ActionFunc(func(ctx context.Context) error {
 		return cdppage.BringToFront().Do(ctx)
 	}))
 	w := newWorld()
-	h := startHeadless(t, tab, seed, w)
+	h := startHeadless(t, tab, seed, w, vs)
 	if *traceFlag {
 		t.Logf("seed %d started in %v", seed, time.Since(t0).Round(time.Millisecond))
 	}

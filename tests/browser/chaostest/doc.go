@@ -13,6 +13,9 @@
 // truth of what left the page. Everything lives in the test files; this file only exists so the
 // directory is a package that `go vet` and `go build ./...` see.
 //
-// Run it with `go test ./tests/browser/chaostest` (5 seeds of 40 events), `-bchaos.seeds=N` for
-// more, `-bchaos.seed=S` for one seed and `-bchaos.events=N` to change the session length.
+// Run it with `go test ./tests/browser/chaostest` (5 seeds of 40 events, plus one seed on the
+// simulator's nest-mixed page with late image sources), `-bchaos.seeds=N` for more,
+// `-bchaos.seed=S` for one seed, `-bchaos.events=N` to change the session length,
+// `-bchaos.variants=nest-2,late-labels` to play the seeds on other page shapes and
+// `-bchaos.nestedseed=S` to pick the nested run's seed.
 package chaostest

@@ -17,12 +17,18 @@ import (
 type Server struct{ *sim.Server }
 
 // Start starts a simulator (see sim.Start) with the control API mounted on its app origin.
+// It returns once the simulator's media are drawn: a page draws the app only after it has
+// them, and drawing the 12-megapixel photo takes tens of seconds under the race detector on
+// a loaded machine, past the bridge's 10 s threshold for an unrecognised page. Tests then see
+// the page's own timing; a test that wants a page slower than any threshold holds it
+// (Server.HoldPages).
 func Start(opts sim.Options) (*Server, error) {
 	opts.Mount = Routes
 	s, err := sim.Start(opts)
 	if err != nil {
 		return nil, err
 	}
+	sim.MediaBytes(sim.MediaPhoto)
 	return &Server{s}, nil
 }
 
@@ -81,6 +87,14 @@ func Routes(s *sim.Server, mux *http.ServeMux) {
 		Variants []sim.Variant `json:"variants"`
 	}) (any, error) {
 		return nil, s.SetVariant(in.Variants...)
+	}))
+	mux.HandleFunc("POST /__sim/hold", route(func(_ *http.Request, _ struct{}) (any, error) {
+		s.HoldPages()
+		return nil, nil
+	}))
+	mux.HandleFunc("POST /__sim/release", route(func(_ *http.Request, _ struct{}) (any, error) {
+		s.ReleasePages()
+		return nil, nil
 	}))
 	mux.HandleFunc("GET /__sim/status", route(func(_ *http.Request, _ struct{}) (any, error) {
 		return s.Status(), nil
@@ -264,6 +278,12 @@ func (c *Control) SetVariant(vs ...sim.Variant) error {
 	}
 	return c.do("POST", "/__sim/variant", map[string][]sim.Variant{"variants": vs}, nil)
 }
+
+// HoldPages keeps pages loaded from now on blank (no app drawn) until ReleasePages.
+func (c *Control) HoldPages() error { return c.do("POST", "/__sim/hold", nil, nil) }
+
+// ReleasePages lets held pages draw the app.
+func (c *Control) ReleasePages() error { return c.do("POST", "/__sim/release", nil, nil) }
 
 // Status reports sign-in, variants, the open conversation, connected pages and pending ids.
 func (c *Control) Status() (sim.Status, error) {

@@ -170,6 +170,34 @@ func (s *Server) SetVariant(vs ...Variant) error {
 	return nil
 }
 
+// HoldPages keeps pages that load from now on from drawing the app: their request for the
+// state waits until ReleasePages, so the document stays blank. It stands for a machine so slow
+// that the app appears later than any fixed threshold, for as long as a test needs, without a
+// timer that a loaded machine could outrun or fall behind.
+func (s *Server) HoldPages() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held = make(chan struct{})
+	}
+	s.log.Info("pages held: the app is not drawn until released")
+}
+
+// ReleasePages lets held pages (and pages loaded later) draw the app.
+func (s *Server) ReleasePages() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releaseLocked()
+	s.log.Info("pages released")
+}
+
+func (s *Server) releaseLocked() {
+	if s.held != nil {
+		close(s.held)
+		s.held = nil
+	}
+}
+
 // Status reports sign-in, variants, the open conversation, connected pages and pending
 // ids.
 func (s *Server) Status() Status {

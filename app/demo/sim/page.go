@@ -13,6 +13,16 @@ import (
 func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__sim/page/state", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
+		held := s.held
+		s.mu.Unlock()
+		if held != nil {
+			select {
+			case <-held:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		s.mu.Lock()
 		defer s.mu.Unlock()
 		writeJSON(w, map[string]any{
 			"signedIn":       s.signedIn,

@@ -109,6 +109,9 @@ type Server struct {
 	variants     []Variant
 	openConv     string
 	timers       map[*time.Timer]bool
+	// held, while not nil, keeps every page's state request waiting (HoldPages): the page
+	// draws nothing of the app until it is closed (ReleasePages).
+	held chan struct{}
 }
 
 // Start listens on loopback and serves the simulator until Close.
@@ -193,6 +196,7 @@ func (s *Server) Close() error {
 		t.Stop()
 	}
 	s.timers = nil
+	s.releaseLocked()
 	s.mu.Unlock()
 	s.hub.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

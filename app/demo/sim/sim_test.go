@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	_ "image/gif"
 	_ "image/jpeg"
@@ -332,4 +333,50 @@ func TestVariantsKeepTheDefaultContentAndAddOnlyTheTriviaGroup(t *testing.T) {
 	if got := pc[len(pc)-1]; strings.Join(got.Participants, "|") != "Ann|Ben|Cy" {
 		t.Errorf("trivia group without punctuated-names has %v, want Ann, Ben, Cy", got.Participants)
 	}
+}
+
+// A held simulator answers the page's state request only after ReleasePages, and Close ends a
+// held request instead of waiting for it.
+func TestHeldPagesGetTheirStateOnlyAfterRelease(t *testing.T) {
+	s := startTest(t, Options{})
+	s.HoldPages()
+	got := make(chan error, 2)
+	get := func() {
+		resp, err := http.Get(s.URL() + "/__sim/page/state")
+		if err == nil {
+			if resp.StatusCode != http.StatusOK {
+				err = fmt.Errorf("state request: status %d", resp.StatusCode)
+			}
+			resp.Body.Close()
+		}
+		got <- err
+	}
+	go get()
+	select {
+	case err := <-got:
+		t.Fatalf("state request answered while the pages are held (err %v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	s.ReleasePages()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("state request still waiting 30 s after ReleasePages")
+	}
+
+	// Held again, Close lets the waiting request go.
+	s.HoldPages()
+	go get()
+	time.Sleep(100 * time.Millisecond)
+	done := make(chan struct{})
+	go func() { s.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return while a page was held")
+	}
+	<-got
 }

@@ -21,6 +21,7 @@
 //	GET  /__sim/sent, /__sim/rejected         -> [Send]
 //	POST /__sim/reset
 //	POST /__sim/variant                       {variants: ["slow", ...]}
+//	POST /__sim/hold, /__sim/release          pages stay blank (no app drawn) until released
 //	GET  /__sim/status                        -> Status
 //
 // An unknown conversation is 404, a page command with no page connected is 409 and any other bad

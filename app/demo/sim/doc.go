@@ -36,6 +36,7 @@
 //	Sent() / Rejected() []Send  // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
 //	Reset()                     // clock, ids, demo content, logs, variants, sign-in; pages re-render
 //	SetVariant(vs ...Variant)   // replace active variants; pages re-render
+//	HoldPages() / ReleasePages() // pages loaded while held stay blank until released
 //	Status() Status             // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
 //
 // UserTypesDraft, ClickConversation and LoadOlder are carried out by the page, so they fail with

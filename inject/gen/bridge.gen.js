@@ -764,6 +764,8 @@
   var PENDING_GRACE_MS = 1500;
   var SIDEBAR_DEBOUNCE_MS = 500;
   var STATE_CHECK_MS = 250;
+  var RECHECK_FIRST_MS = 1e3;
+  var RECHECK_MAX_MS = 3e4;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
@@ -786,12 +788,18 @@
       // core element -> { since, history } for rows still waiting for a label
       removedTmp: [],
       // { id, sender, text, direction, at }
-      settleStart: 0,
+      // paneSince and rowsSince are when this conversation's pane and its first rows were
+      // first seen while settling (0 = not yet): the empty and label waits count from them.
+      paneSince: 0,
+      rowsSince: 0,
       settleTimer: 0,
       pendingTimer: 0,
       pageState: "",
       pageStateKey: "",
       stateTimer: 0,
+      // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
+      recheckTimer: 0,
+      recheckMs: RECHECK_FIRST_MS,
       sidebarTimer: 0,
       sidebarSnap: null,
       compose: "",
@@ -801,15 +809,18 @@
       // dropped it when told the page was not usable).
       lost: false
     };
+    const has = (sel) => !!document.querySelector(sel);
+    function hasThread() {
+      return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+    }
     function computeState() {
       const id = conversationIdFrom(location.href);
       if (/\/authentication\b/.test(location.pathname)) return "signed_out";
-      const has = (sel) => !!document.querySelector(sel);
       const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
-      const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
-      if (!hasSidebar && !hasThread && has(S.signedOut)) return "signed_out";
-      if (id && hasThread) return "conversation";
-      if (!id && (hasSidebar || hasThread)) return "no_conversation";
+      const thread = hasThread();
+      if (!hasSidebar && !thread && has(S.signedOut)) return "signed_out";
+      if (id && thread) return "conversation";
+      if (!id && (hasSidebar || thread)) return "no_conversation";
       if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
       if (id && hasSidebar) return "loading";
       return "unrecognised";
@@ -834,6 +845,19 @@
       if (s === "loading") {
         const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
         scheduleState(left > 0 ? Math.min(1e3, Math.max(50, left + 10)) : 1e3);
+      }
+      if (s === "unrecognised") {
+        if (!st.recheckTimer) {
+          st.recheckTimer = setTimeout(() => {
+            st.recheckTimer = 0;
+            checkState();
+          }, st.recheckMs);
+          st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
+        }
+      } else {
+        clearTimeout(st.recheckTimer);
+        st.recheckTimer = 0;
+        st.recheckMs = RECHECK_FIRST_MS;
       }
     }
     function loseConversation() {
@@ -871,7 +895,8 @@
       st.settleTimer = 0;
       if (id && !st.lost) {
         st.phase = "settling";
-        st.settleStart = performance.now();
+        st.paneSince = 0;
+        st.rowsSince = 0;
         armSettle();
       } else {
         st.phase = "idle";
@@ -900,11 +925,20 @@
     function trySettle() {
       st.settleTimer = 0;
       if (st.phase !== "settling") return;
-      const waited = performance.now() - st.settleStart;
+      const now = performance.now();
       const cores = visibleCores();
       if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return armSettle();
-      if (!cores.length && waited < EMPTY_WAIT_MS) return armSettle(500);
-      if (waited < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
+      if (!cores.length) {
+        if (!hasThread()) {
+          st.paneSince = 0;
+          return armSettle(500);
+        }
+        if (!st.paneSince) st.paneSince = now;
+        if (now - st.paneSince < EMPTY_WAIT_MS) return armSettle(500);
+      } else {
+        if (!st.rowsSince) st.rowsSince = now;
+        if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
+      }
       settle(cores);
     }
     function hasParts(core) {

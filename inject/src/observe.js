@@ -12,6 +12,11 @@
 //   Where the rows sit (direct children of the list or nested in wrappers of any depth)
 //   does not matter: only document order among message rows does.
 // * tmp_ -> permanent id changes, in place or by replacing the row, are id updates.
+// * A page that takes longer to appear than the unrecognised grace is declared
+//   unrecognised, and re-checked from then on (after every structural change, and on a
+//   timer that backs off from 1 s to 30 s), so the real state is reported once it shows.
+//   A conversation is never settled before its pane is there: the wait for rows of an
+//   empty conversation starts when the pane appears, not when the page started loading.
 // * Rows whose label is not there yet wait for the label (attribute observation), with a
 //   grace period after which they are reported with what could be read.
 // * A known row that changes afterwards (its label arrives late, an image's src is set,
@@ -28,6 +33,8 @@ const LABEL_WAIT_MS = 2000;
 const PENDING_GRACE_MS = 1500;
 const SIDEBAR_DEBOUNCE_MS = 500;
 const STATE_CHECK_MS = 250;
+const RECHECK_FIRST_MS = 1000;
+const RECHECK_MAX_MS = 30000;
 
 export function createObserver(emit, ui, maxEventBytes) {
   const cfg = { unrecognisedGraceMs: 10000 };
@@ -45,12 +52,18 @@ export function createObserver(emit, ui, maxEventBytes) {
     prevIds: new Set(),
     pending: new Map(), // core element -> { since, history } for rows still waiting for a label
     removedTmp: [], // { id, sender, text, direction, at }
-    settleStart: 0,
+    // paneSince and rowsSince are when this conversation's pane and its first rows were
+    // first seen while settling (0 = not yet): the empty and label waits count from them.
+    paneSince: 0,
+    rowsSince: 0,
     settleTimer: 0,
     pendingTimer: 0,
     pageState: '',
     pageStateKey: '',
     stateTimer: 0,
+    // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
+    recheckTimer: 0,
+    recheckMs: RECHECK_FIRST_MS,
     sidebarTimer: 0,
     sidebarSnap: null,
     compose: '',
@@ -63,20 +76,26 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   // ---- page state ------------------------------------------------------------------
 
+  const has = (sel) => !!document.querySelector(sel);
+
+  // hasThread says whether any part of a conversation pane is on the page. Each kind of
+  // page is recognised by any one of several independent signals, so a redesign that
+  // renames some selectors (the self-test reports which) leaves the page usable wherever
+  // the others still match instead of declaring it unrecognised.
+  function hasThread() {
+    return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+  }
+
   function computeState() {
     const id = conversationIdFrom(location.href);
     if (/\/authentication\b/.test(location.pathname)) return 'signed_out';
-    // Each kind of page is recognised by any one of several independent signals, so a
-    // redesign that renames some selectors (the self-test reports which) leaves the page
-    // usable wherever the others still match instead of declaring it unrecognised.
-    const has = (sel) => !!document.querySelector(sel);
     const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
-    const hasThread = has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+    const thread = hasThread();
     // A pairing element counts only on a page without conversations (a signed-in page
     // may carry one in a dialog).
-    if (!hasSidebar && !hasThread && has(S.signedOut)) return 'signed_out';
-    if (id && hasThread) return 'conversation';
-    if (!id && (hasSidebar || hasThread)) return 'no_conversation';
+    if (!hasSidebar && !thread && has(S.signedOut)) return 'signed_out';
+    if (id && thread) return 'conversation';
+    if (!id && (hasSidebar || thread)) return 'no_conversation';
     if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return 'loading';
     if (id && hasSidebar) return 'loading';
     return 'unrecognised';
@@ -106,6 +125,20 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (s === 'loading') {
       const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
       scheduleState(left > 0 ? Math.min(1000, Math.max(50, left + 10)) : 1000);
+    }
+    // "Unrecognised" is never final: a slow machine may draw the app long after the grace,
+    // or change it in ways the observer does not see (an attribute outside its filter).
+    // Structural changes re-check at once; this timer re-checks anyway, less often the
+    // longer the page stays unrecognised.
+    if (s === 'unrecognised') {
+      if (!st.recheckTimer) {
+        st.recheckTimer = setTimeout(() => { st.recheckTimer = 0; checkState(); }, st.recheckMs);
+        st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
+      }
+    } else {
+      clearTimeout(st.recheckTimer);
+      st.recheckTimer = 0;
+      st.recheckMs = RECHECK_FIRST_MS;
     }
   }
 
@@ -152,7 +185,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     st.settleTimer = 0;
     if (id && !st.lost) {
       st.phase = 'settling';
-      st.settleStart = performance.now();
+      st.paneSince = 0;
+      st.rowsSince = 0;
       armSettle();
     } else {
       st.phase = 'idle';
@@ -186,11 +220,23 @@ export function createObserver(emit, ui, maxEventBytes) {
   function trySettle() {
     st.settleTimer = 0;
     if (st.phase !== 'settling') return;
-    const waited = performance.now() - st.settleStart;
+    const now = performance.now();
     const cores = visibleCores();
     if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return armSettle(); // old rows still shown
-    if (!cores.length && waited < EMPTY_WAIT_MS) return armSettle(500);
-    if (waited < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
+    if (!cores.length) {
+      // No pane yet (the page is still loading, however long that takes): nothing can be
+      // settled, or rows drawn later would count as new. Once the pane is there, an empty
+      // conversation is settled after EMPTY_WAIT_MS without rows.
+      if (!hasThread()) {
+        st.paneSince = 0;
+        return armSettle(500);
+      }
+      if (!st.paneSince) st.paneSince = now;
+      if (now - st.paneSince < EMPTY_WAIT_MS) return armSettle(500);
+    } else {
+      if (!st.rowsSince) st.rowsSince = now;
+      if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
+    }
     settle(cores);
   }
 

@@ -169,6 +169,14 @@ const fixtureHTML = `<!doctype html><html><head><title>Messages</title></head><b
   };
   var first = location.pathname.match(/conversations\/([^/?#]+)/);
   if (first) render(first[1]);
+  // &pane=late takes the conversation pane (with its rows) out of the page until
+  // fx.showPane(): a page whose sidebar is drawn long before the conversation.
+  if (new URLSearchParams(location.search).get('pane') === 'late') {
+    var pane = document.querySelector('[data-e2e-conversation-container]');
+    var after = pane.nextSibling;
+    pane.remove();
+    window.fx.showPane = function(){ document.body.insertBefore(pane, after); };
+  }
 })();
 </script></body></html>`
 
@@ -188,8 +196,9 @@ var drifted = strings.NewReplacer(
 
 // startFixture serves the fixture at /web/conversations[/ID] (add ?ce=1 for a
 // contenteditable compose box, &nest=0|1|2|mixed for rows nested deeper, &drift=1 for a
-// redesigned structure), a signed-out pairing page at /web/authentication (and, without
-// the telling path, at /web/pair) and a page with none of the known structure at /web/other.
+// redesigned structure, &pane=late for a pane that appears only on fx.showPane()), a
+// signed-out pairing page at /web/authentication (and, without the telling path, at
+// /web/pair) and a page with none of the known structure at /web/other.
 func startFixture(t testing.TB) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -29,7 +29,8 @@ type Hello struct {
 }
 
 // PageState says what kind of page is showing. "unrecognised" is only reported after a
-// grace period in which none of the known structure appeared.
+// grace period in which none of the known structure appeared, and is not final: the bridge
+// keeps checking and reports the real state once the page shows it.
 type PageState struct {
 	State          string `json:"state" v:"req,enum=loading|signed_out|no_conversation|conversation|unrecognised"`
 	URL            string `json:"url" v:"max=2048"`

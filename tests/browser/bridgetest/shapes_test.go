@@ -12,6 +12,7 @@ import (
 
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/tests/browser"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // These tests prove the bridge on page shapes other than the simulator's: each one is a
@@ -70,10 +71,7 @@ func TestNewVersusHistoryByDocumentOrderAtAnyNestingDepth(t *testing.T) {
 			eval(t, h.ctx, `(function(){ fx.append({id:'n2', label: fx.L('Jane Doe','second new'), text:'second new'});
 				fx.before('n2', {id:'n1', label: fx.L('Jane Doe','first new'), text:'first new', coreIsWrapper: true}); return 1; })()`, nil)
 			h.waitNewID(m, "n2")
-			deadline := time.Now().Add(minWait)
-			for len(h.historyIDs(m)) < 3 && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
+			testkit.Poll(minWait, func() (bool, string) { return len(h.historyIDs(m)) >= 3, "" })
 			hist := h.historyIDs(m)
 			sort.Strings(hist)
 			if strings.Join(hist, ",") != "mid,old1,old2" {

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	protocol "github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // TestSimStructureVariantsKeepEveryBridgeRule runs the bridge's core rules on the
@@ -87,10 +87,7 @@ func TestSimStructureVariantsKeepEveryBridgeRule(t *testing.T) {
 			if err := e.ctl.LoadOlder(10); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(minWait)
-			for len(e.historyIDs(m)) < 10 && time.Now().Before(deadline) {
-				time.Sleep(50 * time.Millisecond)
-			}
+			testkit.Poll(minWait, func() (bool, string) { return len(e.historyIDs(m)) >= 10, "" })
 			if n := len(e.historyIDs(m)); n != 10 {
 				t.Errorf("scroll-back gave %d history rows, want 10; events: %s", n, summary(e.since(m)))
 			}

@@ -23,7 +23,7 @@ func TestSwitchingConversationCancelsThePendingTimer(t *testing.T) {
 // Behaviour 8: deactivating cancels the pending timer and supersedes the request in flight.
 func TestDeactivatingCancelsPendingAndSupersedesInFlight(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "too late"}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -44,7 +44,7 @@ func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *te
 		name := map[bool]string{false: "unchanged", true: "changed"}[changed]
 		t.Run(name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late answer"}, nil })
 				h.store.setMode("c1", ModeActive)
 				first, q := in("Ann", "hi"), in("Ann", "question")
@@ -76,7 +76,7 @@ func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *te
 
 func TestSupersededResultInTheSameConversationIsDropped(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		n := 0
 		h.llm.set(3*time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"old", "new"}[min(n-1, 1)]}, nil })
 		h.store.setMode("c1", ModeActive)
@@ -95,7 +95,7 @@ func TestSupersededResultInTheSameConversationIsDropped(t *testing.T) {
 
 func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(20*time.Second, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -113,7 +113,7 @@ func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
 // switched to another conversation while the request ran.
 func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(5*time.Second, func(req LLMRequest) (Reply, error) {
 			return Reply{Update: ContextUpdate{Summary: ptr("about " + string(req.Conversation))}}, nil
 		})
@@ -137,7 +137,7 @@ func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
 // Behaviour 18 (engine side): which failures the user hears about.
 func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		var class ErrorClass
 		h.llm.set(0, func(LLMRequest) (Reply, error) {
 			return Reply{}, &LLMError{Class: class, UserText: "text for " + string(class)}
@@ -184,7 +184,7 @@ func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 // that is not in the conversation is refused with a toast and nothing is posted.
 func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/1234"
 		h.page.images[src] = []byte("jpegbytes")
 		h.llm.set(0, func(req LLMRequest) (Reply, error) {
@@ -222,7 +222,7 @@ func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
 
 func TestNothingIsSentWhileThePageIsSignedOut(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(5*time.Second, nil)
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -252,7 +252,7 @@ func imageMessage(src string) Message {
 
 func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/slow"
 		h.page.holdFetch = true
 		h.llm.set(0, imageThenAnswer(src, "I can't load that picture."))
@@ -278,7 +278,7 @@ func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *t
 
 func TestFailedImageFetchStillGetsAnAnswerTellingTheModelWhy(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/gone"
 		h.llm.set(0, imageThenAnswer(src, "That image didn't load for me."))
 		h.store.setMode("c1", ModeActive)
@@ -295,7 +295,7 @@ func TestFailedImageFetchStillGetsAnAnswerTellingTheModelWhy(t *testing.T) {
 
 func TestSupersededImageFetchDoesNotHoldUpTheNewerMessage(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/slow"
 		h.page.holdFetch = true
 		h.llm.set(0, func(req LLMRequest) (Reply, error) {

@@ -24,8 +24,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Location is used for quiet hours; nil means time.Local.
 	Location *time.Location
-	// Settings are the initial settings; the zero value means DefaultSettings().
+	// Settings are the initial settings; nil means DefaultSettings().
 	Settings *Settings
+	// HasAPIKey says whether an API key is stored; Settings never holds the key itself.
+	HasAPIKey bool
 }
 
 // Fixed timing rules and limits (reading time, reply delays, typing, visits, images, kept history),
@@ -77,6 +79,7 @@ type Engine struct {
 
 	// Everything below is owned by the Run goroutine.
 	settings  Settings
+	hasKey    bool
 	pageState PageState
 	hidden    bool
 
@@ -134,11 +137,12 @@ func New(cfg Config) (*Engine, error) {
 		e.loc = time.Local
 	}
 	if cfg.Settings != nil {
-		if err := cfg.Settings.Validate(); err != nil {
+		if err := cfg.Settings.rangeErrors(); len(err) > 0 {
 			return nil, fmt.Errorf("initial settings: %w", err)
 		}
 		e.settings = *cfg.Settings
 	}
+	e.hasKey = cfg.HasAPIKey
 	e.inbox.notify = make(chan struct{}, 1)
 	return e, nil
 }
@@ -163,7 +167,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 	e.ctx = ctx
 	e.lastActivity = time.Now()
-	if !e.settings.Configured() {
+	if !e.configured() {
 		e.showConfigBanner()
 	}
 	e.periodic = append(e.periodic, e.every(newsInterval, e.checkNews), e.every(housekeepingPeriod, e.housekeeping))
@@ -303,7 +307,7 @@ func (e *Engine) handle(ev Event) {
 			cb(ev)
 		}
 	case SettingsChanged:
-		e.onSettings(ev.Settings)
+		e.onSettings(ev)
 	case SetMode:
 		e.onSetMode(ev)
 	case DeactivateAll:

@@ -94,7 +94,11 @@ type CommandResult struct {
 }
 
 // SettingsChanged carries new settings; they apply at once.
-type SettingsChanged struct{ Settings Settings }
+type SettingsChanged struct {
+	Settings Settings
+	// HasAPIKey says whether an API key is stored; Settings never holds the key itself.
+	HasAPIKey bool
+}
 
 // ModeSource says who asked for a mode change (for logs and diagnostics).
 type ModeSource string
@@ -214,7 +218,15 @@ func (e CommandResult) validate() error {
 	return nil
 }
 
-func (e SettingsChanged) validate() error { return e.Settings.Validate() }
+// validate refuses numbers and choices the engine cannot work with. Free-text fields (an
+// endpoint edited by hand, say) are the LLM adapter's to report, so they do not stop the
+// engine from taking the rest.
+func (e SettingsChanged) validate() error {
+	if es := e.Settings.rangeErrors(); len(es) > 0 {
+		return es
+	}
+	return nil
+}
 
 func (e SetMode) validate() error {
 	if len(e.Conversation) > maxIDLen {

@@ -281,22 +281,28 @@ type harness struct {
 	start time.Time
 }
 
+// testSettings are complete settings: with a stored key the engine is configured.
 func testSettings() Settings {
 	s := DefaultSettings()
-	s.Missing = nil
-	s.UserName = "Dana"
+	s.Endpoint, s.Model, s.UserName = "https://api.example.com/v1", "test-model", "Dana"
 	return s
 }
 
-// newHarness must be called inside synctest.Test.
+// newHarness must be called inside synctest.Test. It runs with an API key stored.
 func newHarness(t *testing.T, mutate ...func(*Settings)) *harness {
+	t.Helper()
+	return newHarnessKey(t, true, mutate...)
+}
+
+// newHarnessKey is newHarness with the API key present or not.
+func newHarnessKey(t *testing.T, hasKey bool, mutate ...func(*Settings)) *harness {
 	t.Helper()
 	s := testSettings()
 	for _, m := range mutate {
 		m(&s)
 	}
 	h := &harness{t: t, page: newFakePage(), store: newFakeStore(), llm: &fakeLLM{}, start: time.Now()}
-	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s, Logger: slog.New(slog.DiscardHandler)})
+	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s, HasAPIKey: hasKey, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

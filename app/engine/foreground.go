@@ -74,7 +74,7 @@ func (f *foreground) newestRef() MessageRef {
 
 // mode is the conversation's effective mode.
 func (e *Engine) mode() Mode {
-	if !e.settings.Configured() {
+	if !e.configured() {
 		return ModeUninitialized
 	}
 	if e.fg == nil || e.fg.automated {
@@ -576,22 +576,29 @@ func (e *Engine) status() {
 }
 
 func (e *Engine) showConfigBanner() {
-	e.banner(BannerConfig, "Clanker is not configured: missing "+strings.Join(e.settings.Missing, ", ")+". Open Settings to finish setting it up.")
+	e.banner(BannerConfig, "Clanker is not configured: missing "+strings.Join(e.missing(), ", ")+". Open Settings to finish setting it up.")
 }
 
-func (e *Engine) onSettings(s Settings) {
-	was := e.settings.Configured()
-	oldPolicy := e.settings.Inactive
-	e.settings = s
+// configured reports whether the settings and the stored key are enough to talk to a model.
+func (e *Engine) configured() bool { return e.settings.Configured(e.hasKey) }
+
+// missing names what keeps the engine Uninitialized, in the banner's words.
+func (e *Engine) missing() []string { return e.settings.MissingLabels(e.hasKey) }
+
+func (e *Engine) onSettings(ev SettingsChanged) {
+	was := e.configured()
+	oldPolicy := e.settings.InactiveMode
+	e.settings, e.hasKey = ev.Settings, ev.HasAPIKey
+	s := e.settings
 	switch {
-	case !s.Configured():
+	case !e.configured():
 		e.showConfigBanner()
 		e.cancelPending()
 		e.dropReplies("")
 	case !was:
 		e.banner(BannerConfig, "")
 	}
-	if s.Inactive != oldPolicy && s.Inactive == InactiveIgnore {
+	if s.InactiveMode != oldPolicy && s.InactiveMode == InactiveIgnore {
 		e.sb.queue = nil
 	}
 	e.status()
@@ -606,8 +613,8 @@ func (e *Engine) onSetMode(ev SetMode) {
 		e.toast("error", "Open a conversation first, then choose Clanker's mode for it.")
 		return
 	}
-	if !e.settings.Configured() {
-		e.toast("error", "Clanker is not configured yet: missing "+strings.Join(e.settings.Missing, ", ")+". Open Settings first.")
+	if !e.configured() {
+		e.toast("error", "Clanker is not configured yet: missing "+strings.Join(e.missing(), ", ")+". Open Settings first.")
 		return
 	}
 	if e.fg == nil || conv != e.fg.id {
@@ -680,7 +687,7 @@ func (e *Engine) deactivate(conv ConversationID) {
 }
 
 func (e *Engine) onDeactivateAll() {
-	if e.fg != nil && e.fg.rec.Mode.normalized().participating() && e.settings.Configured() {
+	if e.fg != nil && e.fg.rec.Mode.normalized().participating() && e.configured() {
 		e.onSetMode(SetMode{Conversation: e.fg.id, Mode: ModeDeactivated, Source: "deactivate-all"})
 	}
 	n, err := e.store.DeactivateAll()

@@ -10,14 +10,14 @@ import (
 // conversation, so a restart does not reset them), and nothing else going on.
 func (e *Engine) checkNews() {
 	s := e.settings
-	if !s.News || !s.WebSearch || !s.Configured() || e.fg == nil || e.pageState != PageReady {
+	if !s.NewsSearch || !s.WebSearch || !e.configured() || e.fg == nil || e.pageState != PageReady {
 		return
 	}
 	if !e.mode().participating() || !e.foregroundAvailable() || e.sb.run != nil {
 		return
 	}
 	now := time.Now()
-	if inQuietHours(now.In(e.loc).Hour(), s.QuietStart, s.QuietStop) {
+	if s.QuietAt(now.In(e.loc).Hour()) {
 		return
 	}
 	rec := e.fg.rec

@@ -48,7 +48,7 @@ func TestConversationsAreForgottenOnlyAfterThirtyDaysUnseen(t *testing.T) {
 
 func TestSnapshotShowsPendingInFlightAndQueueWithoutMessageText(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(time.Minute, nil)
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))

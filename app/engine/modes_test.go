@@ -25,7 +25,7 @@ func TestUnknownConversationIsDeactivatedAndNeverAsksTheModel(t *testing.T) {
 
 func TestUninitializedRefusesModeChangesAndSaysWhatIsMissing(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Missing = []string{"API key", "model"} })
+		h := newHarnessKey(t, false, func(s *Settings) { s.Model = "" })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		if got := h.snap().Foreground.Mode; got != ModeUninitialized {
@@ -54,10 +54,10 @@ func TestUninitializedRefusesModeChangesAndSaysWhatIsMissing(t *testing.T) {
 
 func TestCompletingTheSettingsRestoresTheStoredModeAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Missing = []string{"API key"} })
+		h := newHarnessKey(t, false)
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
-		h.send(SettingsChanged{Settings: testSettings()})
+		h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
 		if got := h.snap().Foreground.Mode; got != ModeActive {
 			t.Fatalf("want the stored mode back as soon as settings are complete, without a reload, got %q", got)
 		}
@@ -230,7 +230,7 @@ func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 		cases := map[string]Event{
 			"empty message id":   MessageAdded{Conversation: "c1", Message: Message{Text: "x"}},
 			"bad mode":           SetMode{Mode: "turbo"},
-			"bad quiet hours":    SettingsChanged{Settings: Settings{QuietStart: 25, HistorySize: 20, Inactive: InactiveIgnore, NewsMaxSearches: 1}},
+			"bad quiet hours":    SettingsChanged{Settings: Settings{QuietStartHour: 25, HistorySize: 20, InactiveMode: InactiveIgnore, NewsMaxSearches: 1}},
 			"no conversation":    ConversationOpened{},
 			"bad direction":      MessageAdded{Conversation: "c1", Message: Message{ID: "a", Direction: 7}},
 			"command without id": CommandResult{},
@@ -253,7 +253,7 @@ func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 // posted after the mode changed again.
 func TestAnnouncementHeldBehindADraftIsDroppedWhenTheModeChangesAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hello, Clanker here"}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))

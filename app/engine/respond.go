@@ -77,7 +77,7 @@ func (e *Engine) scheduleResponse(m Message) {
 		e.armPending(conv, m, now)
 		return
 	}
-	if p := e.pending; e.settings.Relaxed && p != nil && p.conv == conv && !p.due {
+	if p := e.pending; e.settings.RelaxedResponsiveness && p != nil && p.conv == conv && !p.due {
 		fireAt := p.fireAt.Add(e.readingDelay(m))
 		if limit := now.Add(readingCap); fireAt.After(limit) {
 			fireAt = limit
@@ -89,7 +89,7 @@ func (e *Engine) scheduleResponse(m Message) {
 	}
 	e.cancelPending()
 	var d time.Duration
-	if e.settings.Relaxed {
+	if e.settings.RelaxedResponsiveness {
 		d = max(readingFloor, e.readingDelay(m))
 	} else {
 		d = e.uniformDur(flatDelayMin, flatDelayMax)
@@ -278,7 +278,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 			return
 		}
 		if current && text != "" && e.mode().participating() {
-			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed, base: in.base})
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness, base: in.base})
 		}
 		return
 	}
@@ -302,7 +302,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 	if text == "" || !e.mode().participating() {
 		return
 	}
-	e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed && !in.process, base: in.base})
+	e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
 }
 
 // fetchImage asks the page for an image the model wants to see and re-asks the model with it.

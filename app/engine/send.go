@@ -105,7 +105,7 @@ func (e *Engine) allowed(j *sendJob) bool {
 		return false
 	}
 	if j.farewell {
-		return e.settings.Configured()
+		return e.configured()
 	}
 	return e.mode().participating()
 }

@@ -131,9 +131,9 @@ func runScript(t *testing.T, script []byte, text, answer string) {
 	page := &fuzzPage{}
 	st := &memStore{recs: map[engine.ConversationID]engine.ConversationRecord{}}
 	s := engine.DefaultSettings()
-	s.Missing, s.UserName, s.QuietStart, s.QuietStop = nil, "Dana", 0, 0
+	s.Endpoint, s.Model, s.UserName, s.QuietStartHour, s.QuietStopHour = "https://api.example.com/v1", "m", "Dana", 0, 0
 	eng, err := engine.New(engine.Config{Page: page, Store: st, LLM: echoLLM{answer}, Rand: rand.New(rand.NewPCG(1, 2)),
-		Location: time.UTC, Settings: &s, Logger: nil})
+		Location: time.UTC, Settings: &s, HasAPIKey: true, Logger: nil})
 	if err != nil {
 		t.Fatal(err)
 	}

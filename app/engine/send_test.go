@@ -44,7 +44,7 @@ func TestRepliesAreTypedPrefixFirstThenOneCharacterAtATime(t *testing.T) {
 
 func TestRepliesAreInsertedWholeWhenRelaxedIsOff(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "No typing"}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -60,7 +60,7 @@ func TestRepliesAreInsertedWholeWhenRelaxedIsOff(t *testing.T) {
 // The user typing wins: a ready reply waits for the empty box and is sent if nothing newer came.
 func TestReadyReplyIsHeldWhileTheUserHasADraftThenSent(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "held"}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -82,7 +82,7 @@ func TestReadyReplyIsHeldWhileTheUserHasADraftThenSent(t *testing.T) {
 
 func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		n := 0
 		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"stale", "fresh"}[min(n-1, 1)]}, nil })
 		h.store.setMode("c1", ModeActive)
@@ -106,7 +106,7 @@ func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) 
 // quick retries that end by dropping it, so nothing is lost.
 func TestDraftAppearingAtInsertTimeHoldsTheReplyInsteadOfDroppingIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.store.setMode("c1", ModeActive)
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "patient"}, nil })
 		h.open("c1", in("Ann", "hi"))
@@ -236,7 +236,7 @@ func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
 
 func TestOverlongModelReplyIsCutToTheEnginesCap(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: strings.Repeat("blah ", 2000)}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))

@@ -82,7 +82,7 @@ func (e *Engine) onSidebar(ev SidebarUpdate) {
 		if run := e.sb.run; run != nil && r.ID == run.target {
 			continue
 		}
-		if e.settings.Inactive == InactiveIgnore || !e.settings.Configured() {
+		if e.settings.InactiveMode == InactiveIgnore || !e.configured() {
 			continue
 		}
 		if strings.HasPrefix(strings.TrimSpace(r.Snippet), "You:") || IsAutomatedName(r.Name) {
@@ -146,8 +146,8 @@ func (e *Engine) sbProgress() {
 	if e.fg != nil {
 		e.sb.queue = slices.DeleteFunc(e.sb.queue, func(id ConversationID) bool { return id == e.fg.id })
 	}
-	if len(e.sb.queue) == 0 || e.settings.Inactive == InactiveIgnore || e.fg == nil ||
-		e.pageState != PageReady || !e.settings.Configured() || !e.foregroundAvailable() {
+	if len(e.sb.queue) == 0 || e.settings.InactiveMode == InactiveIgnore || e.fg == nil ||
+		e.pageState != PageReady || !e.configured() || !e.foregroundAvailable() {
 		return
 	}
 	if now := time.Now(); now.Before(e.sb.pauseUntil) {
@@ -156,7 +156,7 @@ func (e *Engine) sbProgress() {
 		}
 		return
 	}
-	if e.settings.Inactive == InactiveIdle && !e.hidden {
+	if e.settings.InactiveMode == InactiveIdle && !e.hidden {
 		at := e.lastActivity.Add(idleThreshold)
 		if time.Now().Before(at) {
 			if e.sb.idleTm == nil || !e.sb.idleAt.Equal(at) {
@@ -169,7 +169,7 @@ func (e *Engine) sbProgress() {
 	}
 	target := e.sb.queue[0]
 	e.sb.queue = e.sb.queue[1:]
-	e.sb.run = &sidebarRun{returnTo: e.fg.id, process: e.settings.Inactive == InactiveProcess}
+	e.sb.run = &sidebarRun{returnTo: e.fg.id, process: e.settings.InactiveMode == InactiveProcess}
 	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
 	e.sbGo(target)
 }

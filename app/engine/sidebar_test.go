@@ -8,7 +8,7 @@ import (
 // sidebarHarness has c1 on screen, c2..c4 in the sidebar, and the sidebar baseline taken.
 func sidebarHarness(t *testing.T, policy InactivePolicy, modes map[ConversationID]Mode) *harness {
 	t.Helper()
-	h := newHarness(t, func(s *Settings) { s.Inactive = policy })
+	h := newHarness(t, func(s *Settings) { s.InactiveMode = policy })
 	for id, m := range modes {
 		h.store.setMode(id, m)
 	}

@@ -80,8 +80,8 @@ func (e *Engine) Snapshot(ctx context.Context) (Snapshot, error) {
 func (e *Engine) snapshot() Snapshot {
 	s := Snapshot{
 		PageState:     e.pageState,
-		Configured:    e.settings.Configured(),
-		Missing:       append([]string(nil), e.settings.Missing...),
+		Configured:    e.configured(),
+		Missing:       e.missing(),
 		WindowHidden:  e.hidden,
 		Generation:    e.gen,
 		ErrorStreak:   e.errStreak,

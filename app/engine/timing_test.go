@@ -52,7 +52,7 @@ func TestRelaxedImagesAddHalfToOneSecondEach(t *testing.T) {
 // Behaviour 5, not relaxed: a flat 1.5-2.0 s.
 func TestNotRelaxedWaitsAFlatOneAndAHalfToTwoSeconds(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", strings.Repeat("long ", 100)))
@@ -101,7 +101,7 @@ func TestRelaxedExtensionsNeverPassFifteenSecondsFromNow(t *testing.T) {
 // Behaviour 6, not relaxed: each message restarts the timer; still one request.
 func TestNotRelaxedEachMessageRestartsTheTimer(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "a"))

@@ -46,7 +46,7 @@ func TestActiveConsidersEveryHumanMessageButNeverItsOwn(t *testing.T) {
 // Behaviour 4: replies carry the prefix exactly once; silence posts nothing.
 func TestRepliesArePrefixedOnceAndSilencePostsNothing(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		replies := []Reply{{Text: "Sounds fun"}, {Text: ""}, {Text: "[clanker] doubled?"}}
 		n := 0
 		h.llm.set(0, func(LLMRequest) (Reply, error) { r := replies[n]; n++; return r, nil })
@@ -79,7 +79,7 @@ func TestAnotherClankersPrefixIsNotAMention(t *testing.T) {
 // human writes.
 func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Hello Bob's Clanker"}, nil })
 		h.store.setMode("c1", ModeActive)
 		h.open("c1", in("Ann", "hi"))
@@ -279,7 +279,7 @@ func TestDuplicateMessageEventsTriggerOnce(t *testing.T) {
 
 func TestSeenIDsAreBoundedAndForgottenMessagesNeverTriggerAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = false })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil }) // always silent
 		h.store.setMode("c1", ModeActive)
 		first := in("Ann", "first")

@@ -203,9 +203,9 @@ func startE2E(t *testing.T, srv *fakellm.Server, relaxed bool) *e2e {
 		Context: h.store, Usage: h.store, Images: images.NewCache(1 << 20), Logger: quiet,
 	}
 	s := engine.DefaultSettings()
-	s.Missing, s.UserName, s.Relaxed = nil, "Dana", relaxed
+	s.Endpoint, s.Model, s.UserName, s.RelaxedResponsiveness = srv.BaseURL(), "fake-model", "Dana", relaxed
 	eng, err := engine.New(engine.Config{Page: h.page, Store: h.store, LLM: adapter, Rand: rand.New(rand.NewPCG(7, 9)),
-		Location: time.UTC, Settings: &s, Logger: quiet})
+		Location: time.UTC, Settings: &s, HasAPIKey: true, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ const (
 // Config is what the client needs from the settings. It is plain data, so
 // the caller can build a fresh client whenever the settings change.
 type Config struct {
-	Endpoint  string // base URL, e.g. https://api.openai.com/v1 (validated by the settings package)
+	Endpoint  string // base URL, e.g. https://api.openai.com/v1 (validated by engine.NormalizeEndpoint)
 	APIKey    string
 	Model     string
 	WebSearch bool

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
@@ -40,7 +40,7 @@ func canonicalKey(k string) string {
 }
 
 // flatten turns the settings into dotted keys with JSON-encoded values (strings bare).
-func flatten(st settings.Settings) (map[string]json.RawMessage, error) {
+func flatten(st engine.Settings) (map[string]json.RawMessage, error) {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return nil, err
@@ -189,14 +189,14 @@ func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
 	if err != nil {
 		return err
 	}
-	var next settings.Settings
+	var next engine.Settings
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&next); err != nil {
 		return fmt.Errorf("%s: %v", key, err)
 	}
 	if _, err := s.SaveSettings(ctx, next); err != nil {
-		var fe settings.Errors
+		var fe engine.FieldErrors
 		if errors.As(err, &fe) {
 			return fmt.Errorf("not saved: %s", fe.Error())
 		}

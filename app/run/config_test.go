@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
@@ -51,7 +51,7 @@ func TestConfigSetRefusesBadValuesAndChangesNothing(t *testing.T) {
 		}
 	}
 	st, _ := s.Settings(ctx)
-	if st.HistorySize != settings.DefaultHistorySize || st.Endpoint != "" {
+	if st.HistorySize != engine.DefaultHistorySize || st.Endpoint != "" {
 		t.Fatalf("refused values changed the settings: %+v", st)
 	}
 }
@@ -81,17 +81,15 @@ func TestAPIKeyIsOnlyEverShownMasked(t *testing.T) {
 	}
 }
 
-func TestEngineSettingsNameWhatIsMissingInWords(t *testing.T) {
-	es := EngineSettings(settings.Defaults(), false)
+func TestMissingSettingsAreNamedInWords(t *testing.T) {
 	want := "API endpoint,API key,model,your name"
-	if got := strings.Join(es.Missing, ","); got != want {
+	if got := strings.Join(engine.DefaultSettings().MissingLabels(false), ","); got != want {
 		t.Fatalf("missing = %q, want %q", got, want)
 	}
-	st := settings.Defaults()
-	st.Endpoint, st.Model, st.UserName, st.InactiveMode = "http://127.0.0.1:1/v1", "m", "Ada", settings.InactiveProcess
-	es = EngineSettings(st, true)
-	if !es.Configured() || es.Inactive != "process" || es.UserName != "Ada" {
-		t.Fatalf("engine settings = %+v, want configured, process, Ada", es)
+	st := engine.DefaultSettings()
+	st.Endpoint, st.Model, st.UserName = "http://127.0.0.1:1/v1", "m", "Ada"
+	if got := st.MissingLabels(true); len(got) != 0 || !st.Configured(true) {
+		t.Fatalf("complete settings with a key: missing = %q, want none", got)
 	}
 }
 

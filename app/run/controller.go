@@ -24,7 +24,7 @@ func (a *App) snapshot() (engine.Snapshot, error) {
 // Status implements menus.Controller.
 func (a *App) Status() menus.Status {
 	e := a.cur.Load()
-	st := menus.Status{WindowVisible: !a.hidden.Load(), Missing: EngineSettings(e.st, e.hasKey).Missing}
+	st := menus.Status{WindowVisible: !a.hidden.Load(), Missing: e.st.MissingLabels(e.hasKey)}
 	if !st.WindowVisible {
 		st.Unread = a.unreadCount()
 	}

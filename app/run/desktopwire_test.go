@@ -10,8 +10,8 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/page"
-	"github.com/clanker-desktop/clanker/app/settings"
 )
 
 type fakeNotifier struct {
@@ -35,8 +35,8 @@ func (f *fakeNotifier) shown() []session.Notification {
 }
 
 // notifyingApp is an App with only what the notification paths use.
-func notifyingApp(ns settings.Notifications, hidden bool) (*App, *fakeNotifier) {
-	st := settings.Defaults()
+func notifyingApp(ns engine.Notifications, hidden bool) (*App, *fakeNotifier) {
+	st := engine.DefaultSettings()
 	st.Notifications = ns
 	a := &App{log: slog.New(slog.DiscardHandler), listeners: map[int]func(menus.Status){}}
 	a.cur.Store(&effective{st: st})
@@ -48,7 +48,7 @@ func notifyingApp(ns settings.Notifications, hidden bool) (*App, *fakeNotifier) 
 
 func TestErrorNoticesAreNotifiedOncePerMinuteAndNeverWhenTurnedOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		a, f := notifyingApp(settings.Notifications{Errors: true}, false)
+		a, f := notifyingApp(engine.Notifications{Errors: true}, false)
 		refused := page.Notice{Text: "The API key was refused. Open Settings and enter a valid key."}
 		a.onNotice(refused)
 		a.onNotice(refused)
@@ -65,7 +65,7 @@ func TestErrorNoticesAreNotifiedOncePerMinuteAndNeverWhenTurnedOff(t *testing.T)
 			t.Fatalf("the same error a minute later: %d notifications, want 2", len(got))
 		}
 
-		off, f2 := notifyingApp(settings.Notifications{Errors: false}, true)
+		off, f2 := notifyingApp(engine.Notifications{Errors: false}, true)
 		off.onNotice(refused)
 		synctest.Wait()
 		if got := f2.shown(); len(got) != 0 {
@@ -76,7 +76,7 @@ func TestErrorNoticesAreNotifiedOncePerMinuteAndNeverWhenTurnedOff(t *testing.T)
 
 func TestIncomingMessagesWhileHiddenAreCountedAndNotifiedWithoutTextWhenHideContentIsOn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		a, f := notifyingApp(settings.Notifications{IncomingWhileHidden: true, HideContent: true}, true)
+		a, f := notifyingApp(engine.Notifications{IncomingWhileHidden: true, HideContent: true}, true)
 		a.onIncoming(page.Incoming{Conversation: "c1", Sender: "Ann", Text: "the code is 4711"})
 		a.onIncoming(page.Incoming{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
 		synctest.Wait()
@@ -97,14 +97,14 @@ func TestIncomingMessagesWhileHiddenAreCountedAndNotifiedWithoutTextWhenHideCont
 			t.Errorf("unread while hidden = %d, want 2", n)
 		}
 
-		visible, f2 := notifyingApp(settings.Notifications{IncomingWhileHidden: true}, false)
+		visible, f2 := notifyingApp(engine.Notifications{IncomingWhileHidden: true}, false)
 		visible.onIncoming(page.Incoming{Conversation: "c1", Sender: "Ann", Text: "hi"})
 		synctest.Wait()
 		if len(f2.shown()) != 0 || visible.unreadCount() != 0 {
 			t.Errorf("with the window shown: notifications %+v, unread %d; want none", f2.shown(), visible.unreadCount())
 		}
 
-		quiet, f3 := notifyingApp(settings.Notifications{IncomingWhileHidden: false}, true)
+		quiet, f3 := notifyingApp(engine.Notifications{IncomingWhileHidden: false}, true)
 		quiet.onIncoming(page.Incoming{Conversation: "c1", Sender: "Ann", Text: "hi"})
 		synctest.Wait()
 		if len(f3.shown()) != 0 || quiet.unreadCount() != 1 {

@@ -27,7 +27,6 @@ import (
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/page"
-	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/inject"
 )
@@ -80,7 +79,7 @@ type Options struct {
 
 // effective is the settings the app currently runs with, and the key.
 type effective struct {
-	st     settings.Settings
+	st     engine.Settings
 	key    string
 	hasKey bool
 }
@@ -151,7 +150,7 @@ func CheckMessagesURL(raw string) error {
 	switch {
 	case u.Scheme == "https" && u.Host != "":
 		return nil
-	case u.Scheme == "http" && settings.IsLocalHost(u.Hostname()):
+	case u.Scheme == "http" && engine.IsLocalHost(u.Hostname()):
 		return nil
 	}
 	return fmt.Errorf("messages URL %q must be https (plain http only on loopback)", raw)
@@ -232,8 +231,9 @@ func New(opts Options) (a *App, err error) {
 		ImageStore: a.store.LLM(),
 		Logger:     log,
 	}
-	es := EngineSettings(a.cur.Load().st, a.cur.Load().hasKey)
-	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: adapter, Logger: log, Settings: &es})
+	cur := a.cur.Load()
+	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: adapter, Logger: log,
+		Settings: &cur.st, HasAPIKey: cur.hasKey})
 	if err != nil {
 		return nil, err
 	}
@@ -325,6 +325,22 @@ func (a *App) startDemo() error {
 	return nil
 }
 
+// DemoEndpoint fills what the demo needs when the demo data has no real endpoint: the
+// in-process fake model, a placeholder key, a model name and a user name. A real
+// endpoint the user configured for the demo data is kept with its own key and model.
+func DemoEndpoint(st engine.Settings, key, fakeURL string) (engine.Settings, string) {
+	if st.Endpoint != "" {
+		return st, key
+	}
+	st.Endpoint = fakeURL
+	key = "demo-key-not-secret"
+	st.Model = "clanker-demo"
+	if st.UserName == "" {
+		st.UserName = "Demo User"
+	}
+	return st, key
+}
+
 // reload reads settings and key from the store into the effective settings.
 func (a *App) reload() error {
 	st, err := a.store.Settings(a.ctx)
@@ -348,7 +364,7 @@ func (a *App) reload() error {
 func (a *App) llmConfig(conversation string) (llm.Config, error) {
 	e := a.cur.Load()
 	if len(e.st.Missing(e.hasKey)) > 0 {
-		return llm.Config{}, settings.ErrUninitialized
+		return llm.Config{}, engine.ErrUninitialized
 	}
 	model := e.st.Model
 	if c, err := a.store.Conversation(a.ctx, conversation); err == nil {
@@ -419,7 +435,7 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 		if e.st.Autostart != prev.st.Autostart {
 			a.applyAutostart(e.st.Autostart)
 		}
-		if err := a.eng.Send(engine.SettingsChanged{Settings: EngineSettings(e.st, e.hasKey)}); err != nil {
+		if err := a.eng.Send(engine.SettingsChanged{Settings: e.st, HasAPIKey: e.hasKey}); err != nil {
 			a.log.Error("engine refused the new settings", "err", err)
 		}
 		a.log.Info("settings changed; applied", "configured", len(e.st.Missing(e.hasKey)) == 0)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 func TestBudgetGateReportsASpentMonthlyTokenBudget(t *testing.T) {
@@ -16,8 +16,8 @@ func TestBudgetGateReportsASpentMonthlyTokenBudget(t *testing.T) {
 	if exceeded, _, err := gate.BudgetExceeded(ctx); err != nil || exceeded {
 		t.Fatalf("no budget set: exceeded=%v err=%v, want false, nil", exceeded, err)
 	}
-	st := settings.Defaults()
-	st.Budget = settings.Budget{Kind: settings.BudgetTokens, MonthlyTokens: 1000}
+	st := engine.DefaultSettings()
+	st.Budget = engine.Budget{Kind: engine.BudgetTokens, MonthlyTokens: 1000}
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 func TestUnknownConversationIsDeactivatedAndNotStored(t *testing.T) {
@@ -144,7 +144,7 @@ func TestPurgeConversationForgetsMemoryButKeepsModeAndOverride(t *testing.T) {
 func TestPurgeAllKeepsSettingsKeyUsageAndTheCurrentMode(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	st := settings.Defaults()
+	st := engine.DefaultSettings()
 	st.Model = "keep-me"
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)

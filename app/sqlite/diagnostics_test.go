@@ -9,7 +9,6 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/settings"
 )
 
 func TestDiagnosticsCombineStoredDataWithTheEngineSnapshotAndNeverTheKey(t *testing.T) {
@@ -20,7 +19,7 @@ func TestDiagnosticsCombineStoredDataWithTheEngineSnapshotAndNeverTheKey(t *test
 	if _, err := s.SetAPIKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	st := settings.Defaults()
+	st := engine.DefaultSettings()
 	st.UserName, st.Model = "Dana Whitfield", "grok-4"
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/zalando/go-keyring"
 )
 
@@ -136,11 +136,11 @@ func (s *Store) APIKey(ctx context.Context) (string, KeyLocation, error) {
 	return v, KeyDatabase, nil
 }
 
-// MaskedAPIKey returns the key in a form safe to show (see settings.MaskKey)
+// MaskedAPIKey returns the key in a form safe to show (see engine.MaskKey)
 // and where it is kept.
 func (s *Store) MaskedAPIKey(ctx context.Context) (string, KeyLocation, error) {
 	k, loc, err := s.APIKey(ctx)
-	return settings.MaskKey(k), loc, err
+	return engine.MaskKey(k), loc, err
 }
 
 func (s *Store) warn(msg string, args ...any) {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Settings keys in the settings table.
@@ -28,9 +28,9 @@ const (
 // Settings loads the saved settings. Fields missing from the stored JSON (an
 // older version wrote it) keep their defaults, and out-of-range values are
 // clamped, so the app always gets something it can run with. Nothing saved
-// yet gives settings.Defaults().
-func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Defaults()
+// yet gives engine.DefaultSettings().
+func (s *Store) Settings(ctx context.Context) (engine.Settings, error) {
+	out := engine.DefaultSettings()
 	var raw string
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, keySettings).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -42,7 +42,7 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
 		// The stored row is left as it is, so nothing is lost; the caller
 		// gets defaults and an error it can show.
-		return settings.Defaults(), fmt.Errorf("stored settings are unreadable (%v); using defaults until they are saved again", err)
+		return engine.DefaultSettings(), fmt.Errorf("stored settings are unreadable (%v); using defaults until they are saved again", err)
 	}
 	out.Clamp()
 	return out, nil
@@ -50,8 +50,8 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 
 // SaveSettings validates and stores the settings, and bumps the settings
 // revision so other processes see the change. Invalid settings are refused
-// with settings.Errors and nothing is written.
-func (s *Store) SaveSettings(ctx context.Context, st settings.Settings) (settings.Settings, error) {
+// with engine.FieldErrors and nothing is written.
+func (s *Store) SaveSettings(ctx context.Context, st engine.Settings) (engine.Settings, error) {
 	st.Normalize()
 	if err := st.Validate(); err != nil {
 		return st, err

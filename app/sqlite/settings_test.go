@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/zalando/go-keyring"
 )
 
@@ -18,15 +18,15 @@ func TestSettingsDefaultUntilSavedThenRoundTripIncludingHourZero(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
 	got, err := s.Settings(ctx)
-	if err != nil || !reflect.DeepEqual(got, settings.Defaults()) {
+	if err != nil || !reflect.DeepEqual(got, engine.DefaultSettings()) {
 		t.Fatalf("unsaved settings = %+v (%v), want defaults", got, err)
 	}
-	in := settings.Defaults()
+	in := engine.DefaultSettings()
 	in.Endpoint = "https://api.x.ai/v1/"
 	in.Model, in.UserName = "grok-4", "Ann"
 	in.QuietStartHour, in.QuietStopHour = 0, 0 // the extension could never save 0
-	in.InactiveMode = settings.InactiveIdle
-	in.Budget = settings.Budget{Kind: settings.BudgetCost, MonthlyCost: 20, Prices: map[string]settings.Price{"grok-4": {PromptPerMillion: 3, CompletionPerMillion: 15}}}
+	in.InactiveMode = engine.InactiveIdle
+	in.Budget = engine.Budget{Kind: engine.BudgetCost, MonthlyCost: 20, Prices: map[string]engine.Price{"grok-4": {PromptPerMillion: 3, CompletionPerMillion: 15}}}
 	saved, err := s.SaveSettings(ctx, in)
 	if err != nil {
 		t.Fatalf("save valid settings: %v", err)
@@ -39,7 +39,7 @@ func TestSettingsDefaultUntilSavedThenRoundTripIncludingHourZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Endpoint != "https://api.x.ai/v1" || got.QuietStartHour != 0 || got.QuietStopHour != 0 ||
-		got.InactiveMode != settings.InactiveIdle || got.Budget.Prices["grok-4"].CompletionPerMillion != 15 {
+		got.InactiveMode != engine.InactiveIdle || got.Budget.Prices["grok-4"].CompletionPerMillion != 15 {
 		t.Errorf("reloaded settings = %+v", got)
 	}
 }
@@ -47,7 +47,7 @@ func TestSettingsDefaultUntilSavedThenRoundTripIncludingHourZero(t *testing.T) {
 func TestInvalidSettingsAreRefusedAndNothingIsWritten(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	good := settings.Defaults()
+	good := engine.DefaultSettings()
 	good.Model = "first"
 	if _, err := s.SaveSettings(ctx, good); err != nil {
 		t.Fatal(err)
@@ -57,8 +57,8 @@ func TestInvalidSettingsAreRefusedAndNothingIsWritten(t *testing.T) {
 	bad.Endpoint = "http://api.openai.com/v1"
 	bad.HistorySize = 5000
 	_, err := s.SaveSettings(ctx, bad)
-	var es settings.Errors
-	if !errors.As(err, &es) || es.For(settings.FieldEndpoint) == "" || es.For(settings.FieldHistorySize) == "" {
+	var es engine.FieldErrors
+	if !errors.As(err, &es) || es.For(engine.FieldEndpoint) == "" || es.For(engine.FieldHistorySize) == "" {
 		t.Fatalf("want field errors for endpoint and history size, got %v", err)
 	}
 	if got, _ := s.Settings(ctx); got.Model != "first" {
@@ -202,7 +202,7 @@ func TestSavedChangeReachesAnotherHandleWithinASecond(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st := settings.Defaults()
+	st := engine.DefaultSettings()
 	st.Model = "changed-in-window"
 	if _, err := window.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)

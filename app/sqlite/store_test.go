@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/zalando/go-keyring"
 )
 
@@ -55,7 +55,7 @@ func TestOpenCreatesPrivateWALDatabaseWithAllMigrations(t *testing.T) {
 	if s.Recovery() != nil {
 		t.Errorf("fresh database reported a recovery: %+v", s.Recovery())
 	}
-	if _, err := s.SaveSettings(ctx, settings.Defaults()); err != nil {
+	if _, err := s.SaveSettings(ctx, engine.DefaultSettings()); err != nil {
 		t.Fatalf("save settings: %v", err)
 	}
 	for _, name := range []string{FileName, FileName + "-wal", FileName + "-shm"} {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Usage is the token count of one LLM request.
@@ -25,7 +25,7 @@ type UsageTotal struct {
 	// Key is the conversation ID, the day (YYYY-MM-DD) or the model,
 	// depending on how the totals were grouped.
 	Key      string
-	Tokens   settings.Tokens
+	Tokens   engine.Tokens
 	Requests int
 }
 
@@ -76,7 +76,7 @@ func (s *Store) grouped(ctx context.Context, from, to time.Time, key func(Usage)
 			t = &UsageTotal{Key: k}
 			m[k] = t
 		}
-		t.Tokens = t.Tokens.Add(settings.Tokens{Prompt: u.PromptTokens, Completion: u.CompletionTokens})
+		t.Tokens = t.Tokens.Add(engine.Tokens{Prompt: u.PromptTokens, Completion: u.CompletionTokens})
 		t.Requests++
 	})
 	if err != nil {
@@ -105,8 +105,8 @@ func (s *Store) UsageByDay(ctx context.Context, from, to time.Time, loc *time.Lo
 }
 
 // MonthToDate totals usage per model from the start of the current month in
-// loc until now, the input settings.Budget.Check expects.
-func (s *Store) MonthToDate(ctx context.Context, loc *time.Location) (map[string]settings.Tokens, error) {
+// loc until now, the input engine.Budget.Check expects.
+func (s *Store) MonthToDate(ctx context.Context, loc *time.Location) (map[string]engine.Tokens, error) {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -116,7 +116,7 @@ func (s *Store) MonthToDate(ctx context.Context, loc *time.Location) (map[string
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]settings.Tokens, len(totals))
+	out := make(map[string]engine.Tokens, len(totals))
 	for _, t := range totals {
 		out[t.Key] = t.Tokens
 	}
@@ -124,13 +124,13 @@ func (s *Store) MonthToDate(ctx context.Context, loc *time.Location) (map[string
 }
 
 // CheckBudget compares month-to-date usage with the budget in st.
-func (s *Store) CheckBudget(ctx context.Context, st settings.Settings, loc *time.Location) (settings.BudgetStatus, error) {
-	if st.Budget.Kind == settings.BudgetNone || st.Budget.Kind == "" {
-		return settings.BudgetStatus{}, nil
+func (s *Store) CheckBudget(ctx context.Context, st engine.Settings, loc *time.Location) (engine.BudgetStatus, error) {
+	if st.Budget.Kind == engine.BudgetNone || st.Budget.Kind == "" {
+		return engine.BudgetStatus{}, nil
 	}
 	used, err := s.MonthToDate(ctx, loc)
 	if err != nil {
-		return settings.BudgetStatus{}, err
+		return engine.BudgetStatus{}, err
 	}
 	return st.Budget.Check(used), nil
 }

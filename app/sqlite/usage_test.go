@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
@@ -32,28 +32,28 @@ func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
 	from, to := time.Date(2026, 3, 1, 0, 0, 0, 0, loc), time.Date(2026, 4, 1, 0, 0, 0, 0, loc)
 	byConv, err := s.UsageByConversation(ctx, from, to)
 	want := []UsageTotal{
-		{Key: "a", Tokens: settings.Tokens{Prompt: 600, Completion: 60}, Requests: 2},
-		{Key: "b", Tokens: settings.Tokens{Prompt: 301, Completion: 31}, Requests: 2},
+		{Key: "a", Tokens: engine.Tokens{Prompt: 600, Completion: 60}, Requests: 2},
+		{Key: "b", Tokens: engine.Tokens{Prompt: 301, Completion: 31}, Requests: 2},
 	}
 	if err != nil || !reflect.DeepEqual(byConv, want) {
 		t.Errorf("by conversation = %+v (%v)\nwant %+v", byConv, err, want)
 	}
 	byDay, err := s.UsageByDay(ctx, from, to, loc)
 	wantDays := []UsageTotal{
-		{Key: "2026-03-01", Tokens: settings.Tokens{Prompt: 500, Completion: 50}, Requests: 2},
-		{Key: "2026-03-02", Tokens: settings.Tokens{Prompt: 401, Completion: 41}, Requests: 2},
+		{Key: "2026-03-01", Tokens: engine.Tokens{Prompt: 500, Completion: 50}, Requests: 2},
+		{Key: "2026-03-02", Tokens: engine.Tokens{Prompt: 401, Completion: 41}, Requests: 2},
 	}
 	if err != nil || !reflect.DeepEqual(byDay, wantDays) {
 		t.Errorf("by day in UTC-5 = %+v (%v)\nwant %+v", byDay, err, wantDays)
 	}
 	mtd, err := s.MonthToDate(ctx, loc)
-	wantMTD := map[string]settings.Tokens{"m1": {Prompt: 201, Completion: 21}, "m2": {Prompt: 700, Completion: 70}}
+	wantMTD := map[string]engine.Tokens{"m1": {Prompt: 201, Completion: 21}, "m2": {Prompt: 700, Completion: 70}}
 	if err != nil || !reflect.DeepEqual(mtd, wantMTD) {
 		t.Errorf("month to date = %+v (%v), want %+v (February excluded)", mtd, err, wantMTD)
 	}
 
-	st := settings.Defaults()
-	st.Budget = settings.Budget{Kind: settings.BudgetTokens, MonthlyTokens: 992}
+	st := engine.DefaultSettings()
+	st.Budget = engine.Budget{Kind: engine.BudgetTokens, MonthlyTokens: 992}
 	if b, err := s.CheckBudget(ctx, st, loc); err != nil || !b.Exceeded || b.Used != 992 {
 		t.Errorf("token budget 992 with 992 used: %+v (%v), want exceeded", b, err)
 	}
@@ -61,7 +61,7 @@ func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
 	if b, _ := s.CheckBudget(ctx, st, loc); b.Exceeded {
 		t.Errorf("token budget 1000 with 992 used reported exceeded: %+v", b)
 	}
-	if b, _ := s.CheckBudget(ctx, settings.Defaults(), loc); b.Enforced {
+	if b, _ := s.CheckBudget(ctx, engine.DefaultSettings(), loc); b.Enforced {
 		t.Errorf("no budget should not be enforced: %+v", b)
 	}
 }

@@ -187,11 +187,10 @@ type result struct {
 
 func baseSettings() engine.Settings {
 	s := engine.DefaultSettings()
-	s.Missing = nil
-	s.UserName = "Dana"
-	s.Inactive = engine.InactiveProcess
-	s.WebSearch, s.News = true, true
-	s.QuietStart, s.QuietStop = 0, 0
+	s.Endpoint, s.Model, s.UserName = "http://127.0.0.1/v1", "fake-model", "Dana"
+	s.InactiveMode = engine.InactiveProcess
+	s.WebSearch, s.NewsSearch = true, true
+	s.QuietStartHour, s.QuietStopHour = 0, 0
 	return s
 }
 
@@ -204,6 +203,7 @@ type session struct {
 	p        *page
 	m        *model
 	settings engine.Settings
+	noKey    bool // the "unconfigure" event removed the API key
 	eng      *engine.Engine
 	stop     context.CancelFunc
 	done     chan struct{}
@@ -230,7 +230,7 @@ func (s *session) openDB() {
 func (s *session) startEngine() {
 	st := s.settings
 	e, err := engine.New(engine.Config{Page: s.p, Store: s.db.Engine(), LLM: s.m,
-		Rand: rand.New(rand.NewPCG(s.seed, s.restarts)), Location: time.UTC, Settings: &st, Logger: quiet})
+		Rand: rand.New(rand.NewPCG(s.seed, s.restarts)), Location: time.UTC, Settings: &st, HasAPIKey: !s.noKey, Logger: quiet})
 	if err != nil {
 		s.t.Fatalf("engine.New: %v", err)
 	}
@@ -391,23 +391,23 @@ func (s *session) apply(e event) {
 		st := s.settings
 		switch settingsVariants[e.Var%len(settingsVariants)] {
 		case "toggle-relaxed":
-			st.Relaxed = !st.Relaxed
+			st.RelaxedResponsiveness = !st.RelaxedResponsiveness
 		case "inactive-ignore":
-			st.Inactive = engine.InactiveIgnore
+			st.InactiveMode = engine.InactiveIgnore
 		case "inactive-process":
-			st.Inactive = engine.InactiveProcess
+			st.InactiveMode = engine.InactiveProcess
 		case "inactive-idle":
-			st.Inactive = engine.InactiveIdle
+			st.InactiveMode = engine.InactiveIdle
 		case "unconfigure":
-			st.Missing = []string{"API key"}
+			s.noKey = true
 		case "reconfigure":
-			st.Missing = nil
+			s.noKey = false
 		case "toggle-news":
-			st.News, st.WebSearch = !st.News, !st.WebSearch
+			st.NewsSearch, st.WebSearch = !st.NewsSearch, !st.WebSearch
 		}
 		s.settings = st
-		p.configured = st.Configured()
-		evs = append(evs, engine.SettingsChanged{Settings: st})
+		p.configured = st.Configured(!s.noKey)
+		evs = append(evs, engine.SettingsChanged{Settings: st, HasAPIKey: !s.noKey})
 	case evHistory:
 		if n := len(cur.msgs); n > 35 {
 			older := cur.msgs[max(0, n-45) : n-35]

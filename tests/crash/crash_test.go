@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/faults"
 	_ "modernc.org/sqlite" // the driver, for the test's own integrity check
@@ -249,7 +248,7 @@ func checkAcked(r *faults.Rig, acked int) error {
 		return err
 	}
 	okHistory := st.HistorySize == historyAt(acked+1) || (acked > 0 && st.HistorySize == historyAt(acked)) ||
-		(acked == 0 && st.HistorySize == settings.DefaultHistorySize)
+		(acked == 0 && st.HistorySize == engine.DefaultHistorySize)
 	if !okHistory {
 		return fmt.Errorf("LOST SETTING: history size %d after the kill; the last acknowledged save (cycle %d) wrote %d", st.HistorySize, acked, historyAt(acked))
 	}

@@ -137,16 +137,15 @@ func Start(opts Options) (*Rig, error) {
 		Context: st.LLM(), Usage: st.LLM(), ImageStore: st.LLM(),
 		Images: images.NewCache(1 << 20), Logger: log,
 	}
-	es := engine.DefaultSettings()
-	es.Missing, es.UserName, es.Relaxed, es.WebSearch = nil, opts.UserName, opts.Relaxed, opts.WebSearch
-	es.QuietStart, es.QuietStop = 0, 0 // no quiet hours: tests run at any hour
+	es := want
+	es.QuietStartHour, es.QuietStopHour = 0, 0 // no quiet hours: tests run at any hour
 	page := &Page{beforeSend: opts.BeforeSend}
 	var model engine.LLM = adapter
 	if opts.LLM != nil {
 		model = opts.LLM
 	}
 	eng, err := engine.New(engine.Config{Page: page, Store: st.Engine(), LLM: model,
-		Rand: rand.New(rand.NewPCG(opts.Seed, 99)), Location: time.UTC, Settings: &es, Logger: log})
+		Rand: rand.New(rand.NewPCG(opts.Seed, 99)), Location: time.UTC, Settings: &es, HasAPIKey: opts.APIKey != "", Logger: log})
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -15,18 +15,17 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/llm"
-	"github.com/clanker-desktop/clanker/app/settings"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // SettingsStore is the part of the store the settings window uses (*sqlite.Store).
 type SettingsStore interface {
-	Settings(ctx context.Context) (settings.Settings, error)
-	SaveSettings(ctx context.Context, st settings.Settings) (settings.Settings, error)
+	Settings(ctx context.Context) (engine.Settings, error)
+	SaveSettings(ctx context.Context, st engine.Settings) (engine.Settings, error)
 	SetAPIKey(ctx context.Context, key string) (sqlite.KeyLocation, error)
 	APIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
 	MaskedAPIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
-	MonthToDate(ctx context.Context, loc *time.Location) (map[string]settings.Tokens, error)
+	MonthToDate(ctx context.Context, loc *time.Location) (map[string]engine.Tokens, error)
 }
 
 // SettingsService is what the settings window's page calls (bound to that window only,
@@ -46,7 +45,7 @@ type SettingsService struct {
 
 // SettingsView is everything the settings page shows.
 type SettingsView struct {
-	Settings settings.Settings `json:"settings"`
+	Settings engine.Settings `json:"settings"`
 	// APIKeyMasked is the stored key with all but its ends hidden ("" when none).
 	APIKeyMasked string `json:"apiKeyMasked"`
 	// KeyLocation is where the key is kept: keychain, database or none.
@@ -74,9 +73,9 @@ type UsageRow struct {
 // SaveRequest is a save from the page. APIKey "" keeps the stored key; ClearAPIKey
 // removes it.
 type SaveRequest struct {
-	Settings    settings.Settings `json:"settings"`
-	APIKey      string            `json:"apiKey"`
-	ClearAPIKey bool              `json:"clearApiKey"`
+	Settings    engine.Settings `json:"settings"`
+	APIKey      string          `json:"apiKey"`
+	ClearAPIKey bool            `json:"clearApiKey"`
 }
 
 // SaveResult says whether the save happened and, if not, why per field.
@@ -150,7 +149,7 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 	return v, nil
 }
 
-func usageRows(m map[string]settings.Tokens) []UsageRow {
+func usageRows(m map[string]engine.Tokens) []UsageRow {
 	rows := []UsageRow{}
 	for model, t := range m {
 		rows = append(rows, UsageRow{Model: model, Prompt: t.Prompt, Completion: t.Completion, Total: t.Total()})
@@ -160,11 +159,11 @@ func usageRows(m map[string]settings.Tokens) []UsageRow {
 }
 
 // Validate checks the form's values and returns a message per field (empty when fine),
-// in the settings package's sentences, for inline display while the user types.
-func (s *SettingsService) Validate(st settings.Settings) map[string]string {
+// in engine.Settings.Validate's sentences, for inline display while the user types.
+func (s *SettingsService) Validate(st engine.Settings) map[string]string {
 	st.Normalize()
 	out := map[string]string{}
-	var es settings.Errors
+	var es engine.FieldErrors
 	if err := st.Validate(); errors.As(err, &es) {
 		for _, e := range es {
 			out[e.Field] = e.Message
@@ -179,7 +178,7 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 	errs := s.Validate(req.Settings)
 	key := strings.TrimSpace(req.APIKey)
 	if strings.ContainsAny(key, " \t\r\n") {
-		errs[settings.FieldAPIKey] = "The API key cannot contain spaces or line breaks."
+		errs[engine.FieldAPIKey] = "The API key cannot contain spaces or line breaks."
 	}
 	if len(errs) > 0 {
 		return &SaveResult{Errors: errs}, nil
@@ -196,7 +195,7 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 			key = ""
 		}
 		if _, err := s.Store.SetAPIKey(ctx, key); err != nil {
-			return &SaveResult{Errors: map[string]string{settings.FieldAPIKey: err.Error()}}, nil
+			return &SaveResult{Errors: map[string]string{engine.FieldAPIKey: err.Error()}}, nil
 		}
 	}
 	s.log().Info("settings saved from the settings window")
@@ -211,7 +210,7 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 // the server answers /models) and sends one small request through the same LLM client
 // the app uses, so a wrong key, endpoint or model shows up here rather than in a chat.
 func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
-	endpoint, err := settings.NormalizeEndpoint(req.Endpoint)
+	endpoint, err := engine.NormalizeEndpoint(req.Endpoint)
 	if err != nil {
 		return &TestResult{Message: err.Error()}, nil
 	}

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"net/http"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // SettingsHandler serves the settings page from assets plus a JSON shim of svc at
@@ -38,7 +38,7 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 		reply(w, v, err)
 	})
 	mux.HandleFunc("POST /api/Validate", func(w http.ResponseWriter, r *http.Request) {
-		var st settings.Settings
+		var st engine.Settings
 		if decode(w, r, &st) {
 			reply(w, svc.Validate(st), nil)
 		}

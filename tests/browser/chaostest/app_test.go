@@ -110,11 +110,10 @@ func (h *headless) watchLog(rec slog.Record) {
 // (the human-like typing would make each reply take seconds).
 func engineSettings() engine.Settings {
 	s := engine.DefaultSettings()
-	s.Missing = nil
-	s.UserName = "Dana"
-	s.Relaxed = false
-	s.Inactive = engine.InactiveProcess
-	s.QuietStart, s.QuietStop = 0, 0 // no quiet hours: the test runs at any hour
+	s.Endpoint, s.Model, s.UserName = "http://127.0.0.1/v1", "fake-model", "Dana"
+	s.RelaxedResponsiveness = false
+	s.InactiveMode = engine.InactiveProcess
+	s.QuietStartHour, s.QuietStopHour = 0, 0 // no quiet hours: the test runs at any hour
 	return s
 }
 
@@ -170,7 +169,7 @@ func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world, vs 
 	}
 	es := engineSettings()
 	h.eng, err = engine.New(engine.Config{Page: h.link, Store: db.Engine(), LLM: adapter,
-		Rand: rand.New(rand.NewPCG(seed, 7)), Location: time.UTC, Settings: &es, Logger: logger})
+		Rand: rand.New(rand.NewPCG(seed, 7)), Location: time.UTC, Settings: &es, HasAPIKey: true, Logger: logger})
 	if err != nil {
 		t.Fatalf("engine.New: %v", err)
 	}

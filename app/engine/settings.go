@@ -1,13 +1,4 @@
-// Package settings holds Clanker's user settings: their defaults, their ranges
-// and the rules that decide whether a configuration is usable. It does no I/O
-// so the store, the settings window and the engine can all share one
-// definition of what a valid configuration is.
-//
-// The API key is deliberately not a field of Settings: it lives in the OS
-// keychain (or, failing that, a separate database row), so that a Settings
-// value can be logged, diffed, exported or sent to the settings window without
-// ever carrying the secret.
-package settings
+package engine
 
 import (
 	"fmt"
@@ -15,15 +6,15 @@ import (
 	"strings"
 )
 
-// InactiveMode says what Clanker does with new messages in conversations that
-// are not in the foreground (the extension's "sidebar mode").
-type InactiveMode string
+// InactivePolicy says what Clanker does with new messages in conversations that are not in the
+// foreground (the extension's "sidebar mode").
+type InactivePolicy string
 
-// The three inactive-conversation modes, with the extension's storage values.
+// The three inactive-conversation policies, with the extension's storage values.
 const (
-	InactiveIgnore  InactiveMode = "ignore"
-	InactiveProcess InactiveMode = "process"
-	InactiveIdle    InactiveMode = "idle"
+	InactiveIgnore  InactivePolicy = "ignore"
+	InactiveProcess InactivePolicy = "process"
+	InactiveIdle    InactivePolicy = "idle"
 )
 
 // BudgetKind says how the monthly budget is measured.
@@ -88,29 +79,36 @@ type Notifications struct {
 	HideContent bool `json:"hideContent"`
 }
 
-// Settings is every user setting except the API key.
+// Settings is every user setting except the API key. It is the one definition the store, the
+// settings window, `clanker config` and the engine share; the JSON names are the stored format
+// and the settings window's field names, so they never change.
+//
+// The API key is deliberately not a field: it lives in the OS keychain (or, failing that, a
+// separate database row), so that a Settings value can be logged, diffed, exported or sent to
+// the settings window without ever carrying the secret. Whether a key is stored travels beside
+// Settings (see Missing and SettingsChanged).
 type Settings struct {
-	Endpoint              string        `json:"endpoint"`
-	Model                 string        `json:"model"`
-	UserName              string        `json:"userName"`
-	HistorySize           int           `json:"historySize"`
-	InactiveMode          InactiveMode  `json:"inactiveMode"`
-	WebSearch             bool          `json:"webSearch"`
-	RelaxedResponsiveness bool          `json:"relaxedResponsiveness"`
-	NewsSearch            bool          `json:"newsSearch"`
-	NewsMaxSearches       int           `json:"newsMaxSearches"`
-	QuietStartHour        int           `json:"quietStartHour"`
-	QuietStopHour         int           `json:"quietStopHour"`
-	Budget                Budget        `json:"budget"`
-	Notifications         Notifications `json:"notifications"`
-	StartHidden           bool          `json:"startHidden"`
-	Autostart             bool          `json:"autostart"`
+	Endpoint              string         `json:"endpoint"`
+	Model                 string         `json:"model"`
+	UserName              string         `json:"userName"`
+	HistorySize           int            `json:"historySize"`
+	InactiveMode          InactivePolicy `json:"inactiveMode"`
+	WebSearch             bool           `json:"webSearch"`
+	RelaxedResponsiveness bool           `json:"relaxedResponsiveness"`
+	NewsSearch            bool           `json:"newsSearch"`
+	NewsMaxSearches       int            `json:"newsMaxSearches"`
+	QuietStartHour        int            `json:"quietStartHour"`
+	QuietStopHour         int            `json:"quietStopHour"`
+	Budget                Budget         `json:"budget"`
+	Notifications         Notifications  `json:"notifications"`
+	StartHidden           bool           `json:"startHidden"`
+	Autostart             bool           `json:"autostart"`
 }
 
-// Defaults returns the settings a fresh install starts with. They match the
+// DefaultSettings returns the settings a fresh install starts with. They match the
 // extension's defaults; the connection fields start empty so the app is
 // Uninitialized until the user fills them in.
-func Defaults() Settings {
+func DefaultSettings() Settings {
 	return Settings{
 		HistorySize:           DefaultHistorySize,
 		InactiveMode:          InactiveIgnore,
@@ -146,12 +144,12 @@ type FieldError struct {
 
 func (e FieldError) Error() string { return e.Field + ": " + e.Message }
 
-// Errors is the list of problems Validate found. It is an error so callers can
+// FieldErrors is the list of problems Validate found. It is an error so callers can
 // return it directly, and a list so the settings window can show every problem
 // at once instead of one per save attempt.
-type Errors []FieldError
+type FieldErrors []FieldError
 
-func (es Errors) Error() string {
+func (es FieldErrors) Error() string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = e.Error()
@@ -160,7 +158,7 @@ func (es Errors) Error() string {
 }
 
 // For returns the message for field, or "" when that field is fine.
-func (es Errors) For(field string) string {
+func (es FieldErrors) For(field string) string {
 	for _, e := range es {
 		if e.Field == field {
 			return e.Message
@@ -187,12 +185,12 @@ func (s *Settings) Normalize() {
 	}
 }
 
-// Validate checks every setting and returns Errors (nil when all is well).
+// Validate checks every setting and returns FieldErrors (nil when all is well).
 // Empty connection fields are not errors here: a user may save a partial
 // configuration, which Missing then reports as Uninitialized. An endpoint that
 // is present must be valid.
 func (s Settings) Validate() error {
-	var es Errors
+	es := s.rangeErrors()
 	add := func(field, format string, args ...any) {
 		es = append(es, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
@@ -213,6 +211,23 @@ func (s Settings) Validate() error {
 	if strings.ContainsAny(s.UserName, "\r\n\t") {
 		add(FieldUserName, "Your name cannot contain line breaks or tabs.")
 	}
+	if err := s.Budget.validate(); err != "" {
+		add(FieldBudget, "%s", err)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
+
+// rangeErrors checks the numbers and choices the engine's timing and policies depend on. The
+// engine refuses settings that fail it; free-text fields and the budget concern the store and
+// the LLM adapter and are checked by Validate alone.
+func (s Settings) rangeErrors() FieldErrors {
+	var es FieldErrors
+	add := func(field, format string, args ...any) {
+		es = append(es, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
 	if s.HistorySize < MinHistorySize || s.HistorySize > MaxHistorySize {
 		add(FieldHistorySize, "Message history size must be between %d and %d (you entered %d).",
 			MinHistorySize, MaxHistorySize, s.HistorySize)
@@ -231,12 +246,6 @@ func (s Settings) Validate() error {
 	}
 	if s.QuietStopHour < MinHour || s.QuietStopHour > MaxHour {
 		add(FieldQuietStopHour, "Quiet hours stop must be an hour from %d to %d (you entered %d).", MinHour, MaxHour, s.QuietStopHour)
-	}
-	if err := s.Budget.validate(); err != "" {
-		add(FieldBudget, "%s", err)
-	}
-	if len(es) == 0 {
-		return nil
 	}
 	return es
 }
@@ -278,7 +287,7 @@ func (b Budget) validate() string {
 // edited by hand), where refusing to start would be worse than a fallback;
 // values typed by the user go through Validate instead.
 func (s *Settings) Clamp() {
-	d := Defaults()
+	d := DefaultSettings()
 	s.HistorySize = clampInt(s.HistorySize, MinHistorySize, MaxHistorySize)
 	s.NewsMaxSearches = clampInt(s.NewsMaxSearches, MinNewsSearches, MaxNewsSearches)
 	if s.QuietStartHour < MinHour || s.QuietStartHour > MaxHour {
@@ -307,8 +316,8 @@ func clampInt(v, lo, hi int) int {
 	return v
 }
 
-// Missing lists the connection fields that still need a value, in the order the
-// settings window shows them. A non-empty result means the app is
+// Missing lists the connection fields that still need a value, by their JSON
+// names and in the order the settings window shows them. A non-empty result means the app is
 // Uninitialized: no conversation can be made Available or Active. The key is
 // passed as a flag because Settings never holds it.
 func (s Settings) Missing(hasAPIKey bool) []string {
@@ -327,6 +336,27 @@ func (s Settings) Missing(hasAPIKey bool) []string {
 	}
 	return m
 }
+
+// missingLabels are the words the page banner and the menus use for each missing field.
+var missingLabels = map[string]string{
+	FieldEndpoint: "API endpoint",
+	FieldAPIKey:   "API key",
+	FieldModel:    "model",
+	FieldUserName: "your name",
+}
+
+// MissingLabels is Missing in the words the page banner and the menus show ("API endpoint",
+// "API key", "model", "your name").
+func (s Settings) MissingLabels(hasAPIKey bool) []string {
+	var out []string
+	for _, f := range s.Missing(hasAPIKey) {
+		out = append(out, missingLabels[f])
+	}
+	return out
+}
+
+// Configured reports whether everything needed to talk to a model is present.
+func (s Settings) Configured(hasAPIKey bool) bool { return len(s.Missing(hasAPIKey)) == 0 }
 
 // ErrUninitialized is returned by callers that refuse to work with an
 // incomplete configuration.

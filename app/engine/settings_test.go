@@ -1,4 +1,4 @@
-package settings
+package engine
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestDefaultsMatchTheExtension(t *testing.T) {
-	d := Defaults()
+	d := DefaultSettings()
 	checks := []struct {
 		name      string
 		got, want any
@@ -59,12 +59,12 @@ func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: "euros"} }},
 	}
 	for _, c := range cases {
-		s := Defaults()
+		s := DefaultSettings()
 		c.edit(&s)
 		err := s.Validate()
-		var es Errors
+		var es FieldErrors
 		if !errors.As(err, &es) {
-			t.Errorf("%s: expected Errors, got %v", c.field, err)
+			t.Errorf("%s: expected FieldErrors, got %v", c.field, err)
 			continue
 		}
 		if len(es) != 1 || es[0].Field != c.field {
@@ -79,7 +79,7 @@ func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
 }
 
 func TestValidateAcceptsRangeBoundsIncludingHourZero(t *testing.T) {
-	s := Defaults()
+	s := DefaultSettings()
 	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 10, 1, 0, 23
 	if err := s.Validate(); err != nil {
 		t.Errorf("lower bounds rejected: %v", err)
@@ -91,7 +91,7 @@ func TestValidateAcceptsRangeBoundsIncludingHourZero(t *testing.T) {
 }
 
 func TestClampRepairsStoredValuesWithoutLosingValidOnes(t *testing.T) {
-	s := Defaults()
+	s := DefaultSettings()
 	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 3, 1000, 0, 99
 	s.InactiveMode = "bogus"
 	s.Clamp()
@@ -102,7 +102,7 @@ func TestClampRepairsStoredValuesWithoutLosingValidOnes(t *testing.T) {
 }
 
 func TestMissingNamesEachAbsentConnectionField(t *testing.T) {
-	s := Defaults()
+	s := DefaultSettings()
 	if got, want := s.Missing(false), []string{FieldEndpoint, FieldAPIKey, FieldModel, FieldUserName}; !reflect.DeepEqual(got, want) {
 		t.Errorf("fresh settings missing = %v, want %v", got, want)
 	}
@@ -117,26 +117,25 @@ func TestMissingNamesEachAbsentConnectionField(t *testing.T) {
 }
 
 func TestQuietHoursWrapMidnightAndEqualMeansNone(t *testing.T) {
-	s := Defaults() // 21..9
-	for h, want := range map[int]bool{20: false, 21: true, 23: true, 0: true, 8: true, 9: false, 12: false} {
-		if got := s.QuietAt(h); got != want {
-			t.Errorf("21..9: QuietAt(%d) = %v, want %v", h, got, want)
-		}
+	cases := []struct {
+		hour, start, stop int
+		want              bool
+	}{
+		{22, 21, 9, true}, {3, 21, 9, true}, {9, 21, 9, false}, {12, 21, 9, false},
+		{0, 0, 6, true}, {5, 0, 6, true}, {6, 0, 6, false},
+		{23, 22, 0, true}, {0, 22, 0, false},
+		{7, 7, 7, false}, {0, 0, 0, false},
 	}
-	s.QuietStartHour, s.QuietStopHour = 0, 6
-	if !s.QuietAt(0) || s.QuietAt(6) {
-		t.Errorf("0..6: expected 0 quiet and 6 not quiet")
-	}
-	s.QuietStartHour, s.QuietStopHour = 5, 5
-	for h := 0; h < 24; h++ {
-		if s.QuietAt(h) {
-			t.Errorf("equal start and stop should never be quiet, hour %d was", h)
+	for _, c := range cases {
+		s := Settings{QuietStartHour: c.start, QuietStopHour: c.stop}
+		if got := s.QuietAt(c.hour); got != c.want {
+			t.Errorf("hour %d with quiet %d-%d: want %v, got %v", c.hour, c.start, c.stop, c.want, got)
 		}
 	}
 }
 
 func TestModelOverrideWinsOverGlobalModel(t *testing.T) {
-	s := Defaults()
+	s := DefaultSettings()
 	s.Model = "grok-4"
 	if got := s.ModelFor(""); got != "grok-4" {
 		t.Errorf("no override: got %q, want grok-4", got)

@@ -1,4 +1,4 @@
-package settings
+package engine
 
 import (
 	"encoding/json"
@@ -57,7 +57,7 @@ func FuzzNormalizeEndpoint(f *testing.F) {
 // hand. Whatever was stored, the result must be in range, and if it validates it must survive a
 // save and load unchanged.
 func FuzzStoredSettingsJSON(f *testing.F) {
-	def, _ := json.Marshal(Defaults())
+	def, _ := json.Marshal(DefaultSettings())
 	f.Add(def)
 	for _, s := range []string{
 		`{}`, `null`, `[]`, `{"historySize": -5, "quietStartHour": 99, "inactiveMode": "sometimes"}`,
@@ -70,7 +70,7 @@ func FuzzStoredSettingsJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := Defaults()
+		s := DefaultSettings()
 		if err := json.Unmarshal(data, &s); err != nil {
 			return // the store reports unreadable rows and keeps the defaults
 		}
@@ -98,7 +98,7 @@ func FuzzStoredSettingsJSON(f *testing.F) {
 		if err != nil {
 			t.Fatalf("valid settings do not encode: %v", err)
 		}
-		back := Defaults()
+		back := DefaultSettings()
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("valid settings do not decode again: %v", err)
 		}

@@ -1,4 +1,4 @@
-package settings
+package engine
 
 import (
 	"errors"
@@ -78,7 +78,7 @@ func TestNormalizedEndpointIsStable(t *testing.T) {
 }
 
 func TestSettingsNormalizeTrimsAndStripsTrailingSlash(t *testing.T) {
-	s := Defaults()
+	s := DefaultSettings()
 	s.Endpoint, s.Model, s.UserName = " https://api.openai.com/v1/ ", " gpt-5 ", " Ann "
 	s.Normalize()
 	if s.Endpoint != "https://api.openai.com/v1" || s.Model != "gpt-5" || s.UserName != "Ann" {

@@ -155,19 +155,31 @@ const (
 	ErrUnknown   ErrorClass = "unknown"    // toast every time
 )
 
-// LLMError is a classified LLM failure. UserText is a sentence that tells the user what to do.
+// LLMError is a classified LLM failure, and the only classification there is: the LLM adapter
+// turns HTTP statuses, provider error bodies and transport failures straight into it. UserText
+// is a sentence that tells the user what to do. It never contains the API key.
 type LLMError struct {
 	Class    ErrorClass
-	Status   int
+	Status   int // HTTP status; 0 when no response arrived
 	UserText string
-	Err      error
+	// Code is the provider's own error code ("invalid_api_key", "429", ...), for logs and
+	// diagnostics; empty when the provider sent none.
+	Code string
+	// RetryAfter is how long the service asked the client to wait (Retry-After); zero when it
+	// did not say. The adapter's rate-limit retry honours it.
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *LLMError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("llm %s (HTTP %d): %v", e.Class, e.Status, e.Err)
+	code := ""
+	if e.Code != "" {
+		code = " code=" + e.Code
 	}
-	return fmt.Sprintf("llm %s (HTTP %d): %s", e.Class, e.Status, e.UserText)
+	if e.Err != nil {
+		return fmt.Sprintf("llm %s (HTTP %d)%s: %v", e.Class, e.Status, code, e.Err)
+	}
+	return fmt.Sprintf("llm %s (HTTP %d)%s: %s", e.Class, e.Status, code, e.UserText)
 }
 
 func (e *LLMError) Unwrap() error { return e.Err }

@@ -287,28 +287,11 @@ func toEngineReply(r Reply) engine.Reply {
 	return out
 }
 
-// engineError classifies a failure for the engine: which class decides whether it deactivates,
-// toasts once per streak or every time, and UserText is the sentence the user sees.
+// engineError gives the engine a classified failure: HTTP and transport failures are classified
+// where they happen; what is left are the reply parser's refusals (cut off, unfinished
+// reasoning, unreadable output) and anything unexpected.
 func engineError(err error) *engine.LLMError {
-	var e *Error
-	if errors.As(err, &e) {
-		le := &engine.LLMError{Status: e.Status, UserText: e.UserText(), Err: err}
-		switch e.Category {
-		case CatAuth:
-			le.Class = engine.ErrAuth
-		case CatQuota:
-			le.Class = engine.ErrQuota
-		case CatRateLimit:
-			le.Class = engine.ErrRateLimit
-		case CatServer:
-			le.Class = engine.ErrServer
-		case CatNetwork:
-			le.Class = engine.ErrNetwork
-		case CatNotFound, CatBadOutput:
-			le.Class = engine.ErrModel
-		default:
-			le.Class = engine.ErrUnknown
-		}
+	if le, ok := errors.AsType[*engine.LLMError](err); ok {
 		return le
 	}
 	le := &engine.LLMError{Class: engine.ErrModel, Status: http.StatusOK, Err: err}

@@ -608,7 +608,7 @@ func TestErrorsMapToEngineClasses(t *testing.T) {
 		{ClassifyHTTP(429, nil, []byte(`{"error":{"message":"You exceeded your current quota","code":429}}`)), engine.ErrQuota},
 		{ClassifyHTTP(429, nil, []byte(`{"error":{"message":"slow down"}}`)), engine.ErrRateLimit},
 		{ClassifyHTTP(503, nil, nil), engine.ErrServer},
-		{&Error{Category: CatNetwork, Err: errors.New("dial")}, engine.ErrNetwork},
+		{networkError(errors.New("dial")), engine.ErrNetwork},
 		{ClassifyHTTP(404, nil, nil), engine.ErrModel},
 		{ClassifyHTTP(418, nil, nil), engine.ErrUnknown},
 		{fmt.Errorf("%w (max_tokens 2048)", ErrTruncated), engine.ErrModel},

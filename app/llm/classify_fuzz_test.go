@@ -2,6 +2,8 @@ package llm
 
 import (
 	"net/http"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,9 +11,9 @@ import (
 
 // FuzzClassifyHTTP feeds arbitrary statuses, Retry-After values and error bodies to the error
 // classifier, which reads whatever an endpoint (or a proxy in front of it) sends back. It must
-// never panic; the category must follow from the status alone where the status decides (401
-// auth, 402 quota, 404 not found, 5xx server); the message shown to the user stays capped; a
-// retry wait is never negative; and the user text is never empty.
+// never panic; the class must follow from the status alone where the status decides (401
+// auth, 402 quota, 404 model, 5xx server); the provider's message shown to the user stays
+// capped; a retry wait is never negative; and the user text is never empty.
 func FuzzClassifyHTTP(f *testing.F) {
 	seeds := []struct {
 		status int
@@ -43,24 +45,28 @@ func FuzzClassifyHTTP(f *testing.F) {
 		if e == nil {
 			t.Fatal("ClassifyHTTP returned nil")
 		}
-		want := map[int]Category{401: CatAuth, 402: CatQuota, 404: CatNotFound}
-		if c, ok := want[status]; ok && e.Category != c {
-			t.Fatalf("status %d classified %v, want %v", status, e.Category, c)
+		want := map[int]engine.ErrorClass{401: engine.ErrAuth, 402: engine.ErrQuota, 404: engine.ErrModel}
+		if c, ok := want[status]; ok && e.Class != c {
+			t.Fatalf("status %d classified %v, want %v", status, e.Class, c)
 		}
-		if status >= 500 && status <= 599 && e.Category != CatServer {
-			t.Fatalf("status %d classified %v, want server", status, e.Category)
+		if status >= 500 && status <= 599 && e.Class != engine.ErrServer {
+			t.Fatalf("status %d classified %v, want server", status, e.Class)
 		}
 		if e.RetryAfter < 0 {
 			t.Fatalf("negative retry wait %v from Retry-After %q", e.RetryAfter, retry)
 		}
-		if n := len(e.Message); n > maxErrorMessage+len("…") {
+		msg := ""
+		if e.Err != nil {
+			msg = e.Err.Error()
+		}
+		if n := len(msg); n > maxErrorMessage+len("…") {
 			t.Fatalf("message of %d bytes, over the cap of %d", n, maxErrorMessage)
 		}
-		if strings.TrimSpace(e.UserText()) == "" || e.Error() == "" {
+		if strings.TrimSpace(e.UserText) == "" || e.Error() == "" {
 			t.Fatalf("empty user text or error for status %d", status)
 		}
-		if utf8.Valid(body) && !utf8.ValidString(e.Message) {
-			t.Fatalf("a valid UTF-8 body gave an invalid UTF-8 message %q (cut inside a character)", e.Message)
+		if utf8.Valid(body) && !utf8.ValidString(msg) {
+			t.Fatalf("a valid UTF-8 body gave an invalid UTF-8 message %q (cut inside a character)", msg)
 		}
 	})
 }

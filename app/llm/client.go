@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
@@ -159,7 +160,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Result, error) {
 			return res, fmt.Errorf("%w (max_tokens %d)", ErrTruncated, maxTokens)
 		}
 		if a.emptyChoices {
-			return res, &Error{Category: CatBadOutput, Status: http.StatusOK, Message: "the response had no choices"}
+			return res, badOutputError(errors.New("the response had no choices"))
 		}
 		if a.content == "" && a.refusal != "" {
 			c.log.Info("llm refused", "refusal_chars", len(a.refusal))
@@ -182,8 +183,8 @@ func (c *Client) sendWithRateLimitRetry(ctx context.Context, prompt Prompt, maxT
 		a, err := c.send(ctx, prompt, maxTokens)
 		total.add(a.usage)
 		a.usage = total
-		var e *Error
-		if err == nil || !errors.As(err, &e) || e.Category != CatRateLimit || try >= c.cfg.RateLimitRetries {
+		var e *engine.LLMError
+		if err == nil || !errors.As(err, &e) || e.Class != engine.ErrRateLimit || try >= c.cfg.RateLimitRetries {
 			return a, err
 		}
 		wait := e.RetryAfter
@@ -238,24 +239,22 @@ func (c *Client) send(ctx context.Context, prompt Prompt, maxTokens int) (attemp
 		return a, nil
 	}
 	if failed != nil {
-		cerr := ClassifyHTTP(failed.StatusCode, failed.Header, failedBody)
-		cerr.Scrub(c.cfg.APIKey)
-		return a, cerr
+		return a, classify(failed.StatusCode, failed.Header, failedBody, c.cfg.APIKey)
 	}
 	if ctx.Err() != nil {
 		return a, ctx.Err() // the caller gave up (superseded); not a service failure
 	}
 	if errors.Is(context.Cause(actx), errTimeout) {
-		return a, &Error{Category: CatNetwork, Err: errTimeout}
+		return a, networkError(errTimeout)
 	}
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
 		return a, ClassifyHTTP(apiErr.StatusCode, nil, nil)
 	}
 	if isDecodeError(err) {
-		return a, &Error{Category: CatBadOutput, Status: http.StatusOK, Err: err}
+		return a, badOutputError(err)
 	}
-	return a, &Error{Category: CatNetwork, Err: err}
+	return a, networkError(err)
 }
 
 func isDecodeError(err error) bool {

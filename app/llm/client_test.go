@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
@@ -145,31 +146,30 @@ func TestRequestBodyPerProvider(t *testing.T) {
 
 func TestErrorBodiesAndStatusesAreClassified(t *testing.T) {
 	cases := []struct {
-		name   string
-		reply  fakellm.Reply
-		cat    Category
-		action Action
-		code   string
+		name  string
+		reply fakellm.Reply
+		class engine.ErrorClass
+		code  string
 	}{
-		{"openai 401", fakellm.OpenAIError(401, "invalid_request_error", "invalid_api_key", "Incorrect API key"), CatAuth, Deactivate, "invalid_api_key"},
-		{"openai 402", fakellm.OpenAIError(402, "billing", nil, "Pay up"), CatQuota, Deactivate, ""},
-		{"openai 403 plain", fakellm.OpenAIError(403, "permission_error", nil, "Not allowed for this project"), CatAuth, Deactivate, ""},
-		{"openai 403 quota", fakellm.OpenAIError(403, "invalid_request_error", nil, "You exceeded your current quota"), CatQuota, Deactivate, ""},
-		{"openai 429 insufficient_quota code", fakellm.OpenAIError(429, "requests", "insufficient_quota", "Too many"), CatQuota, Deactivate, "insufficient_quota"},
-		{"openai 429 numeric code", fakellm.OpenAIError(429, "rate_limit", 429, "Slow down").WithRetryAfter(3600), CatRateLimit, NotifyOncePerStreak, "429"},
-		{"openai 404 model", fakellm.OpenAIError(404, "invalid_request_error", "model_not_found", "No such model"), CatNotFound, NotifyAlways, "model_not_found"},
-		{"openai 400 numeric code", fakellm.OpenAIError(400, "invalid_request_error", 400, "Bad input"), CatUnknown, NotifyAlways, "400"},
-		{"openai 500", fakellm.OpenAIError(500, "server_error", nil, "Oops"), CatServer, NotifyOncePerStreak, ""},
-		{"xai 401 string code", fakellm.XAIError(401, "Unauthorized", "Incorrect API key provided"), CatAuth, Deactivate, "Unauthorized"},
-		{"xai 429 credits", fakellm.XAIError(429, "Too many requests", "Your team has run out of credits"), CatQuota, Deactivate, "Too many requests"},
-		{"xai 503", fakellm.XAIError(503, "Service Unavailable", "busy"), CatServer, NotifyOncePerStreak, "Service Unavailable"},
-		{"anthropic 401", fakellm.AnthropicError(401, "authentication_error", "invalid x-api-key"), CatAuth, Deactivate, ""},
-		{"anthropic 529 overloaded", fakellm.AnthropicError(529, "overloaded_error", "Overloaded"), CatServer, NotifyOncePerStreak, ""},
-		{"anthropic 400 billing", fakellm.AnthropicError(400, "invalid_request_error", "Your credit balance is too low"), CatQuota, Deactivate, ""},
-		{"html 502", fakellm.Reply{Status: 502, RawBody: []byte("<html>Bad gateway</html>"), ContentType: "text/html"}, CatServer, NotifyOncePerStreak, ""},
-		{"plain text 504", fakellm.Reply{Status: 504, RawBody: []byte("upstream timed out"), ContentType: "text/plain"}, CatServer, NotifyOncePerStreak, ""},
-		{"malformed 200 body", fakellm.MalformedBody(), CatBadOutput, NotifyAlways, ""},
-		{"dropped connection", fakellm.Dropped(), CatNetwork, NotifyOncePerStreak, ""},
+		{"openai 401", fakellm.OpenAIError(401, "invalid_request_error", "invalid_api_key", "Incorrect API key"), engine.ErrAuth, "invalid_api_key"},
+		{"openai 402", fakellm.OpenAIError(402, "billing", nil, "Pay up"), engine.ErrQuota, ""},
+		{"openai 403 plain", fakellm.OpenAIError(403, "permission_error", nil, "Not allowed for this project"), engine.ErrAuth, ""},
+		{"openai 403 quota", fakellm.OpenAIError(403, "invalid_request_error", nil, "You exceeded your current quota"), engine.ErrQuota, ""},
+		{"openai 429 insufficient_quota code", fakellm.OpenAIError(429, "requests", "insufficient_quota", "Too many"), engine.ErrQuota, "insufficient_quota"},
+		{"openai 429 numeric code", fakellm.OpenAIError(429, "rate_limit", 429, "Slow down").WithRetryAfter(3600), engine.ErrRateLimit, "429"},
+		{"openai 404 model", fakellm.OpenAIError(404, "invalid_request_error", "model_not_found", "No such model"), engine.ErrModel, "model_not_found"},
+		{"openai 400 numeric code", fakellm.OpenAIError(400, "invalid_request_error", 400, "Bad input"), engine.ErrUnknown, "400"},
+		{"openai 500", fakellm.OpenAIError(500, "server_error", nil, "Oops"), engine.ErrServer, ""},
+		{"xai 401 string code", fakellm.XAIError(401, "Unauthorized", "Incorrect API key provided"), engine.ErrAuth, "Unauthorized"},
+		{"xai 429 credits", fakellm.XAIError(429, "Too many requests", "Your team has run out of credits"), engine.ErrQuota, "Too many requests"},
+		{"xai 503", fakellm.XAIError(503, "Service Unavailable", "busy"), engine.ErrServer, "Service Unavailable"},
+		{"anthropic 401", fakellm.AnthropicError(401, "authentication_error", "invalid x-api-key"), engine.ErrAuth, ""},
+		{"anthropic 529 overloaded", fakellm.AnthropicError(529, "overloaded_error", "Overloaded"), engine.ErrServer, ""},
+		{"anthropic 400 billing", fakellm.AnthropicError(400, "invalid_request_error", "Your credit balance is too low"), engine.ErrQuota, ""},
+		{"html 502", fakellm.Reply{Status: 502, RawBody: []byte("<html>Bad gateway</html>"), ContentType: "text/html"}, engine.ErrServer, ""},
+		{"plain text 504", fakellm.Reply{Status: 504, RawBody: []byte("upstream timed out"), ContentType: "text/plain"}, engine.ErrServer, ""},
+		{"malformed 200 body", fakellm.MalformedBody(), engine.ErrModel, ""},
+		{"dropped connection", fakellm.Dropped(), engine.ErrNetwork, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,17 +177,17 @@ func TestErrorBodiesAndStatusesAreClassified(t *testing.T) {
 			srv.Enqueue(tc.reply)
 			c := clientFor(t, srv, "https://api.openai.com/v1", false)
 			_, err := c.Complete(context.Background(), sampleRequest())
-			var e *Error
+			var e *engine.LLMError
 			if !errors.As(err, &e) {
-				t.Fatalf("want a classified *Error, got %v", err)
+				t.Fatalf("want a classified *engine.LLMError, got %v", err)
 			}
-			if e.Category != tc.cat || e.Action() != tc.action || e.Code != tc.code {
-				t.Errorf("want %v/%v code %q, got %v/%v code %q (%v)", tc.cat, tc.action, tc.code, e.Category, e.Action(), e.Code, e)
+			if e.Class != tc.class || e.Code != tc.code {
+				t.Errorf("want %v code %q, got %v code %q (%v)", tc.class, tc.code, e.Class, e.Code, e)
 			}
-			if strings.Contains(e.Error(), "sk-test-secret") || strings.Contains(e.UserText(), "sk-test-secret") {
+			if strings.Contains(e.Error(), "sk-test-secret") || strings.Contains(e.UserText, "sk-test-secret") {
 				t.Error("the API key leaked into the error text")
 			}
-			if e.UserText() == "" {
+			if e.UserText == "" {
 				t.Error("want a user-facing sentence")
 			}
 		})
@@ -223,8 +223,8 @@ func TestTimeoutIsANetworkError(t *testing.T) {
 	c := clientFor(t, srv, "http://127.0.0.1/v1", false)
 	c.cfg.Timeout = 200 * time.Millisecond
 	_, err := c.Complete(context.Background(), sampleRequest())
-	var e *Error
-	if !errors.As(err, &e) || e.Category != CatNetwork || !errors.Is(err, errTimeout) {
+	var e *engine.LLMError
+	if !errors.As(err, &e) || e.Class != engine.ErrNetwork || !errors.Is(err, errTimeout) {
 		t.Fatalf("want a network timeout error, got %v", err)
 	}
 	if err := srv.WaitIdle(5 * time.Second); err != nil {

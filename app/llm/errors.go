@@ -10,124 +10,55 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-// Category groups failures by what the app does about them.
-type Category int
-
-// Categories.
-const (
-	CatUnknown   Category = iota // anything unlisted: notify every time
-	CatAuth                      // 401, 403: deactivate
-	CatQuota                     // 402, quota/billing wording: deactivate
-	CatRateLimit                 // 429 after retries: notify once per streak
-	CatServer                    // 5xx: notify once per streak
-	CatNetwork                   // connection failure or timeout: notify once per streak
-	CatNotFound                  // 404: notify every time
-	CatBadOutput                 // 200 whose body is not a usable completion: notify every time
-)
-
-func (c Category) String() string {
-	return [...]string{"unknown", "auth", "quota", "rate_limit", "server", "network", "not_found", "bad_output"}[c]
-}
-
-// Action is what the app does with a failure.
-type Action int
-
-// Actions.
-const (
-	// NotifyAlways shows a toast for every occurrence.
-	NotifyAlways Action = iota
-	// NotifyOncePerStreak shows a toast for the first failure of a run of
-	// failures; a success ends the run (the engine counts the run).
-	NotifyOncePerStreak
-	// Deactivate switches the conversation to Deactivated without posting
-	// anything into the chat, and shows a banner.
-	Deactivate
-)
-
-// Action returns what the app should do for this category.
-func (c Category) Action() Action {
-	switch c {
-	case CatAuth, CatQuota:
-		return Deactivate
-	case CatRateLimit, CatServer, CatNetwork:
-		return NotifyOncePerStreak
-	default:
-		return NotifyAlways
-	}
-}
-
-// Error is a classified request failure. It never contains the API key or
-// message bodies; Message is the provider's own error message (which may
-// be shown to the user), capped in length.
-type Error struct {
-	Category   Category
-	Status     int    // HTTP status, 0 for network errors
-	Code       string // provider error code, numeric codes as decimal text
-	Type       string // provider error type
-	Message    string
-	RetryAfter time.Duration // from Retry-After / retry-after-ms, if sent
-	Err        error         // the underlying transport error, if any
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "llm %s error", e.Category)
-	if e.Status != 0 {
-		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
-	}
-	if e.Code != "" {
-		fmt.Fprintf(&b, " code=%s", e.Code)
-	}
-	if e.Message != "" {
-		fmt.Fprintf(&b, ": %s", e.Message)
-	} else if e.Err != nil {
-		fmt.Fprintf(&b, ": %v", e.Err)
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Action is shorthand for e.Category.Action().
-func (e *Error) Action() Action { return e.Category.Action() }
-
-// UserText is the sentence shown in the toast or banner.
-func (e *Error) UserText() string {
-	switch e.Category {
-	case CatAuth:
-		if e.Status == http.StatusForbidden {
+// httpUserText is the sentence the toast or banner shows for a classified failure. msg is the
+// provider's own (capped, scrubbed) message; it is shown only when nothing more specific fits.
+func httpUserText(class engine.ErrorClass, status int, msg string) string {
+	switch class {
+	case engine.ErrAuth:
+		if status == http.StatusForbidden {
 			return "Access denied. Check your API key's permissions."
 		}
 		return "Invalid API key. Check your configuration."
-	case CatQuota:
-		if e.Status == http.StatusPaymentRequired {
+	case engine.ErrQuota:
+		if status == http.StatusPaymentRequired {
 			return "Payment required. Your API billing may need attention."
 		}
 		return "API quota exceeded. Check your billing or usage limits."
-	case CatRateLimit:
+	case engine.ErrRateLimit:
 		return "Rate limited by the AI service. Clanker will try again on the next message."
-	case CatServer:
-		return fmt.Sprintf("AI service error (%d). This is usually temporary.", e.Status)
-	case CatNetwork:
-		if errors.Is(e.Err, errTimeout) {
-			return "The AI service did not answer in time."
-		}
-		return "Cannot reach the AI service. Check your connection."
-	case CatNotFound:
+	case engine.ErrServer:
+		return fmt.Sprintf("AI service error (%d). This is usually temporary.", status)
+	case engine.ErrModel:
 		return "Model or endpoint not found. Check your configuration."
-	case CatBadOutput:
-		return "The AI service sent a response Clanker could not read."
 	default:
-		if e.Message != "" {
-			return "AI service error: " + e.Message
+		if msg != "" {
+			return "AI service error: " + msg
 		}
-		return fmt.Sprintf("AI service error (HTTP %d).", e.Status)
+		return fmt.Sprintf("AI service error (HTTP %d).", status)
 	}
 }
 
 var errTimeout = errors.New("request timed out")
+
+// networkError is a request that got no answer: a refused or dropped connection, or no reply
+// within the timeout.
+func networkError(err error) *engine.LLMError {
+	text := "Cannot reach the AI service. Check your connection."
+	if errors.Is(err, errTimeout) {
+		text = "The AI service did not answer in time."
+	}
+	return &engine.LLMError{Class: engine.ErrNetwork, UserText: text, Err: err}
+}
+
+// badOutputError is a 200 response whose body is not a usable completion.
+func badOutputError(err error) *engine.LLMError {
+	return &engine.LLMError{Class: engine.ErrModel, Status: http.StatusOK,
+		UserText: "The AI service sent a response Clanker could not read.", Err: err}
+}
 
 // quotaWords matches quota and billing wording in a message; quotaCode the
 // same in a type or code field. A spending or usage limit is quota; a rate
@@ -142,39 +73,55 @@ var (
 const maxErrorMessage = 300
 
 // ClassifyHTTP classifies an error response from its status, headers and
-// body. It understands OpenAI-shaped bodies ({"error": {"message", "type",
-// "code"}}, code a string, number or null), xAI's ({"code": ..., "error":
-// "..."}), Anthropic's ({"type": "error", "error": {"type", "message"}}),
-// {"detail": ...} and {"message": ...} bodies, and plain text.
-func ClassifyHTTP(status int, header http.Header, body []byte) *Error {
-	e := &Error{Status: status}
-	e.Code, e.Type, e.Message = errorFields(body)
-	e.RetryAfter = retryAfter(header)
+// body into the engine's error classes. It understands OpenAI-shaped bodies
+// ({"error": {"message", "type", "code"}}, code a string, number or null),
+// xAI's ({"code": ..., "error": "..."}), Anthropic's ({"type": "error",
+// "error": {"type", "message"}}), {"detail": ...} and {"message": ...}
+// bodies, and plain text.
+func ClassifyHTTP(status int, header http.Header, body []byte) *engine.LLMError {
+	return classify(status, header, body, "")
+}
 
-	quotaLike := quotaWords.MatchString(e.Message) || quotaCode.MatchString(e.Type) || quotaCode.MatchString(e.Code)
+// classify is ClassifyHTTP that also removes secret (the API key) from everything the
+// provider sent, because a misbehaving proxy may quote the key back in its error body and
+// that text is shown to the user.
+func classify(status int, header http.Header, body []byte, secret string) *engine.LLMError {
+	code, typ, msg := errorFields(body)
+	if len(secret) >= 4 {
+		code = strings.ReplaceAll(code, secret, "[key removed]")
+		typ = strings.ReplaceAll(typ, secret, "[key removed]")
+		msg = strings.ReplaceAll(msg, secret, "[key removed]")
+	}
+	e := &engine.LLMError{Status: status, Code: code, RetryAfter: retryAfter(header)}
+	if msg != "" {
+		e.Err = errors.New(msg)
+	}
+	quotaLike := quotaWords.MatchString(msg) || quotaCode.MatchString(typ) || quotaCode.MatchString(code)
 	switch {
 	case status == http.StatusUnauthorized:
-		e.Category = CatAuth
+		e.Class = engine.ErrAuth
 	case status == http.StatusPaymentRequired:
-		e.Category = CatQuota
+		e.Class = engine.ErrQuota
 	case status == http.StatusForbidden && quotaLike:
-		e.Category = CatQuota
+		e.Class = engine.ErrQuota
 	case status == http.StatusForbidden:
-		e.Category = CatAuth
+		e.Class = engine.ErrAuth
 	case status == http.StatusTooManyRequests && quotaLike:
-		e.Category = CatQuota
+		e.Class = engine.ErrQuota
 	case status == http.StatusTooManyRequests:
-		e.Category = CatRateLimit
+		e.Class = engine.ErrRateLimit
 	case status == http.StatusBadRequest && quotaLike:
 		// Anthropic reports an empty credit balance as a 400.
-		e.Category = CatQuota
+		e.Class = engine.ErrQuota
 	case status == http.StatusNotFound:
-		e.Category = CatNotFound
+		// A missing model or a wrong endpoint path: toasted every time, like other model errors.
+		e.Class = engine.ErrModel
 	case status >= 500 && status <= 599:
-		e.Category = CatServer
+		e.Class = engine.ErrServer
 	default:
-		e.Category = CatUnknown
+		e.Class = engine.ErrUnknown
 	}
+	e.UserText = httpUserText(e.Class, status, msg)
 	return e
 }
 
@@ -244,18 +191,6 @@ func capMessage(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
-}
-
-// Scrub removes every occurrence of secret from the error's texts. The client calls it
-// with the API key, because a misbehaving proxy may quote the key back in its error body
-// and that text is shown to the user.
-func (e *Error) Scrub(secret string) {
-	if e == nil || len(secret) < 4 {
-		return
-	}
-	e.Message = strings.ReplaceAll(e.Message, secret, "[key removed]")
-	e.Code = strings.ReplaceAll(e.Code, secret, "[key removed]")
-	e.Type = strings.ReplaceAll(e.Type, secret, "[key removed]")
 }
 
 // retryAfter reads retry-after-ms, then Retry-After as seconds or an HTTP

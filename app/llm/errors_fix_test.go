@@ -2,6 +2,8 @@ package llm
 
 import (
 	"strings"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 	"testing"
 	"unicode/utf8"
 )
@@ -12,19 +14,19 @@ func TestRateLimitWordingIsNotQuota(t *testing.T) {
 		"You have exceeded the rate limit",
 	} {
 		body := []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"` + msg + `"}}`)
-		if got := ClassifyHTTP(429, nil, body).Category; got != CatRateLimit {
+		if got := ClassifyHTTP(429, nil, body).Class; got != engine.ErrRateLimit {
 			t.Errorf("429 %q classified %v, want rate limit (a rate limit must not deactivate)", msg, got)
 		}
 	}
 	quota := []byte(`{"error":{"message":"You have reached your monthly usage limit","type":"invalid_request_error"}}`)
-	if got := ClassifyHTTP(429, nil, quota).Category; got != CatQuota {
+	if got := ClassifyHTTP(429, nil, quota).Class; got != engine.ErrQuota {
 		t.Errorf("usage-limit 429 classified %v, want quota", got)
 	}
 }
 
 func TestErrorMessageIsCutAtACharacterBoundary(t *testing.T) {
 	body := []byte(`{"error":"a` + strings.Repeat("é", 400) + `"}`)
-	msg := ClassifyHTTP(500, nil, body).Message
+	msg := ClassifyHTTP(500, nil, body).Err.Error()
 	if !utf8.ValidString(msg) {
 		t.Fatalf("capped message is not valid UTF-8: %q", msg)
 	}
@@ -35,9 +37,8 @@ func TestErrorMessageIsCutAtACharacterBoundary(t *testing.T) {
 
 func TestScrubRemovesTheKeyFromAnErrorThatQuotesIt(t *testing.T) {
 	const key = "sk-test-0123456789abcdef"
-	e := ClassifyHTTP(400, nil, []byte(`{"error":{"message":"Key `+key+` is bad","code":"`+key+`"}}`))
-	e.Scrub(key)
-	for _, s := range []string{e.Message, e.Code, e.Error(), e.UserText()} {
+	e := classify(400, nil, []byte(`{"error":{"message":"Key `+key+` is bad","code":"`+key+`"}}`), key)
+	for _, s := range []string{e.Err.Error(), e.Code, e.Error(), e.UserText} {
 		if strings.Contains(s, key) {
 			t.Fatalf("the key survived scrubbing: %q", s)
 		}

@@ -2,8 +2,8 @@
 // builds the prompt from a conversation's stored memory and recent messages,
 // adapts the request to the provider (xAI, OpenAI, Anthropic or a generic
 // OpenAI-compatible server), sends it with openai-go, classifies failures
-// into what the app should do about them, and turns the model's output into
-// a validated Reply.
+// straight into the engine's error classes (*engine.LLMError), and turns the
+// model's output into a validated reply.
 //
 // EngineAdapter is how the engine uses it: it implements engine.LLM (the llm package imports the
 // engine's domain types, never the reverse), loads a conversation's memory through ContextSource,

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // scripted is an in-memory transport: each request gets the next response
@@ -87,8 +89,8 @@ func TestRateLimitWithoutHeaderBacksOffThenGivesUp(t *testing.T) {
 		}}
 		start := time.Now()
 		_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
-		var e *Error
-		if !errors.As(err, &e) || e.Category != CatRateLimit {
+		var e *engine.LLMError
+		if !errors.As(err, &e) || e.Class != engine.ErrRateLimit {
 			t.Fatalf("want a rate-limit error after retries, got %v", err)
 		}
 		if len(tr.times) != 1+DefaultRateLimitRetries {
@@ -106,8 +108,8 @@ func TestRetryAfterLongerThanTheCapIsNotWaitedFor(t *testing.T) {
 		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"3600"}}, rateBody)}}
 		start := time.Now()
 		_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
-		var e *Error
-		if !errors.As(err, &e) || e.Category != CatRateLimit || e.RetryAfter != time.Hour {
+		var e *engine.LLMError
+		if !errors.As(err, &e) || e.Class != engine.ErrRateLimit || e.RetryAfter != time.Hour {
 			t.Fatalf("want a rate-limit error carrying the 1 h Retry-After, got %v", err)
 		}
 		if time.Since(start) != 0 || len(tr.times) != 1 {
@@ -132,15 +134,15 @@ func TestCancelledContextStopsARetryWait(t *testing.T) {
 func TestClassifyHTTPUserTextsAndRetryAfterDate(t *testing.T) {
 	h := http.Header{"Retry-After": {time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)}}
 	e := ClassifyHTTP(429, h, []byte(`{"error":{"message":"slow down","code":null}}`))
-	if e.Category != CatRateLimit || e.RetryAfter < 80*time.Second || e.RetryAfter > 91*time.Second {
-		t.Fatalf("want rate limit with ~90 s from an HTTP-date Retry-After, got %v %v", e.Category, e.RetryAfter)
+	if e.Class != engine.ErrRateLimit || e.RetryAfter < 80*time.Second || e.RetryAfter > 91*time.Second {
+		t.Fatalf("want rate limit with ~90 s from an HTTP-date Retry-After, got %v %v", e.Class, e.RetryAfter)
 	}
 	for status, want := range map[int]string{401: "Invalid API key", 402: "Payment required", 403: "Access denied", 404: "not found", 503: "(503)"} {
-		if got := ClassifyHTTP(status, nil, nil).UserText(); !strings.Contains(got, want) {
+		if got := ClassifyHTTP(status, nil, nil).UserText; !strings.Contains(got, want) {
 			t.Errorf("status %d: want text containing %q, got %q", status, want, got)
 		}
 	}
-	if got := ClassifyHTTP(418, nil, []byte(`{"message":"I'm a teapot"}`)).UserText(); !strings.Contains(got, "teapot") {
+	if got := ClassifyHTTP(418, nil, []byte(`{"message":"I'm a teapot"}`)).UserText; !strings.Contains(got, "teapot") {
 		t.Errorf("unknown errors must show the provider's message, got %q", got)
 	}
 }

@@ -244,13 +244,13 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 		LocalName: "Test", Participants: []string{"Test"},
 		History: []llm.Message{{Sender: "Test", Text: "This is a connection test from Clanker's settings. Reply briefly."}},
 	}})
-	var le *llm.Error
+	var le *engine.LLMError
 	switch {
 	case err == nil:
 		res.OK = true
 		res.Message = fmt.Sprintf("Connected: %s answered.", model)
 	case errors.As(err, &le):
-		res.Message = le.UserText()
+		res.Message = le.UserText
 	case errors.Is(err, context.DeadlineExceeded):
 		res.Message = "The server did not answer within 45 seconds."
 	default:

@@ -184,7 +184,7 @@ func (l *fakeLLM) set(lat time.Duration, respond func(LLMRequest) (Reply, error)
 // fakeStore keeps records in memory and can be told to fail.
 type fakeStore struct {
 	mu       sync.Mutex
-	recs     map[ConversationID]ConversationRecord
+	recs     map[ConversationID]Conversation
 	updates  map[ConversationID][]ContextUpdate
 	seen     map[ConversationID]time.Time
 	failSave bool
@@ -192,17 +192,17 @@ type fakeStore struct {
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{recs: map[ConversationID]ConversationRecord{}, updates: map[ConversationID][]ContextUpdate{}, seen: map[ConversationID]time.Time{}}
+	return &fakeStore{recs: map[ConversationID]Conversation{}, updates: map[ConversationID][]ContextUpdate{}, seen: map[ConversationID]time.Time{}}
 }
 
-func (s *fakeStore) LoadConversation(id ConversationID) (ConversationRecord, bool, error) {
+func (s *fakeStore) LoadConversation(id ConversationID) (Conversation, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.recs[id]
 	return r, ok, nil
 }
 
-func (s *fakeStore) SaveConversation(r ConversationRecord) error {
+func (s *fakeStore) SaveConversation(r Conversation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failSave {

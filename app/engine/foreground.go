@@ -9,7 +9,7 @@ import (
 // foreground is the conversation on screen, as far as the engine has seen it.
 type foreground struct {
 	id         ConversationID
-	rec        ConversationRecord
+	rec        Conversation
 	automated  bool
 	header     []string
 	msgs       []Message
@@ -187,10 +187,10 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	if err != nil {
 		e.log.Error("engine: load conversation", "conversation", ev.ID, "err", err)
 		e.toast("error", "Could not load this conversation's Clanker settings; it stays deactivated until that works.")
-		rec, ok = ConversationRecord{}, false
+		rec, ok = Conversation{}, false
 	}
 	if !ok {
-		rec = ConversationRecord{ID: ev.ID, Mode: ModeDeactivated}
+		rec = Conversation{ID: ev.ID, Mode: ModeDeactivated}
 	}
 	rec.ID = ev.ID
 	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, viaSidebar: viaSidebar}
@@ -348,7 +348,7 @@ func (e *Engine) lastEligibleAfter(start int) *Message {
 	return &m
 }
 
-func (e *Engine) save(rec ConversationRecord) bool {
+func (e *Engine) save(rec Conversation) bool {
 	if err := e.store.SaveConversation(rec); err != nil {
 		e.log.Error("engine: save conversation", "conversation", rec.ID, "err", err)
 		return false
@@ -625,7 +625,7 @@ func (e *Engine) onSetMode(ev SetMode) {
 			return
 		}
 		if !ok {
-			rec = ConversationRecord{ID: conv}
+			rec = Conversation{ID: conv}
 		}
 		rec.Mode = ev.Mode
 		if !e.save(rec) {
@@ -680,7 +680,7 @@ func (e *Engine) deactivate(conv ConversationID) {
 	}
 	rec, ok, err := e.store.LoadConversation(conv)
 	if err != nil || !ok {
-		rec = ConversationRecord{ID: conv}
+		rec = Conversation{ID: conv}
 	}
 	rec.Mode = ModeDeactivated
 	e.save(rec)

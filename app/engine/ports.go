@@ -60,8 +60,10 @@ type Page interface {
 // Store persists per-conversation engine state. Methods are called from the engine goroutine and
 // must return promptly. A missing conversation is not an error: Load returns ok=false.
 type Store interface {
-	LoadConversation(id ConversationID) (rec ConversationRecord, ok bool, err error)
-	SaveConversation(rec ConversationRecord) error
+	LoadConversation(id ConversationID) (rec Conversation, ok bool, err error)
+	// SaveConversation writes the parts the engine owns (mode, last processed message,
+	// timestamps) and leaves Memory and ModelOverride as they are stored.
+	SaveConversation(rec Conversation) error
 	// ApplyContext applies the model's context updates to the conversation they were computed
 	// for, never to whatever conversation is on screen when they arrive.
 	ApplyContext(id ConversationID, upd ContextUpdate) error

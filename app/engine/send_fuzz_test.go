@@ -101,16 +101,16 @@ func (p *fuzzPage) Do(c engine.Command) {
 
 type memStore struct {
 	mu   sync.Mutex
-	recs map[engine.ConversationID]engine.ConversationRecord
+	recs map[engine.ConversationID]engine.Conversation
 }
 
-func (s *memStore) LoadConversation(id engine.ConversationID) (engine.ConversationRecord, bool, error) {
+func (s *memStore) LoadConversation(id engine.ConversationID) (engine.Conversation, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.recs[id]
 	return r, ok, nil
 }
-func (s *memStore) SaveConversation(r engine.ConversationRecord) error {
+func (s *memStore) SaveConversation(r engine.Conversation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.recs[r.ID] = r
@@ -129,7 +129,7 @@ func (l echoLLM) Complete(context.Context, engine.LLMRequest) (engine.Reply, err
 
 func runScript(t *testing.T, script []byte, text, answer string) {
 	page := &fuzzPage{}
-	st := &memStore{recs: map[engine.ConversationID]engine.ConversationRecord{}}
+	st := &memStore{recs: map[engine.ConversationID]engine.Conversation{}}
 	s := engine.DefaultSettings()
 	s.Endpoint, s.Model, s.UserName, s.QuietStartHour, s.QuietStopHour = "https://api.example.com/v1", "m", "Dana", 0, 0
 	eng, err := engine.New(engine.Config{Page: page, Store: st, LLM: echoLLM{answer}, Rand: rand.New(rand.NewPCG(1, 2)),

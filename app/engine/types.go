@@ -186,12 +186,29 @@ type Participant struct {
 	Name string
 }
 
-// ConversationRecord is what the store keeps per conversation for the engine.
-type ConversationRecord struct {
+// Conversation is everything stored about one conversation. Each part has one writer: the
+// engine owns the mode, the last processed message and the timestamps (Store.SaveConversation);
+// the model's context updates own Memory (Store.ApplyContext); ModelOverride is a user setting.
+// A conversation never stored reads as Deactivated with empty memory.
+type Conversation struct {
 	ID            ConversationID
 	Mode          Mode
 	LastProcessed MessageRef
 	LastSeen      time.Time // last time it was seen in the sidebar or foreground
 	LastMessageAt time.Time // last new message observed (for idle news)
 	LastNewsCheck time.Time
+	Memory        Memory
+	// ModelOverride is the model used for this conversation instead of the global one ("" for
+	// the global model).
+	ModelOverride string
+}
+
+// Memory is the model-maintained part of a conversation: the summary that stands in for older
+// messages, the persona the participants asked for, and notes about each participant. The LLM
+// adapter puts it into every prompt; the model's ContextUpdate changes it.
+type Memory struct {
+	Summary       string
+	Customization string
+	// Profiles maps a participant name to the model's notes about them.
+	Profiles map[string]string
 }

@@ -93,7 +93,7 @@ func (p *e2ePage) sentTexts() []string {
 // e2eStore is the engine's store (modes) and the adapter's context source and usage sink.
 type e2eStore struct {
 	mu       sync.Mutex
-	recs     map[engine.ConversationID]engine.ConversationRecord
+	recs     map[engine.ConversationID]engine.Conversation
 	summary  map[string]string
 	profiles map[string]string
 	usage    []UsageRecord
@@ -101,17 +101,17 @@ type e2eStore struct {
 }
 
 func newE2EStore() *e2eStore {
-	return &e2eStore{recs: map[engine.ConversationID]engine.ConversationRecord{}, summary: map[string]string{}}
+	return &e2eStore{recs: map[engine.ConversationID]engine.Conversation{}, summary: map[string]string{}}
 }
 
-func (s *e2eStore) LoadConversation(id engine.ConversationID) (engine.ConversationRecord, bool, error) {
+func (s *e2eStore) LoadConversation(id engine.ConversationID) (engine.Conversation, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.recs[id]
 	return r, ok, nil
 }
 
-func (s *e2eStore) SaveConversation(r engine.ConversationRecord) error {
+func (s *e2eStore) SaveConversation(r engine.Conversation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.recs[r.ID] = r
@@ -148,7 +148,7 @@ func (s *e2eStore) mode(id engine.ConversationID) engine.Mode {
 }
 func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
 	s.mu.Lock()
-	s.recs[id] = engine.ConversationRecord{ID: id, Mode: m}
+	s.recs[id] = engine.Conversation{ID: id, Mode: m}
 	s.mu.Unlock()
 }
 func (s *e2eStore) LoadContext(_ context.Context, conv string) (string, string, map[string]string, error) {

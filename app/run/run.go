@@ -367,7 +367,7 @@ func (a *App) llmConfig(conversation string) (llm.Config, error) {
 		return llm.Config{}, engine.ErrUninitialized
 	}
 	model := e.st.Model
-	if c, err := a.store.Conversation(a.ctx, conversation); err == nil {
+	if c, _, err := a.store.Conversation(a.ctx, conversation); err == nil {
 		model = e.st.ModelFor(c.ModelOverride)
 	}
 	return llm.Config{Endpoint: e.st.Endpoint, APIKey: e.key, Model: model}, nil

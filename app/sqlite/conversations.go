@@ -7,23 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
-
-// Mode is a conversation's stored participation mode. Uninitialized is not
-// stored: it is derived from incomplete settings.
-type Mode string
-
-// Stored modes. The strings are what the database holds, so they never change.
-const (
-	ModeDeactivated Mode = "deactivated"
-	ModeAvailable   Mode = "available"
-	ModeActive      Mode = "active"
-)
-
-// Valid reports whether m is one of the stored modes.
-func (m Mode) Valid() bool {
-	return m == ModeDeactivated || m == ModeAvailable || m == ModeActive
-}
 
 // Size limits. They are far above what the LLM client keeps (it caps the
 // summary and profiles much lower); they exist so a runaway value gets a
@@ -36,46 +22,6 @@ const (
 	// conversation; older ones are dropped when a new one is cached.
 	MaxImagesPerConversation = 4
 )
-
-// LastMessage is the last processed message, used to find messages that
-// arrived while the app was away (matched by ID, else by sender and text).
-type LastMessage struct {
-	ID     string `json:"id"`
-	Sender string `json:"sender"`
-	Text   string `json:"text"`
-}
-
-// NewsState is the idle-time news search bookkeeping for one conversation,
-// kept per conversation so it survives restarts and switching conversations.
-type NewsState struct {
-	LastCheck   time.Time `json:"lastCheck,omitzero"`
-	LastMessage time.Time `json:"lastMessage,omitzero"`
-}
-
-// Conversation is everything stored about one conversation.
-type Conversation struct {
-	ID            string
-	Mode          Mode
-	Summary       string
-	Customization string
-	// Profiles maps a participant name to the model's notes about them.
-	Profiles      map[string]string
-	LastMessage   LastMessage
-	News          NewsState
-	ModelOverride string
-	LastSeen      time.Time
-	// Stored is false for a conversation that has never been written: it is
-	// returned with defaults (Deactivated).
-	Stored bool
-}
-
-// Memory is the model-maintained part of a conversation. The LLM client
-// decides how a reply changes it; the store saves the result as a whole.
-type Memory struct {
-	Summary       string
-	Customization string
-	Profiles      map[string]string
-}
 
 func checkID(id string) error {
 	if id == "" {
@@ -97,32 +43,33 @@ func checkText(field, v string) error {
 const conversationColumns = `id, mode, summary, customization, profiles, last_message_id,
 	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen`
 
-// Conversation returns the stored data for id, or defaults (Deactivated,
-// Stored false) for a conversation never seen before. An unknown stored mode
-// reads back as Deactivated, the safe choice.
-func (s *Store) Conversation(ctx context.Context, id string) (Conversation, error) {
+// Conversation returns the stored data for id and stored=true, or defaults
+// (Deactivated, empty memory) and stored=false for a conversation never seen
+// before. An unknown stored mode reads back as Deactivated, the safe choice.
+func (s *Store) Conversation(ctx context.Context, id string) (c engine.Conversation, stored bool, err error) {
 	if err := checkID(id); err != nil {
-		return Conversation{}, err
+		return engine.Conversation{}, false, err
 	}
 	row := s.db.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ?`, id)
-	c, err := scanConversation(row)
+	c, err = scanConversation(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Conversation{ID: id, Mode: ModeDeactivated, Profiles: map[string]string{}}, nil
+		return engine.Conversation{ID: engine.ConversationID(id), Mode: engine.ModeDeactivated,
+			Memory: engine.Memory{Profiles: map[string]string{}}}, false, nil
 	}
 	if err != nil {
-		return Conversation{}, fmt.Errorf("load conversation %s: %w", id, err)
+		return engine.Conversation{}, false, fmt.Errorf("load conversation %s: %w", id, err)
 	}
-	return c, nil
+	return c, true, nil
 }
 
 // Conversations lists every stored conversation, most recently seen first.
-func (s *Store) Conversations(ctx context.Context) ([]Conversation, error) {
+func (s *Store) Conversations(ctx context.Context) ([]engine.Conversation, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+conversationColumns+` FROM conversations ORDER BY last_seen DESC, id`)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
 	}
 	defer rows.Close()
-	var out []Conversation
+	var out []engine.Conversation
 	for rows.Next() {
 		c, err := scanConversation(rows)
 		if err != nil {
@@ -135,29 +82,49 @@ func (s *Store) Conversations(ctx context.Context) ([]Conversation, error) {
 
 type scanner interface{ Scan(...any) error }
 
-func scanConversation(r scanner) (Conversation, error) {
-	var c Conversation
-	var mode, profiles string
+func scanConversation(r scanner) (engine.Conversation, error) {
+	var c engine.Conversation
+	var id, mode, profiles string
 	var lastSeen, lastMessageAt, lastNewsCheck int64
-	if err := r.Scan(&c.ID, &mode, &c.Summary, &c.Customization, &profiles, &c.LastMessage.ID,
-		&c.LastMessage.Sender, &c.LastMessage.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen); err != nil {
+	m := &c.Memory
+	if err := r.Scan(&id, &mode, &m.Summary, &m.Customization, &profiles, &c.LastProcessed.ID,
+		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen); err != nil {
 		return c, err
 	}
-	c.Stored = true
-	c.Mode = Mode(mode)
-	if !c.Mode.Valid() {
-		c.Mode = ModeDeactivated
-	}
+	c.ID = engine.ConversationID(id)
+	c.Mode = loadedMode(mode)
 	c.LastSeen = fromMS(lastSeen)
-	c.Profiles = map[string]string{}
-	if err := json.Unmarshal([]byte(profiles), &c.Profiles); err != nil {
+	c.LastMessageAt, c.LastNewsCheck = fromMS(lastMessageAt), fromMS(lastNewsCheck)
+	m.Profiles = map[string]string{}
+	if err := json.Unmarshal([]byte(profiles), &m.Profiles); err != nil {
 		return c, fmt.Errorf("conversation %s: stored profiles are not a JSON object of strings: %w", c.ID, err)
 	}
-	if c.Profiles == nil {
-		c.Profiles = map[string]string{}
+	if m.Profiles == nil {
+		m.Profiles = map[string]string{}
 	}
-	c.News = NewsState{LastCheck: fromMS(lastNewsCheck), LastMessage: fromMS(lastMessageAt)}
 	return c, nil
+}
+
+// loadedMode reads a stored mode; anything unexpected (a value written by a newer version, or
+// edited by hand) is Deactivated, the only safe reading.
+func loadedMode(s string) engine.Mode {
+	switch m := engine.Mode(s); m {
+	case engine.ModeAvailable, engine.ModeActive:
+		return m
+	}
+	return engine.ModeDeactivated
+}
+
+// storedMode maps a mode to the value stored. Uninitialized is a display state derived from
+// the settings, never a choice to store.
+func storedMode(m engine.Mode) (engine.Mode, error) {
+	switch m {
+	case "", engine.ModeDeactivated:
+		return engine.ModeDeactivated, nil
+	case engine.ModeAvailable, engine.ModeActive:
+		return m, nil
+	}
+	return "", fmt.Errorf("mode %q cannot be stored (want deactivated, available or active)", m)
 }
 
 // upsert sets columns of one conversation, creating its row (Deactivated)
@@ -179,9 +146,10 @@ func (s *Store) upsert(ctx context.Context, id string, set string, args ...any) 
 }
 
 // SetMode stores a conversation's mode.
-func (s *Store) SetMode(ctx context.Context, id string, mode Mode) error {
-	if !mode.Valid() {
-		return fmt.Errorf("conversation %s: %q is not a mode (deactivated, available or active)", id, mode)
+func (s *Store) SetMode(ctx context.Context, id string, mode engine.Mode) error {
+	mode, err := storedMode(mode)
+	if err != nil {
+		return fmt.Errorf("conversation %s: %w", id, err)
 	}
 	if err := s.upsert(ctx, id, ", mode", string(mode)); err != nil {
 		return fmt.Errorf("save mode of conversation %s: %w", id, err)
@@ -191,7 +159,7 @@ func (s *Store) SetMode(ctx context.Context, id string, mode Mode) error {
 
 // SaveMemory replaces the summary, customization and profiles of a
 // conversation in one write.
-func (s *Store) SaveMemory(ctx context.Context, id string, m Memory) error {
+func (s *Store) SaveMemory(ctx context.Context, id string, m engine.Memory) error {
 	if err := checkText("summary", m.Summary); err != nil {
 		return fmt.Errorf("conversation %s: %w", id, err)
 	}
@@ -215,7 +183,7 @@ func (s *Store) SaveMemory(ctx context.Context, id string, m Memory) error {
 }
 
 // SetLastMessage stores the last processed message of a conversation.
-func (s *Store) SetLastMessage(ctx context.Context, id string, m LastMessage) error {
+func (s *Store) SetLastMessage(ctx context.Context, id string, m engine.MessageRef) error {
 	if err := checkText("last message", m.ID+m.Sender+m.Text); err != nil {
 		return fmt.Errorf("conversation %s: %w", id, err)
 	}
@@ -225,10 +193,10 @@ func (s *Store) SetLastMessage(ctx context.Context, id string, m LastMessage) er
 	return nil
 }
 
-// SetNewsState stores a conversation's news search bookkeeping. Since
-// migration 0003 it lives in two columns shared with the engine's record.
-func (s *Store) SetNewsState(ctx context.Context, id string, n NewsState) error {
-	if err := s.upsert(ctx, id, ", last_message_at, last_news_check", msOrZero(n.LastMessage), msOrZero(n.LastCheck)); err != nil {
+// SetNewsTimes stores when a conversation last had a new message and when news was last
+// checked for it (the idle-time news bookkeeping).
+func (s *Store) SetNewsTimes(ctx context.Context, id string, lastMessageAt, lastNewsCheck time.Time) error {
+	if err := s.upsert(ctx, id, ", last_message_at, last_news_check", msOrZero(lastMessageAt), msOrZero(lastNewsCheck)); err != nil {
 		return fmt.Errorf("save news state of conversation %s: %w", id, err)
 	}
 	return nil
@@ -336,7 +304,7 @@ func (s *Store) DeactivateAll(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE conversations SET mode = ?, updated_at = ? WHERE mode != ?`,
-			ModeDeactivated, ms(s.now()), ModeDeactivated)
+			engine.ModeDeactivated, ms(s.now()), engine.ModeDeactivated)
 		if err != nil {
 			return err
 		}

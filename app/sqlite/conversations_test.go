@@ -13,8 +13,8 @@ import (
 
 func TestUnknownConversationIsDeactivatedAndNotStored(t *testing.T) {
 	s, _ := openTest(t)
-	c, err := s.Conversation(context.Background(), "never-seen")
-	if err != nil || c.Mode != ModeDeactivated || c.Stored || c.ID != "never-seen" || c.Profiles == nil {
+	c, stored, err := s.Conversation(context.Background(), "never-seen")
+	if err != nil || c.Mode != engine.ModeDeactivated || stored || c.ID != "never-seen" || c.Memory.Profiles == nil {
 		t.Errorf("unknown conversation = %+v (%v); want deactivated, not stored, empty profiles", c, err)
 	}
 }
@@ -28,31 +28,31 @@ func TestConversationFieldsRoundTripAndAreWrittenIndependently(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.SetMode(ctx, "c1", ModeAvailable))
-	must(s.SaveMemory(ctx, "c1", Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "likes tea"}}))
-	must(s.SetLastMessage(ctx, "c1", LastMessage{ID: "m9", Sender: "Ann", Text: "hi clanker"}))
-	news := NewsState{LastCheck: t0.Add(-time.Hour), LastMessage: t0.Add(-3 * time.Hour)}
-	must(s.SetNewsState(ctx, "c1", news))
+	must(s.SetMode(ctx, "c1", engine.ModeAvailable))
+	must(s.SaveMemory(ctx, "c1", engine.Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "likes tea"}}))
+	must(s.SetLastMessage(ctx, "c1", engine.MessageRef{ID: "m9", Sender: "Ann", Text: "hi clanker"}))
+	lastCheck, lastMessage := t0.Add(-time.Hour), t0.Add(-3*time.Hour)
+	must(s.SetNewsTimes(ctx, "c1", lastMessage, lastCheck))
 	clk.t = t0.Add(time.Minute)
 	must(s.SetModelOverride(ctx, "c1", "gpt-5-mini"))
 
-	c, err := s.Conversation(ctx, "c1")
-	if err != nil {
-		t.Fatal(err)
+	c, stored, err := s.Conversation(ctx, "c1")
+	if err != nil || !stored {
+		t.Fatal(stored, err)
 	}
-	want := Conversation{
-		ID: "c1", Mode: ModeAvailable, Summary: "sum", Customization: "pirate",
-		Profiles:      map[string]string{"Ann": "likes tea"},
-		LastMessage:   LastMessage{ID: "m9", Sender: "Ann", Text: "hi clanker"},
-		ModelOverride: "gpt-5-mini", Stored: true,
+	want := engine.Conversation{
+		ID: "c1", Mode: engine.ModeAvailable,
+		Memory:        engine.Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "likes tea"}},
+		LastProcessed: engine.MessageRef{ID: "m9", Sender: "Ann", Text: "hi clanker"},
+		ModelOverride: "gpt-5-mini",
 	}
-	if !c.News.LastCheck.Equal(news.LastCheck) || !c.News.LastMessage.Equal(news.LastMessage) {
-		t.Errorf("news state = %+v, want %+v", c.News, news)
+	if !c.LastNewsCheck.Equal(lastCheck) || !c.LastMessageAt.Equal(lastMessage) {
+		t.Errorf("news times = %v, %v; want %v, %v", c.LastMessageAt, c.LastNewsCheck, lastMessage, lastCheck)
 	}
 	if !c.LastSeen.Equal(t0) {
 		t.Errorf("last seen = %v, want %v (model override is a setting, not a sighting)", c.LastSeen, t0)
 	}
-	c.News, c.LastSeen = NewsState{}, time.Time{}
+	c.LastMessageAt, c.LastNewsCheck, c.LastSeen = time.Time{}, time.Time{}, time.Time{}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("conversation = %+v\nwant %+v", c, want)
 	}
@@ -62,19 +62,19 @@ func TestInvalidConversationInputGetsAClearError(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
 	cases := map[string]error{
-		"bad mode":       s.SetMode(ctx, "c", Mode("uninitialized")),
-		"empty id":       s.SetMode(ctx, "", ModeActive),
-		"huge id":        s.SetMode(ctx, strings.Repeat("i", MaxIDLength+1), ModeActive),
-		"huge summary":   s.SaveMemory(ctx, "c", Memory{Summary: strings.Repeat("s", MaxTextBytes+1)}),
-		"huge profiles":  s.SaveMemory(ctx, "c", Memory{Profiles: map[string]string{"a": strings.Repeat("p", MaxTextBytes)}}),
-		"huge last text": s.SetLastMessage(ctx, "c", LastMessage{Text: strings.Repeat("t", MaxTextBytes+1)}),
+		"bad mode":       s.SetMode(ctx, "c", engine.Mode("uninitialized")),
+		"empty id":       s.SetMode(ctx, "", engine.ModeActive),
+		"huge id":        s.SetMode(ctx, strings.Repeat("i", MaxIDLength+1), engine.ModeActive),
+		"huge summary":   s.SaveMemory(ctx, "c", engine.Memory{Summary: strings.Repeat("s", MaxTextBytes+1)}),
+		"huge profiles":  s.SaveMemory(ctx, "c", engine.Memory{Profiles: map[string]string{"a": strings.Repeat("p", MaxTextBytes)}}),
+		"huge last text": s.SetLastMessage(ctx, "c", engine.MessageRef{Text: strings.Repeat("t", MaxTextBytes+1)}),
 	}
 	for name, err := range cases {
 		if err == nil {
 			t.Errorf("%s: accepted, want an error", name)
 		}
 	}
-	if c, _ := s.Conversation(ctx, "c"); c.Stored {
+	if c, stored, _ := s.Conversation(ctx, "c"); stored {
 		t.Errorf("refused writes created conversation c: %+v", c)
 	}
 }
@@ -82,11 +82,11 @@ func TestInvalidConversationInputGetsAClearError(t *testing.T) {
 func TestUnknownStoredModeReadsAsDeactivated(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	if err := s.SetMode(ctx, "c", ModeActive); err != nil {
+	if err := s.SetMode(ctx, "c", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
 	s.db.Exec(`UPDATE conversations SET mode = 'hyperactive' WHERE id = 'c'`)
-	if c, err := s.Conversation(ctx, "c"); err != nil || c.Mode != ModeDeactivated {
+	if c, _, err := s.Conversation(ctx, "c"); err != nil || c.Mode != engine.ModeDeactivated {
 		t.Errorf("unknown stored mode read as %q (%v), want deactivated", c.Mode, err)
 	}
 }
@@ -94,14 +94,14 @@ func TestUnknownStoredModeReadsAsDeactivated(t *testing.T) {
 func seed(t *testing.T, s *Store) {
 	t.Helper()
 	ctx := context.Background()
-	for id, mode := range map[string]Mode{"cur": ModeActive, "other": ModeAvailable, "quiet": ModeDeactivated} {
+	for id, mode := range map[string]engine.Mode{"cur": engine.ModeActive, "other": engine.ModeAvailable, "quiet": engine.ModeDeactivated} {
 		if err := s.SetMode(ctx, id, mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SaveMemory(ctx, id, Memory{Summary: "summary of " + id, Customization: "style", Profiles: map[string]string{"Bo": "x"}}); err != nil {
+		if err := s.SaveMemory(ctx, id, engine.Memory{Summary: "summary of " + id, Customization: "style", Profiles: map[string]string{"Bo": "x"}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SetLastMessage(ctx, id, LastMessage{ID: "m1", Sender: "Bo", Text: "yo"}); err != nil {
+		if err := s.SetLastMessage(ctx, id, engine.MessageRef{ID: "m1", Sender: "Bo", Text: "yo"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.PutImage(ctx, CachedImage{ConversationID: id, Source: "blob:https://messages.google.com/1", MIME: "image/jpeg", Width: 448, Height: 448, Data: []byte{1, 2, 3}}); err != nil {
@@ -123,17 +123,17 @@ func TestPurgeConversationForgetsMemoryButKeepsModeAndOverride(t *testing.T) {
 	if err := s.PurgeConversation(ctx, "cur"); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := s.Conversation(ctx, "cur")
-	if c.Mode != ModeActive || c.ModelOverride != "special" {
+	c, _, _ := s.Conversation(ctx, "cur")
+	if c.Mode != engine.ModeActive || c.ModelOverride != "special" {
 		t.Errorf("purge changed mode/override: %q %q", c.Mode, c.ModelOverride)
 	}
-	if c.Summary != "" || c.Customization != "" || len(c.Profiles) != 0 || c.LastMessage != (LastMessage{}) {
+	if c.Memory.Summary != "" || c.Memory.Customization != "" || len(c.Memory.Profiles) != 0 || c.LastProcessed != (engine.MessageRef{}) {
 		t.Errorf("purge left memory behind: %+v", c)
 	}
 	if _, ok, _ := s.Image(ctx, "cur", "blob:https://messages.google.com/1"); ok {
 		t.Errorf("purge left the cached image")
 	}
-	if o, _ := s.Conversation(ctx, "other"); o.Summary != "summary of other" || o.Mode != ModeAvailable {
+	if o, _, _ := s.Conversation(ctx, "other"); o.Memory.Summary != "summary of other" || o.Mode != engine.ModeAvailable {
 		t.Errorf("purging cur touched other: %+v", o)
 	}
 	if _, ok, _ := s.Image(ctx, "other", "blob:https://messages.google.com/1"); !ok {
@@ -162,11 +162,11 @@ func TestPurgeAllKeepsSettingsKeyUsageAndTheCurrentMode(t *testing.T) {
 	if k, _, _ := s.APIKey(ctx); k != testKey {
 		t.Errorf("purge all lost the API key")
 	}
-	c, _ := s.Conversation(ctx, "cur")
-	if c.Mode != ModeActive || c.ModelOverride != "special" || c.Summary != "" || len(c.Profiles) != 0 {
+	c, _, _ := s.Conversation(ctx, "cur")
+	if c.Mode != engine.ModeActive || c.ModelOverride != "special" || c.Memory.Summary != "" || len(c.Memory.Profiles) != 0 {
 		t.Errorf("current conversation after purge all = %+v; want mode and override only", c)
 	}
-	if o, _ := s.Conversation(ctx, "other"); o.Stored || o.Mode != ModeDeactivated {
+	if o, stored, _ := s.Conversation(ctx, "other"); stored || o.Mode != engine.ModeDeactivated {
 		t.Errorf("other conversation survived purge all: %+v", o)
 	}
 	var images int
@@ -201,8 +201,8 @@ func TestDeactivateAllReachesEveryStoredConversationAndKeepsMemory(t *testing.T)
 	}
 	cs, _ := s.Conversations(ctx)
 	for _, c := range cs {
-		if c.Mode != ModeDeactivated || c.Summary == "" {
-			t.Errorf("after deactivate all %s = mode %q summary %q; want deactivated with summary kept", c.ID, c.Mode, c.Summary)
+		if c.Mode != engine.ModeDeactivated || c.Memory.Summary == "" {
+			t.Errorf("after deactivate all %s = mode %q summary %q; want deactivated with summary kept", c.ID, c.Mode, c.Memory.Summary)
 		}
 	}
 }
@@ -212,13 +212,13 @@ func TestForgetUnseenSinceDropsOldConversationsAndTheirImages(t *testing.T) {
 	ctx := context.Background()
 	clk.t = t0.Add(-40 * 24 * time.Hour)
 	for _, id := range []string{"old", "old-but-current"} {
-		if err := s.SetMode(ctx, id, ModeActive); err != nil {
+		if err := s.SetMode(ctx, id, engine.ModeActive); err != nil {
 			t.Fatal(err)
 		}
 	}
 	s.PutImage(ctx, CachedImage{ConversationID: "old", Source: "blob:a", MIME: "image/jpeg", Width: 1, Height: 1, Data: []byte{1}})
 	clk.t = t0.Add(-10 * 24 * time.Hour)
-	s.SetMode(ctx, "recent", ModeActive)
+	s.SetMode(ctx, "recent", engine.ModeActive)
 	clk.t = t0.Add(-35 * 24 * time.Hour)
 	s.Touch(ctx, "touched") // created 35 days ago, then seen again below
 	clk.t = t0
@@ -229,8 +229,8 @@ func TestForgetUnseenSinceDropsOldConversationsAndTheirImages(t *testing.T) {
 		t.Fatalf("forgot %d (%v), want 1", n, err)
 	}
 	for id, want := range map[string]bool{"old": false, "old-but-current": true, "recent": true, "touched": true} {
-		if c, _ := s.Conversation(ctx, id); c.Stored != want {
-			t.Errorf("%s stored = %v, want %v", id, c.Stored, want)
+		if _, stored, _ := s.Conversation(ctx, id); stored != want {
+			t.Errorf("%s stored = %v, want %v", id, stored, want)
 		}
 	}
 	var images int
@@ -243,7 +243,7 @@ func TestForgetUnseenSinceDropsOldConversationsAndTheirImages(t *testing.T) {
 func TestImageCacheReplacesBySourceAndKeepsTheNewestFew(t *testing.T) {
 	s, clk := openTest(t)
 	ctx := context.Background()
-	if err := s.SetMode(ctx, "c", ModeActive); err != nil {
+	if err := s.SetMode(ctx, "c", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < MaxImagesPerConversation+2; i++ {
@@ -264,7 +264,7 @@ func TestImageCacheReplacesBySourceAndKeepsTheNewestFew(t *testing.T) {
 	if got, _, _ := s.Image(ctx, "c", "blob:f"); !bytes.Equal(got.Data, []byte{9, 9}) || got.MIME != "image/png" {
 		t.Errorf("same source did not replace: %+v", got)
 	}
-	if c, _ := s.Conversation(ctx, "c"); c.Mode != ModeActive {
+	if c, _, _ := s.Conversation(ctx, "c"); c.Mode != engine.ModeActive {
 		t.Errorf("caching an image changed the mode to %q", c.Mode)
 	}
 	for name, img := range map[string]CachedImage{

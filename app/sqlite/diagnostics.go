@@ -35,17 +35,17 @@ func (s *Store) Diagnostics(ctx context.Context, snap engine.Snapshot) (diag.Sna
 	sawForeground := false
 	for _, c := range convs {
 		dc := diag.Conversation{
-			ID: c.ID, Mode: string(c.Mode), ModelOverride: c.ModelOverride,
-			Summary: c.Summary, Customization: c.Customization, Profiles: c.Profiles,
+			ID: string(c.ID), Mode: string(c.Mode), ModelOverride: c.ModelOverride,
+			Summary: c.Memory.Summary, Customization: c.Memory.Customization, Profiles: c.Memory.Profiles,
 			Fields: map[string]string{"lastSeen": timeString(c.LastSeen)},
 		}
-		if c.LastMessage != (LastMessage{}) {
-			dc.LastMessage = &diag.Message{ID: c.LastMessage.ID, Sender: c.LastMessage.Sender, Text: c.LastMessage.Text,
-				IsClanker: strings.HasPrefix(c.LastMessage.Text, strings.TrimSpace(engine.Prefix))}
+		if lp := c.LastProcessed; lp != (engine.MessageRef{}) {
+			dc.LastMessage = &diag.Message{ID: lp.ID, Sender: lp.Sender, Text: lp.Text,
+				IsClanker: strings.HasPrefix(lp.Text, strings.TrimSpace(engine.Prefix))}
 		}
-		dc.Fields["lastMessageAt"] = timeString(c.News.LastMessage)
-		dc.Fields["lastNewsCheck"] = timeString(c.News.LastCheck)
-		if fg != nil && string(fg.ID) == c.ID {
+		dc.Fields["lastMessageAt"] = timeString(c.LastMessageAt)
+		dc.Fields["lastNewsCheck"] = timeString(c.LastNewsCheck)
+		if fg != nil && fg.ID == c.ID {
 			sawForeground = true
 			addForeground(&dc, fg)
 		}

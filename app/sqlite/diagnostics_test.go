@@ -24,13 +24,13 @@ func TestDiagnosticsCombineStoredDataWithTheEngineSnapshotAndNeverTheKey(t *test
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetMode(ctx, "stored", ModeActive); err != nil {
+	if err := s.SetMode(ctx, "stored", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveMemory(ctx, "stored", Memory{Summary: "Ann plans a trip", Profiles: map[string]string{"Ann Lee": "likes tea"}}); err != nil {
+	if err := s.SaveMemory(ctx, "stored", engine.Memory{Summary: "Ann plans a trip", Profiles: map[string]string{"Ann Lee": "likes tea"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetLastMessage(ctx, "stored", LastMessage{ID: "m1", Sender: "Ann Lee", Text: "hi clanker"}); err != nil {
+	if err := s.SetLastMessage(ctx, "stored", engine.MessageRef{ID: "m1", Sender: "Ann Lee", Text: "hi clanker"}); err != nil {
 		t.Fatal(err)
 	}
 	snap := engine.Snapshot{

@@ -45,47 +45,16 @@ func msOrZero(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-// LoadConversation reads the engine's record of id. A conversation never
+// LoadConversation reads what is stored about id. A conversation never
 // written reports ok=false, which the engine reads as Deactivated.
-func (e *EngineStore) LoadConversation(id engine.ConversationID) (engine.ConversationRecord, bool, error) {
-	if err := checkID(string(id)); err != nil {
-		return engine.ConversationRecord{}, false, err
-	}
+func (e *EngineStore) LoadConversation(id engine.ConversationID) (engine.Conversation, bool, error) {
 	ctx, cancel := e.ctx()
 	defer cancel()
-	var rec engine.ConversationRecord
-	var mode string
-	var seen, lastMsg, lastNews int64
-	err := e.s.db.QueryRowContext(ctx, `SELECT mode, last_message_id, last_message_sender, last_message_text,
-		last_seen, last_message_at, last_news_check FROM conversations WHERE id = ?`, string(id)).
-		Scan(&mode, &rec.LastProcessed.ID, &rec.LastProcessed.Sender, &rec.LastProcessed.Text, &seen, &lastMsg, &lastNews)
-	if errors.Is(err, sql.ErrNoRows) {
-		return engine.ConversationRecord{}, false, nil
+	c, ok, err := e.s.Conversation(ctx, string(id))
+	if err != nil || !ok {
+		return engine.Conversation{}, false, err
 	}
-	if err != nil {
-		return engine.ConversationRecord{}, false, fmt.Errorf("load conversation %s: %w", id, err)
-	}
-	rec.ID = id
-	rec.Mode = engine.ModeDeactivated
-	if m := Mode(mode); m.Valid() {
-		rec.Mode = engine.Mode(m)
-	}
-	rec.LastSeen, rec.LastMessageAt, rec.LastNewsCheck = fromMS(seen), fromMS(lastMsg), fromMS(lastNews)
-	return rec, true, nil
-}
-
-// storedMode maps the engine's mode to the stored one. Uninitialized is a
-// display state derived from the settings, never a choice to store.
-func storedMode(m engine.Mode) (Mode, error) {
-	switch m {
-	case "", engine.ModeDeactivated:
-		return ModeDeactivated, nil
-	case engine.ModeAvailable:
-		return ModeAvailable, nil
-	case engine.ModeActive:
-		return ModeActive, nil
-	}
-	return "", fmt.Errorf("mode %q cannot be stored (want deactivated, available or active)", m)
+	return c, true, nil
 }
 
 // SaveConversation writes the whole engine record in one statement, creating
@@ -95,7 +64,7 @@ func storedMode(m engine.Mode) (Mode, error) {
 // cannot undo a newer sighting, and a record with no LastSeen (a mode chosen
 // from the tray for a conversation not on screen) counts as seen now: the user
 // just acted on it, so housekeeping must not forget it.
-func (e *EngineStore) SaveConversation(rec engine.ConversationRecord) error {
+func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	if err := checkID(string(rec.ID)); err != nil {
 		return fmt.Errorf("save conversation: %w", err)
 	}
@@ -146,7 +115,7 @@ func (e *EngineStore) ApplyContext(id engine.ConversationID, upd engine.ContextU
 	ctx, cancel := e.ctx()
 	defer cancel()
 	err := e.s.inTx(ctx, func(tx *sql.Tx) error {
-		var mem Memory
+		var mem engine.Memory
 		var profiles string
 		err := tx.QueryRowContext(ctx, `SELECT summary, customization, profiles FROM conversations WHERE id = ?`, string(id)).
 			Scan(&mem.Summary, &mem.Customization, &profiles)

@@ -18,7 +18,7 @@ func TestEngineRecordRoundTripsThroughTheFileAcrossReopen(t *testing.T) {
 	dir := t.TempDir()
 	s := openAt(t, dir)
 	s.Now = (&clock{t: t0}).Now
-	rec := engine.ConversationRecord{
+	rec := engine.Conversation{
 		ID:            "c1",
 		Mode:          engine.ModeActive,
 		LastProcessed: engine.MessageRef{ID: "tmp_42", Sender: "Ann", Text: "hey clanker"},
@@ -41,8 +41,8 @@ func TestEngineRecordRoundTripsThroughTheFileAcrossReopen(t *testing.T) {
 		t.Errorf("record after reopen = %+v\nwant %+v", got, rec)
 	}
 	// The settings-window view reads the same columns.
-	c, err := s2.Conversation(context.Background(), "c1")
-	if err != nil || c.Mode != ModeActive || c.LastMessage.ID != "tmp_42" || !c.News.LastMessage.Equal(rec.LastMessageAt) || !c.News.LastCheck.Equal(rec.LastNewsCheck) {
+	c, _, err := s2.Conversation(context.Background(), "c1")
+	if err != nil || c.Mode != engine.ModeActive || c.LastProcessed.ID != "tmp_42" || !c.LastMessageAt.Equal(rec.LastMessageAt) || !c.LastNewsCheck.Equal(rec.LastNewsCheck) {
 		t.Errorf("Conversation view = %+v (%v); want the engine's mode, pointer and news times", c, err)
 	}
 }
@@ -50,7 +50,7 @@ func TestEngineRecordRoundTripsThroughTheFileAcrossReopen(t *testing.T) {
 func TestEngineLoadOfANeverStoredConversationIsNotFoundNotAnError(t *testing.T) {
 	s, _ := openTest(t)
 	rec, ok, err := s.Engine().LoadConversation("new")
-	if ok || err != nil || rec != (engine.ConversationRecord{}) {
+	if ok || err != nil || !reflect.DeepEqual(rec, engine.Conversation{}) {
 		t.Errorf("load unknown = %+v, ok=%v, err=%v; want zero record, ok=false, no error", rec, ok, err)
 	}
 }
@@ -65,14 +65,14 @@ func TestEngineSaveNeverMovesLastSeenBackAndTreatsZeroAsNow(t *testing.T) {
 		}
 	}
 	// A tray mode change for a conversation not on screen carries no LastSeen.
-	must(es.SaveConversation(engine.ConversationRecord{ID: "tray", Mode: engine.ModeAvailable}))
+	must(es.SaveConversation(engine.Conversation{ID: "tray", Mode: engine.ModeAvailable}))
 	got, _, _ := es.LoadConversation("tray")
 	if !got.LastSeen.Equal(t0) {
 		t.Errorf("zero LastSeen stored as %v, want now (%v) so housekeeping keeps it", got.LastSeen, t0)
 	}
-	must(es.SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeActive, LastSeen: t0}))
+	must(es.SaveConversation(engine.Conversation{ID: "c", Mode: engine.ModeActive, LastSeen: t0}))
 	clk.t = t0.Add(time.Hour)
-	must(es.SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeActive, LastSeen: t0.Add(-24 * time.Hour)}))
+	must(es.SaveConversation(engine.Conversation{ID: "c", Mode: engine.ModeActive, LastSeen: t0.Add(-24 * time.Hour)}))
 	if got, _, _ := es.LoadConversation("c"); !got.LastSeen.Equal(t0) {
 		t.Errorf("older LastSeen overwrote a newer one: %v, want %v", got.LastSeen, t0)
 	}
@@ -81,17 +81,17 @@ func TestEngineSaveNeverMovesLastSeenBackAndTreatsZeroAsNow(t *testing.T) {
 func TestEngineSaveLeavesMemoryAndModelOverrideAlone(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	if err := s.SaveMemory(ctx, "c", Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}); err != nil {
+	if err := s.SaveMemory(ctx, "c", engine.Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetModelOverride(ctx, "c", "special"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Engine().SaveConversation(engine.ConversationRecord{ID: "c", Mode: engine.ModeAvailable, LastSeen: t0}); err != nil {
+	if err := s.Engine().SaveConversation(engine.Conversation{ID: "c", Mode: engine.ModeAvailable, LastSeen: t0}); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := s.Conversation(ctx, "c")
-	if c.Mode != ModeAvailable || c.Summary != "sum" || c.Customization != "pirate" || c.Profiles["Ann"] != "tea" || c.ModelOverride != "special" {
+	c, _, _ := s.Conversation(ctx, "c")
+	if c.Mode != engine.ModeAvailable || c.Memory.Summary != "sum" || c.Memory.Customization != "pirate" || c.Memory.Profiles["Ann"] != "tea" || c.ModelOverride != "special" {
 		t.Errorf("after an engine save: %+v; want mode available with memory and override intact", c)
 	}
 }
@@ -99,7 +99,7 @@ func TestEngineSaveLeavesMemoryAndModelOverrideAlone(t *testing.T) {
 func TestEngineSaveRefusesBadRecordsAndWritesNothing(t *testing.T) {
 	s, _ := openTest(t)
 	es := s.Engine()
-	cases := map[string]engine.ConversationRecord{
+	cases := map[string]engine.Conversation{
 		"uninitialized is not storable": {ID: "c", Mode: engine.ModeUninitialized},
 		"unknown mode":                  {ID: "c", Mode: "bogus"},
 		"empty id":                      {Mode: engine.ModeActive},
@@ -120,36 +120,36 @@ func TestEngineSaveRefusesBadRecordsAndWritesNothing(t *testing.T) {
 }
 
 func TestEngineApplyContextFollowsTheContextUpdateContract(t *testing.T) {
-	start := Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}
+	start := engine.Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}
 	cases := []struct {
 		name string
 		upd  engine.ContextUpdate
-		want Memory
+		want engine.Memory
 	}{
 		{"nothing set changes nothing", engine.ContextUpdate{}, start},
 		{"empty summary is ignored", engine.ContextUpdate{Summary: ptr("")}, start},
 		{"summary replaces", engine.ContextUpdate{Summary: ptr("new sum")},
-			Memory{Summary: "new sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}},
+			engine.Memory{Summary: "new sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}},
 		{"customization set", engine.ContextUpdate{CustomizationSet: true, Customization: ptr("formal")},
-			Memory{Summary: "old sum", Customization: "formal", Profiles: map[string]string{"Ann": "tea"}}},
+			engine.Memory{Summary: "old sum", Customization: "formal", Profiles: map[string]string{"Ann": "tea"}}},
 		{"customization cleared by nil", engine.ContextUpdate{CustomizationSet: true},
-			Memory{Summary: "old sum", Profiles: map[string]string{"Ann": "tea"}}},
+			engine.Memory{Summary: "old sum", Profiles: map[string]string{"Ann": "tea"}}},
 		{"customization pointer without Set is ignored", engine.ContextUpdate{Customization: ptr("x")}, start},
 		{"profiles replace", engine.ContextUpdate{ProfilesSet: true, Profiles: map[string]string{"Bo": "chess"}},
-			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Bo": "chess"}}},
+			engine.Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{"Bo": "chess"}}},
 		{"profiles cleared by nil", engine.ContextUpdate{ProfilesSet: true},
-			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
+			engine.Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
 		{"profiles cleared by empty", engine.ContextUpdate{ProfilesSet: true, Profiles: map[string]string{}},
-			Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
+			engine.Memory{Summary: "old sum", Customization: "pirate", Profiles: map[string]string{}}},
 		{"profiles without Set are ignored", engine.ContextUpdate{Profiles: map[string]string{"Bo": "x"}}, start},
 		{"everything at once", engine.ContextUpdate{Summary: ptr("s2"), CustomizationSet: true, Customization: ptr("c2"), ProfilesSet: true, Profiles: map[string]string{"Cy": "p2"}},
-			Memory{Summary: "s2", Customization: "c2", Profiles: map[string]string{"Cy": "p2"}}},
+			engine.Memory{Summary: "s2", Customization: "c2", Profiles: map[string]string{"Cy": "p2"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := openTest(t)
 			ctx := context.Background()
-			if err := s.SetMode(ctx, "c", ModeActive); err != nil {
+			if err := s.SetMode(ctx, "c", engine.ModeActive); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.SaveMemory(ctx, "c", start); err != nil {
@@ -158,9 +158,9 @@ func TestEngineApplyContextFollowsTheContextUpdateContract(t *testing.T) {
 			if err := s.Engine().ApplyContext("c", tc.upd); err != nil {
 				t.Fatalf("apply: %v", err)
 			}
-			c, _ := s.Conversation(ctx, "c")
-			got := Memory{Summary: c.Summary, Customization: c.Customization, Profiles: c.Profiles}
-			if !reflect.DeepEqual(got, tc.want) || c.Mode != ModeActive {
+			c, _, _ := s.Conversation(ctx, "c")
+			got := c.Memory
+			if !reflect.DeepEqual(got, tc.want) || c.Mode != engine.ModeActive {
 				t.Errorf("memory = %+v (mode %s)\nwant %+v (mode active)", got, c.Mode, tc.want)
 			}
 		})
@@ -172,8 +172,8 @@ func TestEngineApplyContextForAnUnknownConversationCreatesItDeactivated(t *testi
 	if err := s.Engine().ApplyContext("gone", engine.ContextUpdate{Summary: ptr("late answer")}); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := s.Conversation(context.Background(), "gone")
-	if !c.Stored || c.Mode != ModeDeactivated || c.Summary != "late answer" {
+	c, stored, _ := s.Conversation(context.Background(), "gone")
+	if !stored || c.Mode != engine.ModeDeactivated || c.Memory.Summary != "late answer" {
 		t.Errorf("conversation = %+v; want stored, deactivated, with the summary", c)
 	}
 }
@@ -181,7 +181,7 @@ func TestEngineApplyContextForAnUnknownConversationCreatesItDeactivated(t *testi
 func TestEngineApplyContextRefusesOversizedValuesAndKeepsTheOldOnes(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	start := Memory{Summary: "keep", Customization: "keep too", Profiles: map[string]string{"Ann": "tea"}}
+	start := engine.Memory{Summary: "keep", Customization: "keep too", Profiles: map[string]string{"Ann": "tea"}}
 	if err := s.SaveMemory(ctx, "c", start); err != nil {
 		t.Fatal(err)
 	}
@@ -195,8 +195,8 @@ func TestEngineApplyContextRefusesOversizedValuesAndKeepsTheOldOnes(t *testing.T
 			t.Errorf("oversized %s: err = %v, want a 'too large' error", name, err)
 		}
 	}
-	c, _ := s.Conversation(ctx, "c")
-	if got := (Memory{Summary: c.Summary, Customization: c.Customization, Profiles: c.Profiles}); !reflect.DeepEqual(got, start) {
+	c, _, _ := s.Conversation(ctx, "c")
+	if got := c.Memory; !reflect.DeepEqual(got, start) {
 		t.Errorf("after refused updates memory = %+v, want unchanged %+v", got, start)
 	}
 }
@@ -204,7 +204,7 @@ func TestEngineApplyContextRefusesOversizedValuesAndKeepsTheOldOnes(t *testing.T
 func TestEngineMarkSeenMovesStoredRowsForwardAndCreatesNone(t *testing.T) {
 	s, clk := openTest(t)
 	es := s.Engine()
-	if err := es.SaveConversation(engine.ConversationRecord{ID: "known", Mode: engine.ModeActive, LastSeen: t0}); err != nil {
+	if err := es.SaveConversation(engine.Conversation{ID: "known", Mode: engine.ModeActive, LastSeen: t0}); err != nil {
 		t.Fatal(err)
 	}
 	clk.t = t0.Add(48 * time.Hour)
@@ -229,7 +229,7 @@ func TestEngineForgetUnseenAndDeactivateAllWorkOnTheFile(t *testing.T) {
 	s, _ := openTest(t)
 	es := s.Engine()
 	day := 24 * time.Hour
-	for id, r := range map[engine.ConversationID]engine.ConversationRecord{
+	for id, r := range map[engine.ConversationID]engine.Conversation{
 		"old":    {Mode: engine.ModeActive, LastSeen: t0.Add(-40 * day)},
 		"recent": {Mode: engine.ModeAvailable, LastSeen: t0.Add(-time.Hour)},
 		"off":    {Mode: engine.ModeDeactivated, LastSeen: t0.Add(-time.Hour)},
@@ -296,7 +296,7 @@ func TestUpgradeFrom0002MovesNewsTimesIntoTheEngineColumns(t *testing.T) {
 			t.Errorf("upgraded %s = %+v (ok %v, %v); want stored with unknown (zero) times", id, rec, ok, err)
 		}
 	}
-	if c, _ := s.Conversation(context.Background(), "good"); c.ModelOverride != "grok" {
+	if c, _, _ := s.Conversation(context.Background(), "good"); c.ModelOverride != "grok" {
 		t.Errorf("model override lost in the upgrade: %+v", c)
 	}
 }

@@ -25,11 +25,11 @@ func (s *Store) LLM() *LLMStore { return &LLMStore{s: s} }
 // LoadContext returns the stored summary, customization and profiles of a conversation; one
 // never stored has empty memory, which is not an error.
 func (l *LLMStore) LoadContext(ctx context.Context, conversation string) (summary, customization string, profiles map[string]string, err error) {
-	c, err := l.s.Conversation(ctx, conversation)
+	c, _, err := l.s.Conversation(ctx, conversation)
 	if err != nil {
 		return "", "", nil, err
 	}
-	return c.Summary, c.Customization, c.Profiles, nil
+	return c.Memory.Summary, c.Memory.Customization, c.Memory.Profiles, nil
 }
 
 // RecordUsage stores the token count of one engine request.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
 )
@@ -18,7 +19,7 @@ func TestLLMViewLoadsMemoryRecordsUsageAndCachesImages(t *testing.T) {
 	if err != nil || sum != "" || cust != "" || len(prof) != 0 {
 		t.Errorf("memory of an unknown conversation = %q, %q, %v (%v); want empty and no error", sum, cust, prof, err)
 	}
-	if err := s.SaveMemory(ctx, "c", Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}); err != nil {
+	if err := s.SaveMemory(ctx, "c", engine.Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "tea"}}); err != nil {
 		t.Fatal(err)
 	}
 	sum, cust, prof, err = l.LoadContext(ctx, "c")

@@ -223,7 +223,7 @@ func TestSavedChangeReachesAnotherHandleWithinASecond(t *testing.T) {
 		t.Errorf("API key change reported as %+v, want Settings", c)
 	}
 
-	if err := window.SetMode(ctx, "c1", ModeActive); err != nil {
+	if err := window.SetMode(ctx, "c1", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := window.DeactivateAll(ctx); err != nil {

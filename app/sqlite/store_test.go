@@ -111,7 +111,7 @@ func TestReopenKeepsDataAndDoesNotReapplyMigrations(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	s := openAt(t, dir)
-	if err := s.SetMode(ctx, "c1", ModeActive); err != nil {
+	if err := s.SetMode(ctx, "c1", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
 	var before int64
@@ -119,8 +119,8 @@ func TestReopenKeepsDataAndDoesNotReapplyMigrations(t *testing.T) {
 	s.Close()
 
 	s2 := openAt(t, dir)
-	c, err := s2.Conversation(ctx, "c1")
-	if err != nil || c.Mode != ModeActive {
+	c, _, err := s2.Conversation(ctx, "c1")
+	if err != nil || c.Mode != engine.ModeActive {
 		t.Errorf("after reopen conversation c1 mode = %q (%v), want active", c.Mode, err)
 	}
 	var after, count int64
@@ -164,17 +164,17 @@ func TestUpgradeFromBaseSchemaKeepsDataAndAddsModelOverride(t *testing.T) {
 	if s.Recovery() != nil {
 		t.Fatalf("upgrade must not be treated as damage: %+v", s.Recovery())
 	}
-	c, err := s.Conversation(ctx, "old")
+	c, _, err := s.Conversation(ctx, "old")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Mode != ModeAvailable || c.Summary != "they like chess" || c.Profiles["Ann"] != "plays chess" || c.ModelOverride != "" {
+	if c.Mode != engine.ModeAvailable || c.Memory.Summary != "they like chess" || c.Memory.Profiles["Ann"] != "plays chess" || c.ModelOverride != "" {
 		t.Errorf("upgraded conversation = %+v; want available, summary and profile kept, no override", c)
 	}
 	if err := s.SetModelOverride(ctx, "old", "grok-4-fast"); err != nil {
 		t.Fatalf("model override after upgrade: %v", err)
 	}
-	if c, _ := s.Conversation(ctx, "old"); c.ModelOverride != "grok-4-fast" || c.Mode != ModeAvailable {
+	if c, _, _ := s.Conversation(ctx, "old"); c.ModelOverride != "grok-4-fast" || c.Mode != engine.ModeAvailable {
 		t.Errorf("after override: %+v", c)
 	}
 	st, err := s.Settings(ctx)
@@ -197,7 +197,7 @@ func makeDB(t *testing.T, dir string) []byte {
 	ctx := context.Background()
 	for i := 0; i < 300; i++ {
 		id := "conv-" + strings.Repeat("x", i%50) + string(rune('a'+i%26))
-		if err := s.SaveMemory(ctx, id+string(rune('0'+i%10)), Memory{Summary: strings.Repeat("summary ", 40)}); err != nil {
+		if err := s.SaveMemory(ctx, id+string(rune('0'+i%10)), engine.Memory{Summary: strings.Repeat("summary ", 40)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -270,7 +270,7 @@ func TestDamagedDatabaseIsMovedAsideAndReplaced(t *testing.T) {
 			}
 			t.Logf("reason: %s", rec.Reason)
 			ctx := context.Background()
-			if err := s.SetMode(ctx, "fresh", ModeActive); err != nil {
+			if err := s.SetMode(ctx, "fresh", engine.ModeActive); err != nil {
 				t.Fatalf("fresh database unusable: %v", err)
 			}
 			s.Close()
@@ -278,7 +278,7 @@ func TestDamagedDatabaseIsMovedAsideAndReplaced(t *testing.T) {
 			if again.Recovery() != nil {
 				t.Errorf("second open recovered again (loop): %+v", again.Recovery())
 			}
-			if c, _ := again.Conversation(ctx, "fresh"); c.Mode != ModeActive {
+			if c, _, _ := again.Conversation(ctx, "fresh"); c.Mode != engine.ModeActive {
 				t.Errorf("data written after recovery lost: mode %q", c.Mode)
 			}
 			matches, _ := filepath.Glob(filepath.Join(dir, FileName+".damaged-*"))

@@ -250,14 +250,14 @@ func (s *session) stopEngine() {
 	synctest.Wait() // let the model's goroutines see the cancellation and finish
 }
 
-func (s *session) modes() map[string]sqlite.Mode {
+func (s *session) modes() map[string]engine.Mode {
 	cs, err := s.db.Conversations(context.Background())
 	if err != nil {
 		s.t.Fatalf("list conversations: %v", err)
 	}
-	out := map[string]sqlite.Mode{}
+	out := map[string]engine.Mode{}
 	for _, c := range cs {
-		out[c.ID] = c.Mode
+		out[string(c.ID)] = c.Mode
 	}
 	return out
 }

@@ -149,7 +149,7 @@ func runReplier(dir string) error {
 	}
 	defer r.Stop()
 	if first {
-		for conv, m := range map[string]sqlite.Mode{"c1": sqlite.ModeActive, "c2": sqlite.ModeAvailable, "c3": sqlite.ModeDeactivated} {
+		for conv, m := range map[string]engine.Mode{"c1": engine.ModeActive, "c2": engine.ModeAvailable, "c3": engine.ModeDeactivated} {
 			if err := r.SetMode(conv, m); err != nil {
 				return err
 			}
@@ -233,11 +233,11 @@ func runReplier(dir string) error {
 // historyAt and modeAt are the values the settings window saves in cycle i.
 func historyAt(i int) int { return 10 + i%490 }
 
-func modeAt(i int) sqlite.Mode {
+func modeAt(i int) engine.Mode {
 	if i%2 == 0 {
-		return sqlite.ModeAvailable
+		return engine.ModeAvailable
 	}
-	return sqlite.ModeActive
+	return engine.ModeActive
 }
 
 // checkAcked compares the stored history size and c2's mode with the last acknowledged save
@@ -253,7 +253,7 @@ func checkAcked(r *faults.Rig, acked int) error {
 		return fmt.Errorf("LOST SETTING: history size %d after the kill; the last acknowledged save (cycle %d) wrote %d", st.HistorySize, acked, historyAt(acked))
 	}
 	m := r.Mode("c2")
-	if m != modeAt(acked+1) && !(acked > 0 && m == modeAt(acked)) && !(acked == 0 && m == sqlite.ModeAvailable) {
+	if m != modeAt(acked+1) && !(acked > 0 && m == modeAt(acked)) && !(acked == 0 && m == engine.ModeAvailable) {
 		return fmt.Errorf("LOST MODE: c2 is %q after the kill; the last acknowledged save (cycle %d) wrote %q", m, acked, modeAt(acked))
 	}
 	return nil
@@ -437,8 +437,8 @@ func verify(t *testing.T, dir string) {
 	if k, _, err := st.APIKey(ctx); err != nil || k != apiKey {
 		t.Errorf("API key after the kills: %v (length %d), want the saved key", err, len(k))
 	}
-	for conv, want := range map[string]sqlite.Mode{"c1": sqlite.ModeActive, "c2": modeAt(cycles), "c3": sqlite.ModeDeactivated} {
-		c, err := st.Conversation(ctx, conv)
+	for conv, want := range map[string]engine.Mode{"c1": engine.ModeActive, "c2": modeAt(cycles), "c3": engine.ModeDeactivated} {
+		c, _, err := st.Conversation(ctx, conv)
 		if err != nil || c.Mode != want {
 			t.Errorf("mode of %s after the kills = %q (%v), want %q", conv, c.Mode, err, want)
 		}

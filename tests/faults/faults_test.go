@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
@@ -157,7 +156,7 @@ func faultTable() []fault {
 // outcome is what one row did.
 type outcome struct {
 	posted   []string
-	mode     sqlite.Mode
+	mode     engine.Mode
 	toasts   []string
 	banners  []string
 	requests int
@@ -174,7 +173,7 @@ func playTwoTriggers(t *testing.T, r *Rig, srv *fakellm.Server, wait func(time.D
 			t.Fatalf("Send(%T): %v", ev, err)
 		}
 	}
-	if err := r.SetMode("c1", sqlite.ModeActive); err != nil {
+	if err := r.SetMode("c1", engine.ModeActive); err != nil {
 		t.Fatal(err)
 	}
 	r.Page.Show("c1")
@@ -225,9 +224,9 @@ func check(t *testing.T, f fault, o outcome) {
 	if want := strings.Join(o.posted, ""); box != want {
 		t.Errorf("text put into the compose box (%d bytes) differs from the text sent (%d bytes)", len(box), len(want))
 	}
-	wantMode := sqlite.ModeActive
+	wantMode := engine.ModeActive
 	if f.deactivated {
-		wantMode = sqlite.ModeDeactivated
+		wantMode = engine.ModeDeactivated
 	}
 	if o.mode != wantMode {
 		t.Errorf("mode after: want %q, got %q", wantMode, o.mode)

@@ -165,8 +165,8 @@ func (r *Rig) Stop() {
 }
 
 // Mode returns the conversation's stored mode ("" when it was never stored).
-func (r *Rig) Mode(conv string) sqlite.Mode {
-	c, err := r.Store.Conversation(context.Background(), conv)
+func (r *Rig) Mode(conv string) engine.Mode {
+	c, _, err := r.Store.Conversation(context.Background(), conv)
 	if err != nil {
 		return ""
 	}
@@ -174,7 +174,7 @@ func (r *Rig) Mode(conv string) sqlite.Mode {
 }
 
 // SetMode stores a mode directly, as the settings window would before the conversation opens.
-func (r *Rig) SetMode(conv string, m sqlite.Mode) error {
+func (r *Rig) SetMode(conv string, m engine.Mode) error {
 	return r.Store.SetMode(context.Background(), conv, m)
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/faults"
 	"github.com/clanker-desktop/clanker/tests/testkit"
@@ -85,7 +84,7 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 			t.Fatal(err)
 		}
 		defer r.Stop()
-		if err := r.SetMode("c1", sqlite.ModeActive); err != nil {
+		if err := r.SetMode("c1", engine.ModeActive); err != nil {
 			t.Fatal(err)
 		}
 		send := func(ev engine.Event) {
@@ -105,7 +104,7 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 			time.Sleep(2 * time.Minute)
 			synctest.Wait()
 		}
-		if got := r.Mode("c1"); got != sqlite.ModeDeactivated {
+		if got := r.Mode("c1"); got != engine.ModeDeactivated {
 			t.Errorf("want the script to end with the 401 deactivating c1, mode is %q", got)
 		}
 		// The malformed reply still held a complete response string, which is kept.
@@ -152,7 +151,7 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 		// Diagnostics, after a participant pasted the key into the chat and the model wrote it
 		// into the summary: the raw snapshot is what the views are built from; both views must
 		// scrub it.
-		if err := r.Store.SaveMemory(context.Background(), "c1", sqlite.Memory{Summary: "Ann pasted " + canaryKey + " by mistake."}); err != nil {
+		if err := r.Store.SaveMemory(context.Background(), "c1", engine.Memory{Summary: "Ann pasted " + canaryKey + " by mistake."}); err != nil {
 			t.Fatal(err)
 		}
 		send(engine.MessageAdded{Conversation: "c1", Message: engine.Message{ID: "m99", Sender: "Ann",

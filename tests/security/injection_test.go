@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/faults"
 )
@@ -55,7 +54,7 @@ func TestPromptInjectionCannotStripThePrefixExceedTheCapOrReachAnotherConversati
 				}
 				defer r.Stop()
 				for _, c := range []string{"c1", "c2"} {
-					if err := r.SetMode(c, sqlite.ModeActive); err != nil {
+					if err := r.SetMode(c, engine.ModeActive); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -327,7 +327,7 @@ func (h *headless) waitFor(what string, timeout time.Duration, cond func() (bool
 
 // mode is the conversation's stored mode (Deactivated when never stored).
 func (h *headless) mode(conv string) engine.Mode {
-	c, err := h.db.Conversation(context.Background(), conv)
+	c, _, err := h.db.Conversation(context.Background(), conv)
 	if err != nil || c.Mode == "" {
 		return engine.ModeDeactivated
 	}

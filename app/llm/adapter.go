@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
@@ -117,21 +115,10 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 			UserText: "Could not read this conversation's memory, so Clanker did not answer.", Err: fmt.Errorf("load context of %s: %w", conv, err)}
 	}
 
-	lreq := Request{
-		Conversation: Conversation{
-			LocalName:     req.UserName,
-			Participants:  req.Participants,
-			Summary:       summary,
-			Customization: custom,
-			Profiles:      profiles,
-			History:       historyFromEngine(req.History),
-			OlderCount:    req.OlderCount,
-		},
-		Purpose:         purposeOf(req.Kind),
-		NewsMaxSearches: req.NewsMaxSearches,
-	}
+	lreq := Request{LLMRequest: req,
+		Memory: engine.Memory{Summary: summary, Customization: custom, Profiles: profiles}}
 	if req.Image != nil {
-		lreq.Image = a.attachment(ctx, conv, req.Image, lreq.Conversation, log)
+		lreq.Attachment = a.attachment(ctx, conv, req.Image, req.History, log)
 	}
 
 	res, err := New(cfg).Complete(ctx, lreq)
@@ -148,8 +135,8 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 		return engine.Reply{}, engineError(err)
 	}
 	r := res.Reply
-	if len(r.Notes) > 0 {
-		log.Debug("llm reply notes", "conversation", conv, "notes", r.Notes)
+	if len(res.Notes) > 0 {
+		log.Debug("llm reply notes", "conversation", conv, "notes", res.Notes)
 	}
 	if req.Image != nil && r.RequestImage != "" {
 		// One image per consultation: a second request in the follow-up is ignored, and
@@ -157,58 +144,15 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 		log.Info("llm asked for a second image in the follow-up; ignored", "conversation", conv)
 		r.RequestImage = ""
 	}
-	return toEngineReply(r), nil
-}
-
-func purposeOf(k engine.RequestKind) Purpose {
-	switch k {
-	case engine.RequestActivation:
-		return PurposeActivation
-	case engine.RequestNews:
-		return PurposeNews
-	}
-	return PurposeReply
-}
-
-// maxQuotedRunes bounds the quoted text shown with a reply-to message; the quote is context,
-// not the message itself.
-const maxQuotedRunes = 200
-
-// historyFromEngine maps the engine's messages to prompt messages. A message with several
-// images becomes one prompt message per extra image, so each image keeps its own reference
-// the model can ask for.
-func historyFromEngine(ms []engine.Message) []Message {
-	out := make([]Message, 0, len(ms))
-	for _, m := range ms {
-		own := m.IsOwnClanker()
-		text := m.Text
-		if q := strings.TrimSpace(m.Quoted); q != "" && !own {
-			if utf8.RuneCountInString(q) > maxQuotedRunes {
-				q = string([]rune(q)[:maxQuotedRunes]) + "…"
-			}
-			text = "(replying to " + quoteAlt(q) + ") " + text
-		}
-		if m.Unsupported && strings.TrimSpace(text) == "" && len(m.Images) == 0 {
-			text = "[sent an attachment Clanker cannot see]"
-		}
-		first := Message{Sender: m.Sender, Text: text, Own: own}
-		if len(m.Images) > 0 {
-			first.ImageSrc, first.ImageAlt = m.Images[0].Src, m.Images[0].Alt
-		}
-		out = append(out, first)
-		for _, img := range m.Images[min(1, len(m.Images)):] {
-			out = append(out, Message{Sender: m.Sender, ImageSrc: img.Src, ImageAlt: img.Alt, Own: own})
-		}
-	}
-	return out
+	return r, nil
 }
 
 // attachment turns the image the engine fetched into what the follow-up request carries: the
 // optimised JPEG as a data URL, or the reason it is unavailable.
-func (a *EngineAdapter) attachment(ctx context.Context, conv string, img *engine.ImageData, c Conversation, log *slog.Logger) *ImageAttachment {
+func (a *EngineAdapter) attachment(ctx context.Context, conv string, img *engine.ImageData, history []engine.Message, log *slog.Logger) *ImageAttachment {
 	att := &ImageAttachment{Src: img.Src}
-	if m, ok := c.VisibleImage(img.Src); ok {
-		att.Alt = m.ImageAlt
+	if seen, ok := visibleImage(history, img.Src); ok {
+		att.Alt = seen.Alt
 	}
 	if img.Unavailable != "" {
 		att.Unavailable = img.Unavailable
@@ -264,27 +208,6 @@ func (a *EngineAdapter) recordUsage(ctx context.Context, conv, model string, res
 	if err := a.Usage.RecordUsage(context.WithoutCancel(ctx), u); err != nil {
 		log.Error("record llm usage", "conversation", conv, "err", err)
 	}
-}
-
-// toEngineReply maps a parsed reply to the engine's shape: absent fields change nothing, a
-// null customization clears it, profiles replace the stored ones.
-func toEngineReply(r Reply) engine.Reply {
-	out := engine.Reply{Text: r.Text, RequestImage: r.RequestImage}
-	if r.Summary.Set && r.Summary.Value != "" {
-		s := r.Summary.Value
-		out.Update.Summary = &s
-	}
-	if r.Customization.Set {
-		out.Update.CustomizationSet = true
-		if v := r.Customization.Value; v != "" {
-			out.Update.Customization = &v
-		}
-	}
-	if r.Profiles.Set {
-		out.Update.ProfilesSet = true
-		out.Update.Profiles = r.Profiles.Value
-	}
-	return out
 }
 
 // engineError gives the engine a classified failure: HTTP and transport failures are classified

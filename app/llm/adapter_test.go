@@ -587,11 +587,11 @@ func TestRepliesMapToEngineUpdates(t *testing.T) {
 		{`{"requestImage": "blob:x"}`, func(r engine.Reply) bool { return r.RequestImage == "blob:x" && r.Text == "" }, "image request"},
 	}
 	for _, tc := range cases {
-		parsed, err := ParseReply(tc.raw)
+		got, _, err := ParseReply(tc.raw)
 		if err != nil {
 			t.Fatalf("%s: parse %s: %v", tc.desc, tc.raw, err)
 		}
-		if got := toEngineReply(parsed); !tc.want(got) {
+		if !tc.want(got) {
 			t.Errorf("%s: unexpected engine reply %+v for %s", tc.desc, got, tc.raw)
 		}
 	}
@@ -653,7 +653,7 @@ func TestOptimisedImagesAreCachedInMemoryAndInTheStorePerConversation(t *testing
 	a := &EngineAdapter{Images: images.NewCache(1 << 20), ImageStore: store}
 	src := "blob:https://messages.google.com/p"
 	raw := &engine.ImageData{Src: src, Data: pngBytes(t, 600, 300)}
-	conv := Conversation{History: []Message{{Sender: "Ann", ImageSrc: src, ImageAlt: "a dog"}}}
+	conv := []engine.Message{{Sender: "Ann", Images: []engine.Image{{Src: src, Alt: "a dog"}}}}
 
 	first := a.attachment(context.Background(), "c1", raw, conv, quiet)
 	if first.Unavailable != "" || first.Width != 448 || first.Height != 224 || first.Alt != "a dog" {

@@ -69,7 +69,9 @@ func (u *Usage) add(o Usage) {
 // Result is the outcome of a consultation. Usage is filled in even when an
 // error is returned, so spent tokens are always recorded.
 type Result struct {
-	Reply    Reply
+	Reply engine.Reply
+	// Notes lists reply fields that were ignored or cut, for the debug log.
+	Notes    []string
 	Usage    Usage
 	Model    string
 	Provider Provider
@@ -166,13 +168,13 @@ func (c *Client) Complete(ctx context.Context, req Request) (Result, error) {
 			c.log.Info("llm refused", "refusal_chars", len(a.refusal))
 			return res, nil // a refusal is silence, never posted
 		}
-		reply, err := ParseReply(a.content)
+		reply, notes, err := ParseReply(a.content)
 		if err != nil {
 			c.log.Info("llm output not postable", "err", err, "chars", len(a.content))
 			c.log.Debug("llm raw output", "content", a.content)
 			return res, err
 		}
-		res.Reply = reply
+		res.Reply, res.Notes = reply, notes
 		return res, nil
 	}
 }

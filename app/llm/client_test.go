@@ -46,16 +46,17 @@ func clientFor(t *testing.T, srv *fakellm.Server, endpoint string, search bool) 
 }
 
 func sampleRequest() Request {
-	return Request{Conversation: Conversation{
-		LocalName:    "Dana",
-		Participants: []string{"You", "Ann", "Bob"},
-		Summary:      "Planning a picnic.",
-		Profiles:     map[string]string{"Ann": "likes hiking"},
-		History: []Message{
-			{Sender: "Ann", Text: "Clanker, where should we go?"},
-			{Sender: "Bob", ImageSrc: "blob:https://messages.google.com/img-1", ImageAlt: "a lake"},
+	return Request{
+		LLMRequest: engine.LLMRequest{
+			UserName:     "Dana",
+			Participants: []string{"You", "Ann", "Bob"},
+			History: []engine.Message{
+				{Sender: "Ann", Text: "Clanker, where should we go?"},
+				{Sender: "Bob", Images: []engine.Image{{Src: "blob:https://messages.google.com/img-1", Alt: "a lake"}}},
+			},
 		},
-	}}
+		Memory: engine.Memory{Summary: "Planning a picnic.", Profiles: map[string]string{"Ann": "likes hiking"}},
+	}
 }
 
 func TestRequestBodyPerProvider(t *testing.T) {
@@ -91,7 +92,7 @@ func TestRequestBodyPerProvider(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
-			if res.Reply.Text != "Try the lake!" || res.Reply.Summary.Value != "Picnic at the lake." {
+			if res.Reply.Text != "Try the lake!" || res.Reply.Update.Summary == nil || *res.Reply.Update.Summary != "Picnic at the lake." {
 				t.Errorf("reply: want text and summary from the fake, got %+v", res.Reply)
 			}
 			if res.Usage.PromptTokens != 120 || res.Usage.CompletionTokens != 15 || res.Usage.Calls != 1 {
@@ -229,6 +230,33 @@ func TestTimeoutIsANetworkError(t *testing.T) {
 	}
 	if err := srv.WaitIdle(5 * time.Second); err != nil {
 		t.Fatalf("the hung request was not released: %v", err)
+	}
+}
+
+func TestFollowUpCarriesTheImageWithAltTextSizeAndProfiles(t *testing.T) {
+	srv := fakeServer(t)
+	srv.Enqueue(fakellm.JSONReply("What a pretty lake!", "").WithUsage(60, 6))
+	c := clientFor(t, srv, "http://127.0.0.1/v1", false)
+	req := sampleRequest()
+	req.Attachment = &ImageAttachment{Src: "blob:https://messages.google.com/img-1", Alt: "a lake",
+		DataURL: "data:image/jpeg;base64,/9j/AAAA", Width: 448, Height: 336}
+	res, err := c.Complete(context.Background(), req)
+	if err != nil || res.Reply.Text != "What a pretty lake!" {
+		t.Fatalf("want the follow-up reply, got %+v err %v", res.Reply, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("want 1 request, got %d", len(reqs))
+	}
+	last := reqs[0].Messages[len(reqs[0].Messages)-1]
+	if len(last.Parts) != 2 || last.Parts[1].ImageURL != "data:image/jpeg;base64,/9j/AAAA" || last.Parts[1].Detail != "high" {
+		t.Fatalf("want a text+image follow-up message, got %+v", last.Parts)
+	}
+	if !strings.Contains(last.Text(), `Alt text: "a lake"`) || !strings.Contains(last.Text(), "448x336") {
+		t.Errorf("follow-up text must carry alt text and size, got %q", last.Text())
+	}
+	if !strings.Contains(reqs[0].Messages[0].Text(), `"Ann":"likes hiking"`) {
+		t.Error("follow-up must carry the participant profiles")
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Role is a chat message role.
@@ -15,43 +18,6 @@ const (
 	System    Role = "system"
 	User      Role = "user"
 	Assistant Role = "assistant"
-)
-
-// Message is one chat message as the page showed it. Sender is the display
-// name ("You" is replaced by the local user's name). Own marks this
-// instance's own "[clanker]" messages, which go to the model as its own
-// (assistant) turns.
-type Message struct {
-	Sender   string
-	Text     string
-	ImageSrc string
-	ImageAlt string
-	Own      bool
-}
-
-// Conversation is everything the prompt is built from.
-type Conversation struct {
-	LocalName     string
-	Participants  []string
-	Summary       string
-	Customization string
-	Profiles      map[string]string
-	// History is the last N messages, oldest first (the caller applies the
-	// history-size setting).
-	History []Message
-	// OlderCount is how many earlier messages are not in History.
-	OlderCount int
-}
-
-// Purpose says why the model is consulted.
-type Purpose int
-
-// Purposes. Activation asks for a one-line hello; News asks for an idle-time
-// news check that is usually silent.
-const (
-	PurposeReply Purpose = iota
-	PurposeActivation
-	PurposeNews
 )
 
 // ImageAttachment is the image a follow-up request carries. When
@@ -65,12 +31,15 @@ type ImageAttachment struct {
 	Unavailable   string
 }
 
-// Request is one consultation of the model.
+// Request is one consultation of the model: the engine's request (kind, names, recent messages
+// oldest first, news budget), the conversation's stored memory, and on the follow-up the image
+// the model asked to see.
 type Request struct {
-	Conversation
-	Purpose         Purpose
-	NewsMaxSearches int
-	Image           *ImageAttachment
+	engine.LLMRequest
+	Memory engine.Memory
+	// Attachment is the prepared image (or why it is unavailable) that a follow-up carries;
+	// nil on a first request.
+	Attachment *ImageAttachment
 }
 
 // Part is one provider-neutral prompt message.
@@ -188,8 +157,8 @@ var prefixInHistory = regexp.MustCompile(`(?i)^\s*\[clanker\]\s*`)
 
 // BuildPrompt assembles the messages for one request.
 func BuildPrompt(req Request) Prompt {
-	c := req.Conversation
-	local := strings.TrimSpace(c.LocalName)
+	mem := req.Memory
+	local := strings.TrimSpace(req.UserName)
 	if local == "" {
 		local = youName
 	}
@@ -199,43 +168,43 @@ func BuildPrompt(req Request) Prompt {
 	sys.WriteString(systemRules)
 	sys.WriteString("\n\n[CONVERSATION]\n")
 	fmt.Fprintf(&sys, "The local user is %s; their messages are sent from this device.\n", local)
-	if names := participantNames(c.Participants, local); len(names) > 0 {
+	if names := participantNames(req.Participants, local); len(names) > 0 {
 		fmt.Fprintf(&sys, "Participants: %s.\n", strings.Join(names, ", "))
 	}
-	if s := strings.TrimSpace(c.Customization); s != "" {
+	if s := strings.TrimSpace(mem.Customization); s != "" {
 		sys.WriteString("\n[ACTIVE CUSTOMIZATION]\n")
 		sys.WriteString(s)
 		sys.WriteByte('\n')
 	}
-	if len(c.Profiles) > 0 {
+	if len(mem.Profiles) > 0 {
 		// json.Marshal sorts map keys, so the same profiles always give the
 		// same bytes.
-		b, _ := json.Marshal(c.Profiles)
+		b, _ := json.Marshal(mem.Profiles)
 		sys.WriteString("\n[PARTICIPANT PROFILES]\n")
 		sys.Write(b)
 		sys.WriteByte('\n')
 	}
 	parts = append(parts, Part{Role: System, Text: strings.TrimRight(sys.String(), "\n")})
 
-	if s := strings.TrimSpace(c.Summary); s != "" {
+	if s := strings.TrimSpace(mem.Summary); s != "" {
 		parts = append(parts, Part{Role: User, Text: "[CONVERSATION SUMMARY - older messages are not shown]\n" + s})
 	}
 	stable := len(parts)
 
-	if c.OlderCount > 0 {
-		parts = append(parts, Part{Role: User, Text: fmt.Sprintf("[%d older messages are not shown; the summary covers them]", c.OlderCount)})
+	if req.OlderCount > 0 {
+		parts = append(parts, Part{Role: User, Text: fmt.Sprintf("[%d older messages are not shown; the summary covers them]", req.OlderCount)})
 	}
-	for _, m := range c.History {
+	for _, m := range req.History {
 		parts = append(parts, historyParts(m, local)...)
 	}
 
-	if img := req.Image; img != nil {
+	if img := req.Attachment; img != nil {
 		parts = append(parts, imagePart(img))
 	}
-	switch req.Purpose {
-	case PurposeActivation:
+	switch req.Kind {
+	case engine.RequestActivation:
 		parts = append(parts, Part{Role: User, Text: activationInstruction})
-	case PurposeNews:
+	case engine.RequestNews:
 		parts = append(parts, Part{Role: User, Text: fmt.Sprintf(newsInstructionFormat, max(1, req.NewsMaxSearches))})
 	}
 	return Prompt{Parts: parts, Stable: stable}
@@ -257,22 +226,44 @@ func participantNames(names []string, local string) []string {
 	return out
 }
 
-func historyParts(m Message, local string) []Part {
+// maxQuotedRunes bounds the quoted text shown with a reply-to message; the quote is context,
+// not the message itself.
+const maxQuotedRunes = 200
+
+// historyParts turns one message into prompt parts: this Clanker's own messages become
+// assistant turns without the prefix, everyone else's are "Name: text" user turns, a reply-to
+// quote is shown before the text, and each image gets its own reference line the model can
+// ask for.
+func historyParts(m engine.Message, local string) []Part {
 	sender := strings.TrimSpace(m.Sender)
 	if sender == "" || sender == youName {
 		sender = local
 	}
+	own := m.IsOwnClanker()
+	text := m.Text
+	if q := strings.TrimSpace(m.Quoted); q != "" && !own {
+		if utf8.RuneCountInString(q) > maxQuotedRunes {
+			q = string([]rune(q)[:maxQuotedRunes]) + "…"
+		}
+		text = "(replying to " + quoteAlt(q) + ") " + text
+	}
+	if m.Unsupported && strings.TrimSpace(text) == "" && len(m.Images) == 0 {
+		text = "[sent an attachment Clanker cannot see]"
+	}
 	var out []Part
-	if text := strings.TrimSpace(m.Text); text != "" {
-		if m.Own {
+	if text := strings.TrimSpace(text); text != "" {
+		if own {
 			out = append(out, Part{Role: Assistant, Text: prefixInHistory.ReplaceAllString(text, "")})
 		} else {
 			out = append(out, Part{Role: User, Text: sender + ": " + text})
 		}
 	}
-	if m.ImageSrc != "" {
-		line := sender + ": [IMAGE: " + m.ImageSrc + "]"
-		if alt := strings.TrimSpace(m.ImageAlt); alt != "" {
+	for _, img := range m.Images {
+		if img.Src == "" {
+			continue
+		}
+		line := sender + ": [IMAGE: " + img.Src + "]"
+		if alt := strings.TrimSpace(img.Alt); alt != "" {
 			line += " " + quoteAlt(alt)
 		}
 		out = append(out, Part{Role: User, Text: line})
@@ -298,13 +289,15 @@ func quoteAlt(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
 }
 
-// VisibleImage reports whether src is one of the images in the history,
-// the only images the model may ask for.
-func (c Conversation) VisibleImage(src string) (Message, bool) {
-	for _, m := range c.History {
-		if m.ImageSrc != "" && m.ImageSrc == src {
-			return m, true
+// visibleImage finds src among the images in the history, the only images the model may ask
+// for.
+func visibleImage(history []engine.Message, src string) (engine.Image, bool) {
+	for _, m := range history {
+		for _, img := range m.Images {
+			if img.Src != "" && img.Src == src {
+				return img, true
+			}
 		}
 	}
-	return Message{}, false
+	return engine.Image{}, false
 }

@@ -4,24 +4,27 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-func conversationOf(n int) Conversation {
-	c := Conversation{
-		LocalName:     "Dana",
-		Participants:  []string{"You", "Ann", "Bob", "Cy"},
-		Summary:       strings.Repeat("Ann and Bob are planning a trip to the coast in June; Cy may join. ", 12),
-		Customization: "Speak like a cheerful sailor.",
-		Profiles:      map[string]string{"Ann": "runs marathons", "Bob": "vegetarian, into chess", "Cy": "new in town"},
+func conversationOf(n int) Request {
+	c := Request{
+		LLMRequest: engine.LLMRequest{UserName: "Dana", Participants: []string{"You", "Ann", "Bob", "Cy"}},
+		Memory: engine.Memory{
+			Summary:       strings.Repeat("Ann and Bob are planning a trip to the coast in June; Cy may join. ", 12),
+			Customization: "Speak like a cheerful sailor.",
+			Profiles:      map[string]string{"Ann": "runs marathons", "Bob": "vegetarian, into chess", "Cy": "new in town"},
+		},
 	}
 	senders := []string{"Ann", "Bob", "Cy", "You"}
 	for i := range n {
-		m := Message{Sender: senders[i%4], Text: fmt.Sprintf("message %d about the trip, dates and who brings what", i)}
+		m := engine.Message{Sender: senders[i%4], Text: fmt.Sprintf("message %d about the trip, dates and who brings what", i)}
 		if i%7 == 6 {
-			m = Message{Sender: "You", Text: fmt.Sprintf("[clanker] reply %d from Clanker", i), Own: true}
+			m = engine.Message{Sender: "You", Direction: engine.Outgoing, Text: fmt.Sprintf("[clanker] reply %d from Clanker", i)}
 		}
 		if i%11 == 10 {
-			m = Message{Sender: "Bob", ImageSrc: fmt.Sprintf("blob:https://messages.google.com/%d", i), ImageAlt: "beach photo"}
+			m = engine.Message{Sender: "Bob", Images: []engine.Image{{Src: fmt.Sprintf("blob:https://messages.google.com/%d", i), Alt: "beach photo"}}}
 		}
 		c.History = append(c.History, m)
 	}
@@ -29,13 +32,13 @@ func conversationOf(n int) Conversation {
 }
 
 func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T) {
-	p := BuildPrompt(Request{Conversation: Conversation{
-		LocalName: "Dana",
-		History: []Message{
+	p := BuildPrompt(Request{LLMRequest: engine.LLMRequest{
+		UserName: "Dana",
+		History: []engine.Message{
 			{Sender: "Ann", Text: "hi all"},
-			{Sender: "You", Text: "[clanker] Hello Ann!", Own: true},
-			{Sender: "You", Text: "I'm here too"},
-			{Sender: "Bob", Text: "look", ImageSrc: "blob:https://messages.google.com/a", ImageAlt: "a dog"},
+			{Sender: "You", Direction: engine.Outgoing, Text: "[clanker] Hello Ann!"},
+			{Sender: "You", Direction: engine.Outgoing, Text: "I'm here too"},
+			{Sender: "Bob", Text: "look", Images: []engine.Image{{Src: "blob:https://messages.google.com/a", Alt: "a dog"}}},
 		},
 	}})
 	var got []string
@@ -56,20 +59,22 @@ func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T
 
 func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	conv := conversationOf(30)
-	before := BuildPrompt(Request{Conversation: conv})
+	before := BuildPrompt(conv)
 	// A new message arrives and the 20-message window slides by one.
-	conv.History = append(conv.History, Message{Sender: "Ann", Text: "Clanker, thoughts?"})
-	after := BuildPrompt(Request{Conversation: conv})
+	conv.History = append(conv.History, engine.Message{Sender: "Ann", Text: "Clanker, thoughts?"})
+	after := BuildPrompt(conv)
 	if CommonPrefixBytes(before, after) < before.StablePrefixBytes() {
 		t.Fatalf("consecutive prompts share %d bytes, but the stable prefix is %d", CommonPrefixBytes(before, after), before.StablePrefixBytes())
 	}
 	// An activation or news instruction goes at the end, after the prefix.
-	act := BuildPrompt(Request{Conversation: conv, Purpose: PurposeActivation})
-	if CommonPrefixBytes(after, act) < after.Bytes()-2 {
-		t.Fatalf("the activation prompt must extend the normal prompt, shared %d of %d bytes", CommonPrefixBytes(after, act), after.Bytes())
+	act := conv
+	act.Kind = engine.RequestActivation
+	actP := BuildPrompt(act)
+	if CommonPrefixBytes(after, actP) < after.Bytes()-2 {
+		t.Fatalf("the activation prompt must extend the normal prompt, shared %d of %d bytes", CommonPrefixBytes(after, actP), after.Bytes())
 	}
 	// The rules do not depend on the conversation: two conversations share them.
-	other := BuildPrompt(Request{Conversation: Conversation{LocalName: "Eve"}})
+	other := BuildPrompt(Request{LLMRequest: engine.LLMRequest{UserName: "Eve"}})
 	if CommonPrefixBytes(after, other) < len(systemRules) {
 		t.Fatalf("different conversations must share the rules (%d bytes), shared %d", len(systemRules), CommonPrefixBytes(after, other))
 	}
@@ -77,9 +82,9 @@ func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 
 func TestProfilesAreSerialisedDeterministically(t *testing.T) {
 	conv := conversationOf(3)
-	a := BuildPrompt(Request{Conversation: conv})
+	a := BuildPrompt(conv)
 	for range 20 {
-		if b := BuildPrompt(Request{Conversation: conv}); CommonPrefixBytes(a, b) != a.Bytes() {
+		if b := BuildPrompt(conv); CommonPrefixBytes(a, b) != a.Bytes() {
 			t.Fatal("the same conversation produced different prompt bytes")
 		}
 	}
@@ -87,7 +92,8 @@ func TestProfilesAreSerialisedDeterministically(t *testing.T) {
 
 func TestFollowUpCarriesImageAfterHistory(t *testing.T) {
 	conv := conversationOf(12)
-	p := BuildPrompt(Request{Conversation: conv, Image: &ImageAttachment{Src: "blob:x", Alt: "beach", DataURL: "data:image/jpeg;base64,AA", Width: 448, Height: 336}})
+	conv.Attachment = &ImageAttachment{Src: "blob:x", Alt: "beach", DataURL: "data:image/jpeg;base64,AA", Width: 448, Height: 336}
+	p := BuildPrompt(conv)
 	last := p.Parts[len(p.Parts)-1]
 	if last.ImageURL == "" || !strings.Contains(last.Text, `Alt text: "beach"`) || !strings.Contains(last.Text, "cannot request another image") {
 		t.Fatalf("want the image as the last part with alt text and a no-more-images note, got %+v", last)
@@ -98,7 +104,7 @@ func TestFollowUpCarriesImageAfterHistory(t *testing.T) {
 }
 
 func TestNoConversationDataLeaksIntoTheRules(t *testing.T) {
-	p := BuildPrompt(Request{Conversation: conversationOf(5)})
+	p := BuildPrompt(conversationOf(5))
 	if !strings.HasPrefix(p.Parts[0].Text, systemRules+"\n\n[CONVERSATION]") {
 		t.Fatal("the system message must start with the fixed rules")
 	}
@@ -139,7 +145,7 @@ func BenchmarkPrompt50Messages(b *testing.B) {
 	conv := conversationOf(50)
 	var p Prompt
 	for b.Loop() {
-		p = BuildPrompt(Request{Conversation: conv})
+		p = BuildPrompt(conv)
 	}
 	b.ReportMetric(float64(p.Bytes()), "prompt-bytes")
 	b.ReportMetric(float64(p.StablePrefixBytes()), "stable-prefix-bytes")
@@ -147,14 +153,14 @@ func BenchmarkPrompt50Messages(b *testing.B) {
 
 	full := conv
 	next := full
-	next.History = append(append([]Message(nil), full.History...), Message{Sender: "Ann", Text: "Clanker, what do you think?"})
+	next.History = append(append([]engine.Message(nil), full.History...), engine.Message{Sender: "Ann", Text: "Clanker, what do you think?"})
 	// History size 50, sliding: the window drops the oldest message.
-	a50 := BuildPrompt(Request{Conversation: window(full, 50)})
-	b50 := BuildPrompt(Request{Conversation: window(next, 50)})
+	a50 := BuildPrompt(window(full, 50))
+	b50 := BuildPrompt(window(next, 50))
 	b.ReportMetric(100*float64(CommonPrefixBytes(a50, b50))/float64(b50.Bytes()), "next-req-shared-%")
 }
 
-func window(c Conversation, n int) Conversation {
+func window(c Request, n int) Request {
 	if len(c.History) > n {
 		c.OlderCount = len(c.History) - n
 		c.History = c.History[len(c.History)-n:]

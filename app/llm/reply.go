@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Size caps for what the model may store or post. The model output is
@@ -49,31 +51,6 @@ var (
 	ErrTruncated = errors.New("model output was cut off by the token limit")
 )
 
-// Update is an optional change to one stored field. Set=false means the
-// model did not mention the field and the stored value stays as it is.
-// Set=true with a zero Value means "clear it".
-type Update[T any] struct {
-	Set   bool
-	Value T
-}
-
-// Reply is a validated model answer. Text is what to post, without the
-// "[clanker] " prefix (the app adds its own); an empty Text means Clanker
-// stays silent. RequestImage, when non-empty, wins over Text: the caller must
-// fetch that image and ask again.
-type Reply struct {
-	Text          string
-	Summary       Update[string]
-	Customization Update[string]
-	Profiles      Update[map[string]string]
-	RequestImage  string
-	// Notes lists fields that were ignored or cut, for the debug log.
-	Notes []string
-}
-
-// Silent reports whether the reply posts nothing and asks for no image.
-func (r Reply) Silent() bool { return r.Text == "" && r.RequestImage == "" }
-
 var (
 	// reasoningBlock matches closed reasoning blocks that some models emit
 	// inline (DeepSeek R1, Qwen, QwQ and friends).
@@ -92,53 +69,65 @@ var (
 	clankerPrefix = regexp.MustCompile(`(?i)^\s*(\[\s*clanker\s*\]\s*:?|clanker\s*:)\s*`)
 )
 
-// ParseReply turns raw model output into a Reply. It accepts a JSON object on
-// its own, inside a code fence or surrounded by prose, and plain
-// conversational text. It never returns raw JSON, truncated JSON, "null" or
-// reasoning text as reply text: those come back as one of the Err* values.
-func ParseReply(raw string) (Reply, error) {
+// ParseReply turns raw model output into the engine's Reply. Text is what to
+// post, without the "[clanker] " prefix (the app adds its own); an empty Text
+// means Clanker stays silent; a RequestImage wins over Text. Fields the model
+// left out leave the stored memory unchanged. notes lists fields that were
+// ignored or cut, for the debug log.
+//
+// It accepts a JSON object on its own, inside a code fence or surrounded by
+// prose, and plain conversational text. It never returns raw JSON, truncated
+// JSON, "null" or reasoning text as reply text: those come back as one of the
+// Err* values.
+func ParseReply(raw string) (reply engine.Reply, notes []string, err error) {
+	reply, err = parseReply(raw, &notes)
+	return reply, notes, err
+}
+
+func parseReply(raw string, notes *[]string) (engine.Reply, error) {
 	text, err := stripReasoning(raw)
 	if err != nil {
-		return Reply{}, err
+		return engine.Reply{}, err
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return Reply{}, ErrEmptyOutput
+		return engine.Reply{}, ErrEmptyOutput
 	}
 
 	// 1. The whole output is JSON.
 	if v, ok := decodeWhole(text); ok {
-		return fromJSONValue(v)
+		return fromJSONValue(v, notes)
 	}
 	// 2. A JSON object inside a code fence.
 	for _, m := range fence.FindAllStringSubmatch(text, -1) {
 		body := strings.TrimSpace(m[1])
 		if v, ok := decodeWhole(body); ok {
 			if obj, isObj := v.(map[string]json.RawMessage); isObj && hasReplyKey(obj) {
-				return fromObject(obj)
+				return fromObject(obj, notes)
 			}
 			if v == nil {
-				return Reply{}, nil
+				return engine.Reply{}, nil
 			}
 		}
 	}
 	// 3. A JSON object somewhere in prose.
 	if obj, ok := findEmbeddedObject(text); ok {
-		return fromObject(obj)
+		return fromObject(obj, notes)
 	}
 	// 4. Broken JSON: recover a complete "response" string if there is one,
 	// otherwise refuse to post anything.
 	if looksLikeJSON(text) {
-		if r, ok := recoverResponse(text); ok {
+		if r, ok := recoverResponse(text, notes); ok {
 			return r, nil
 		}
-		return Reply{}, fmt.Errorf("%w (%d bytes)", ErrMalformedJSON, len(text))
+		return engine.Reply{}, fmt.Errorf("%w (%d bytes)", ErrMalformedJSON, len(text))
 	}
 	// 5. Plain conversational text.
 	if strings.EqualFold(strings.Trim(text, "`\"' ."), "null") {
-		return Reply{}, nil
+		return engine.Reply{}, nil
 	}
-	return textReply(text, nil)
+	t, err := textReply(text, notes)
+	return engine.Reply{Text: t}, err
 }
 
 // stripReasoning removes reasoning blocks. An opening tag that never closes
@@ -193,23 +182,24 @@ func decodeWhole(s string) (any, bool) {
 }
 
 // fromJSONValue interprets a whole-output JSON value.
-func fromJSONValue(v any) (Reply, error) {
+func fromJSONValue(v any, notes *[]string) (engine.Reply, error) {
 	switch x := v.(type) {
 	case nil:
-		return Reply{}, nil // a bare null: stay silent
+		return engine.Reply{}, nil // a bare null: stay silent
 	case map[string]json.RawMessage:
 		if !hasReplyKey(x) {
-			return Reply{}, fmt.Errorf("%w: object has none of the reply fields", ErrNotAReply)
+			return engine.Reply{}, fmt.Errorf("%w: object has none of the reply fields", ErrNotAReply)
 		}
-		return fromObject(x)
+		return fromObject(x, notes)
 	case string:
 		// A bare JSON string is the model quoting its reply.
 		if strings.TrimSpace(x) == "" {
-			return Reply{}, ErrEmptyOutput
+			return engine.Reply{}, ErrEmptyOutput
 		}
-		return textReply(x, nil)
+		t, err := textReply(x, notes)
+		return engine.Reply{Text: t}, err
 	default:
-		return Reply{}, fmt.Errorf("%w: got %T", ErrNotAReply, v)
+		return engine.Reply{}, fmt.Errorf("%w: got %T", ErrNotAReply, v)
 	}
 }
 
@@ -282,56 +272,62 @@ func looksLikeJSON(s string) bool {
 // "response" string only if it was read completely. Everything else in a
 // broken object (summary, profiles) is discarded: half a summary must not
 // replace a whole one.
-func recoverResponse(s string) (Reply, bool) {
+func recoverResponse(s string, notes *[]string) (engine.Reply, bool) {
 	start := strings.IndexByte(s, '{')
 	if start < 0 {
-		return Reply{}, false
+		return engine.Reply{}, false
 	}
 	dec := json.NewDecoder(strings.NewReader(s[start:]))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return Reply{}, false
+		return engine.Reply{}, false
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return Reply{}, false
+			return engine.Reply{}, false
 		}
 		key, ok := tok.(string)
 		if !ok {
-			return Reply{}, false
+			return engine.Reply{}, false
 		}
 		var val json.RawMessage
 		if err := dec.Decode(&val); err != nil {
-			return Reply{}, false
+			return engine.Reply{}, false
 		}
 		if key == "response" {
 			var text string
 			if json.Unmarshal(val, &text) != nil {
-				return Reply{}, false
+				return engine.Reply{}, false
 			}
-			r, err := textReply(text, []string{"recovered the response field from broken JSON; other fields dropped"})
-			return r, err == nil
+			n := []string{"recovered the response field from broken JSON; other fields dropped"}
+			t, err := textReply(text, &n)
+			if err != nil {
+				return engine.Reply{}, false
+			}
+			*notes = append(*notes, n...)
+			return engine.Reply{Text: t}, true
 		}
 	}
-	return Reply{}, false
+	return engine.Reply{}, false
 }
 
-// fromObject applies the field rules to a decoded reply object.
-func fromObject(obj map[string]json.RawMessage) (Reply, error) {
-	var r Reply
-	note := func(format string, args ...any) { r.Notes = append(r.Notes, fmt.Sprintf(format, args...)) }
+// fromObject applies the field rules to a decoded reply object: an absent
+// field changes nothing, a null customization or profiles clears it, and
+// profiles replace the stored ones.
+func fromObject(obj map[string]json.RawMessage, notes *[]string) (engine.Reply, error) {
+	var r engine.Reply
+	note := func(format string, args ...any) { *notes = append(*notes, fmt.Sprintf(format, args...)) }
 
 	if raw, ok := obj["response"]; ok {
 		var text string
 		switch {
 		case isNull(raw):
 		case json.Unmarshal(raw, &text) == nil:
-			inner, err := textReply(text, nil)
+			t, err := textReply(text, notes)
 			if err != nil {
-				return Reply{}, err
+				return engine.Reply{}, err
 			}
-			r.Text = inner.Text
-			r.Notes = append(r.Notes, inner.Notes...)
+			r.Text = t
 		default:
 			note("response ignored: expected a string or null, got %s", jsonKind(raw))
 		}
@@ -341,7 +337,8 @@ func fromObject(obj map[string]json.RawMessage) (Reply, error) {
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			if s = strings.TrimSpace(s); s != "" {
-				r.Summary = Update[string]{Set: true, Value: capRunes(s, MaxSummaryRunes, &r.Notes, "summary")}
+				s = capRunes(s, MaxSummaryRunes, notes, "summary")
+				r.Update.Summary = &s
 			}
 		} else if !isNull(raw) {
 			note("summary ignored: expected a string, got %s", jsonKind(raw))
@@ -352,17 +349,20 @@ func fromObject(obj map[string]json.RawMessage) (Reply, error) {
 		var s string
 		switch {
 		case isNull(raw):
-			r.Customization = Update[string]{Set: true}
+			r.Update.CustomizationSet = true
 		case json.Unmarshal(raw, &s) == nil:
-			r.Customization = Update[string]{Set: true, Value: capRunes(strings.TrimSpace(s), MaxCustomizationRunes, &r.Notes, "customization")}
+			r.Update.CustomizationSet = true
+			if s = capRunes(strings.TrimSpace(s), MaxCustomizationRunes, notes, "customization"); s != "" {
+				r.Update.Customization = &s
+			}
 		default:
 			note("customization ignored: expected a string or null, got %s", jsonKind(raw))
 		}
 	}
 
 	if raw, ok := obj["profiles"]; ok {
-		if p, ok := parseProfiles(raw, &r.Notes); ok {
-			r.Profiles = Update[map[string]string]{Set: true, Value: p}
+		if p, ok := parseProfiles(raw, notes); ok {
+			r.Update.ProfilesSet, r.Update.Profiles = true, p
 		}
 	}
 
@@ -418,10 +418,10 @@ func parseProfiles(raw json.RawMessage, notes *[]string) (map[string]string, boo
 
 // textReply cleans reply text: reasoning, a model-added "[clanker]" prefix,
 // and JSON the model nested inside its own response string.
-func textReply(text string, notes []string) (Reply, error) {
+func textReply(text string, notes *[]string) (string, error) {
 	text, err := stripReasoning(text)
 	if err != nil {
-		return Reply{}, err
+		return "", err
 	}
 	text = strings.TrimSpace(text)
 	for {
@@ -437,22 +437,24 @@ func textReply(text string, notes []string) (Reply, error) {
 		if v, ok := decodeWhole(text); ok {
 			if obj, isObj := v.(map[string]json.RawMessage); isObj && hasReplyKey(obj) {
 				if _, nested := obj["response"]; nested {
-					inner, err := fromObject(obj)
+					// Only the text of the nested object counts; its other
+					// fields were not meant as memory updates.
+					var ignored []string
+					inner, err := fromObject(obj, &ignored)
 					if err != nil {
-						return Reply{}, err
+						return "", err
 					}
-					return Reply{Text: inner.Text, Notes: append(notes, "unwrapped a reply object nested in the response")}, nil
+					*notes = append(*notes, "unwrapped a reply object nested in the response")
+					return inner.Text, nil
 				}
 			}
 		}
-		return Reply{}, fmt.Errorf("%w: response text is JSON-shaped", ErrMalformedJSON)
+		return "", fmt.Errorf("%w: response text is JSON-shaped", ErrMalformedJSON)
 	}
 	if strings.EqualFold(text, "null") {
-		return Reply{Notes: notes}, nil
+		return "", nil
 	}
-	var n []string
-	text = capReply(text, &n)
-	return Reply{Text: text, Notes: append(notes, n...)}, nil
+	return capReply(text, notes), nil
 }
 
 // capReply shortens an over-long reply at a word boundary and marks the cut.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // replyCase is one model output from the corpus and what must come of it.
@@ -16,14 +18,34 @@ type replyCase struct {
 	err     error  // expected error (errors.Is), nil for a valid reply
 	text    string // expected reply text ("" = silent)
 	image   string
-	sum     *Update[string]
-	cust    *Update[string]
-	prof    *Update[map[string]string]
+	sum     *change[string]
+	cust    *change[string]
+	prof    *change[map[string]string]
 	noteHas string // a substring one of the notes must contain
 }
 
-func set[T any](v T) *Update[T]    { return &Update[T]{Set: true, Value: v} }
-func unchanged[T any]() *Update[T] { return &Update[T]{} }
+// change is what a case expects of one memory field: Set false means the stored value stays,
+// Set with a zero Value means it is cleared.
+type change[T any] struct {
+	Set   bool
+	Value T
+}
+
+// changes reads the engine's ContextUpdate back as the three field changes.
+func changes(u engine.ContextUpdate) (sum, cust change[string], prof change[map[string]string]) {
+	if u.Summary != nil {
+		sum = change[string]{Set: true, Value: *u.Summary}
+	}
+	cust.Set = u.CustomizationSet
+	if u.Customization != nil {
+		cust.Value = *u.Customization
+	}
+	prof = change[map[string]string]{Set: u.ProfilesSet, Value: u.Profiles}
+	return sum, cust, prof
+}
+
+func set[T any](v T) *change[T]    { return &change[T]{Set: true, Value: v} }
+func unchanged[T any]() *change[T] { return &change[T]{} }
 
 var long = strings.Repeat("word ", 2000)
 
@@ -44,8 +66,8 @@ var replyCorpus = []replyCase{
 	{name: "customization empty string clears", raw: `{"response": null, "customization": ""}`, cust: set("")},
 	{name: "profiles object of strings replaces", raw: `{"response": "Hi both", "profiles": {"Ann": "likes hiking", "Bob": "vegetarian"}}`,
 		text: "Hi both", prof: set(map[string]string{"Ann": "likes hiking", "Bob": "vegetarian"})},
-	{name: "profiles empty object clears", raw: `{"response": null, "profiles": {}}`, prof: &Update[map[string]string]{Set: true}},
-	{name: "profiles null clears", raw: `{"response": null, "profiles": null}`, prof: &Update[map[string]string]{Set: true}},
+	{name: "profiles empty object clears", raw: `{"response": null, "profiles": {}}`, prof: &change[map[string]string]{Set: true}},
+	{name: "profiles null clears", raw: `{"response": null, "profiles": null}`, prof: &change[map[string]string]{Set: true}},
 	{name: "request image", raw: `{"requestImage": "blob:https://messages.google.com/abc-123"}`, image: "blob:https://messages.google.com/abc-123"},
 	{name: "bare JSON null is silence", raw: `null`, text: ""},
 	{name: "bare JSON string is the reply", raw: `"Just a quoted reply"`, text: "Just a quoted reply"},
@@ -127,7 +149,7 @@ func TestParseReplyCorpus(t *testing.T) {
 	}
 	for _, tc := range replyCorpus {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseReply(tc.raw)
+			r, notes, err := ParseReply(tc.raw)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("ParseReply(%q): want error %v, got reply %+v err %v", short(tc.raw), tc.err, r, err)
@@ -146,17 +168,18 @@ func TestParseReplyCorpus(t *testing.T) {
 			if r.RequestImage != tc.image {
 				t.Errorf("requestImage: want %q, got %q", tc.image, r.RequestImage)
 			}
-			if tc.sum != nil && r.Summary != *tc.sum {
-				t.Errorf("summary: want %+v, got %+v", *tc.sum, r.Summary)
+			sum, cust, prof := changes(r.Update)
+			if tc.sum != nil && sum != *tc.sum {
+				t.Errorf("summary: want %+v, got %+v", *tc.sum, sum)
 			}
-			if tc.cust != nil && r.Customization != *tc.cust {
-				t.Errorf("customization: want %+v, got %+v", *tc.cust, r.Customization)
+			if tc.cust != nil && cust != *tc.cust {
+				t.Errorf("customization: want %+v, got %+v", *tc.cust, cust)
 			}
-			if tc.prof != nil && (r.Profiles.Set != tc.prof.Set || !maps.Equal(r.Profiles.Value, tc.prof.Value)) {
-				t.Errorf("profiles: want %+v, got %+v", *tc.prof, r.Profiles)
+			if tc.prof != nil && (prof.Set != tc.prof.Set || !maps.Equal(prof.Value, tc.prof.Value)) {
+				t.Errorf("profiles: want %+v, got %+v", *tc.prof, prof)
 			}
-			if tc.noteHas != "" && !strings.Contains(strings.Join(r.Notes, "|"), tc.noteHas) {
-				t.Errorf("notes: want one containing %q, got %q", tc.noteHas, r.Notes)
+			if tc.noteHas != "" && !strings.Contains(strings.Join(notes, "|"), tc.noteHas) {
+				t.Errorf("notes: want one containing %q, got %q", tc.noteHas, notes)
 			}
 			assertPostable(t, r)
 		})
@@ -165,7 +188,7 @@ func TestParseReplyCorpus(t *testing.T) {
 
 // assertPostable checks the invariant that holds for every reply text,
 // whatever the input: no JSON, no reasoning, no "null", no prefix, capped.
-func assertPostable(t *testing.T, r Reply) {
+func assertPostable(t *testing.T, r engine.Reply) {
 	t.Helper()
 	if r.Text == "" {
 		return
@@ -182,13 +205,14 @@ func assertPostable(t *testing.T, r Reply) {
 	if n := utf8.RuneCountInString(r.Text); n > MaxReplyRunes {
 		t.Errorf("reply text has %d runes, cap is %d", n, MaxReplyRunes)
 	}
-	if utf8.RuneCountInString(r.Summary.Value) > MaxSummaryRunes || utf8.RuneCountInString(r.Customization.Value) > MaxCustomizationRunes {
+	sum, cust, _ := changes(r.Update)
+	if utf8.RuneCountInString(sum.Value) > MaxSummaryRunes || utf8.RuneCountInString(cust.Value) > MaxCustomizationRunes {
 		t.Errorf("a stored field exceeds its cap")
 	}
 }
 
 func TestOversizedReplyIsCutAtAWordAndMarked(t *testing.T) {
-	r, err := ParseReply(`{"response": "` + long + `"}`)
+	r, _, err := ParseReply(`{"response": "` + long + `"}`)
 	if err != nil {
 		t.Fatalf("want a shortened reply, got error %v", err)
 	}
@@ -197,13 +221,13 @@ func TestOversizedReplyIsCutAtAWordAndMarked(t *testing.T) {
 	}
 }
 
-func TestRequestImageWinsOverTextForSilentCheck(t *testing.T) {
-	r, err := ParseReply(`{"requestImage": "blob:https://messages.google.com/x"}`)
-	if err != nil || r.Silent() {
+func TestRequestImageIsNotSilenceButNullIs(t *testing.T) {
+	r, _, err := ParseReply(`{"requestImage": "blob:https://messages.google.com/x"}`)
+	if err != nil || r.RequestImage == "" {
 		t.Fatalf("an image request is not silence: reply %+v err %v", r, err)
 	}
-	r, _ = ParseReply(`{"response": null}`)
-	if !r.Silent() {
+	r, _, _ = ParseReply(`{"response": null}`)
+	if r.Text != "" || r.RequestImage != "" {
 		t.Fatalf("a null response must be silent, got %+v", r)
 	}
 }
@@ -214,7 +238,7 @@ func FuzzParseReply(f *testing.F) {
 		f.Add(tc.raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		r, err := ParseReply(raw)
+		r, _, err := ParseReply(raw)
 		if err != nil && r.Text != "" {
 			t.Fatalf("error %v returned with text %q", err, r.Text)
 		}

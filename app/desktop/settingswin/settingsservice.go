@@ -240,9 +240,9 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 	}
 	client := llm.New(llm.Config{Endpoint: endpoint, APIKey: key, Model: model, MaxTokens: 64,
 		Timeout: 30 * time.Second, HTTPClient: hc, Logger: s.log()})
-	_, err = client.Complete(ctx, llm.Request{Conversation: llm.Conversation{
-		LocalName: "Test", Participants: []string{"Test"},
-		History: []llm.Message{{Sender: "Test", Text: "This is a connection test from Clanker's settings. Reply briefly."}},
+	_, err = client.Complete(ctx, llm.Request{LLMRequest: engine.LLMRequest{
+		UserName: "Test", Participants: []string{"Test"},
+		History: []engine.Message{{Sender: "Test", Text: "This is a connection test from Clanker's settings. Reply briefly."}},
 	}})
 	var le *engine.LLMError
 	switch {

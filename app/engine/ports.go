@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"time"
 )
@@ -185,3 +186,79 @@ func (e *LLMError) Error() string {
 }
 
 func (e *LLMError) Unwrap() error { return e.Err }
+
+// The ports below are not used by the engine itself: they are the domain's side of the
+// contracts between the adapters, so that no adapter imports another. app/run wires each one.
+
+// MemoryStore gives the LLM adapter a conversation's stored memory to build the prompt from.
+// A conversation never stored has empty memory, which is not an error. The SQLite store
+// implements it.
+type MemoryStore interface {
+	LoadMemory(ctx context.Context, id ConversationID) (Memory, error)
+}
+
+// Usage is the token count of one engine request: every HTTP call it made, including
+// rate-limit and length retries. An image follow-up is a request of its own.
+type Usage struct {
+	Conversation ConversationID
+	Model        string
+	Tokens       Tokens
+	// At is when the request finished; zero means now.
+	At time.Time
+}
+
+// UsageRecorder stores usage records for the budget and the usage views. The SQLite store
+// implements it.
+type UsageRecorder interface {
+	RecordUsage(ctx context.Context, u Usage) error
+}
+
+// BudgetGate reports whether the user's monthly budget is spent; userText says so in a
+// sentence for the banner. The SQLite store implements it from the saved budget and the
+// recorded usage.
+type BudgetGate interface {
+	BudgetExceeded(ctx context.Context) (exceeded bool, userText string, err error)
+}
+
+// PreparedImage is an image made ready for a vision model: a small JPEG without metadata.
+type PreparedImage struct {
+	JPEG          []byte
+	Width, Height int
+}
+
+// DataURL returns the image as a data: URL for a vision request.
+func (p PreparedImage) DataURL() string {
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(p.JPEG)
+}
+
+// ImagePreparer turns the bytes of an image the page fetched into what the model is shown.
+// Images are kept per conversation, so one conversation's picture is never served into
+// another. A failure the model should be told about is an *ImageUnavailable. app/images
+// implements it; the LLM adapter is given one.
+type ImagePreparer interface {
+	PrepareImage(ctx context.Context, id ConversationID, src string, data []byte) (PreparedImage, error)
+}
+
+// ImageUnavailable says why an image cannot be shown to the model. Reason is the short phrase
+// the model is told ("its file format is not supported").
+type ImageUnavailable struct {
+	Reason string
+	Err    error
+}
+
+func (e *ImageUnavailable) Error() string {
+	if e.Err == nil {
+		return "image unavailable: " + e.Reason
+	}
+	return "image unavailable: " + e.Reason + ": " + e.Err.Error()
+}
+
+func (e *ImageUnavailable) Unwrap() error { return e.Err }
+
+// ImageCache is the persistent per-conversation cache of prepared images, so a picture the
+// model already saw is not decoded again after a restart. The SQLite store implements it;
+// the image preparer uses it.
+type ImageCache interface {
+	LoadImage(ctx context.Context, id ConversationID, src string) (img PreparedImage, ok bool, err error)
+	SaveImage(ctx context.Context, id ConversationID, src string, img PreparedImage) error
+}

@@ -1,8 +1,14 @@
 package images
 
-import "testing"
+import (
+	"testing"
 
-func res(n int) Result { return Result{JPEG: make([]byte, n), Width: 1, Height: 1} }
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+func res(n int) Result {
+	return Result{PreparedImage: engine.PreparedImage{JPEG: make([]byte, n), Width: 1, Height: 1}}
+}
 
 func TestCacheEvictsLeastRecentlyUsedByBytes(t *testing.T) {
 	c := NewCache(100)

@@ -14,7 +14,6 @@ package images
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"image"
@@ -23,6 +22,7 @@ import (
 	_ "image/png"  // registers the PNG decoder
 	"sync"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	_ "golang.org/x/image/bmp"  // registers the BMP decoder
 	_ "golang.org/x/image/tiff" // registers the TIFF decoder
 	_ "golang.org/x/image/webp" // registers the WebP decoder
@@ -66,17 +66,11 @@ func Reason(err error) string {
 	}
 }
 
-// Result is an optimised image.
+// Result is an optimised image: the domain's prepared image and the format it was read from.
 type Result struct {
-	JPEG          []byte
-	Width, Height int
+	engine.PreparedImage
 	// SourceFormat is the decoder that read the input ("jpeg", "png", ...).
 	SourceFormat string
-}
-
-// DataURL returns the image as a data: URL for a vision request.
-func (r Result) DataURL() string {
-	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(r.JPEG)
 }
 
 // Optimizer holds the limits. The zero value uses the defaults.
@@ -188,7 +182,7 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 	w, h := orientedSize(tw, th, orientation)
 	s.buf.Reset()
 	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16)
-	return Result{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h, SourceFormat: format}, wk, nil
+	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: format}, wk, nil
 }
 
 // dctScale picks n for decoding a w x h JPEG at n/8 of its size on the way to tw x th: the

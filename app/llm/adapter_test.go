@@ -96,7 +96,7 @@ type e2eStore struct {
 	recs     map[engine.ConversationID]engine.Conversation
 	summary  map[string]string
 	profiles map[string]string
-	usage    []UsageRecord
+	usage    []engine.Usage
 	failLoad error
 }
 
@@ -130,16 +130,16 @@ func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate
 func (s *e2eStore) DeactivateAll() (int, error)                       { return 0, nil }
 func (s *e2eStore) MarkSeen([]engine.ConversationID, time.Time) error { return nil }
 func (s *e2eStore) ForgetUnseen(time.Time) (int, error)               { return 0, nil }
-func (s *e2eStore) RecordUsage(_ context.Context, u UsageRecord) error {
+func (s *e2eStore) RecordUsage(_ context.Context, u engine.Usage) error {
 	s.mu.Lock()
 	s.usage = append(s.usage, u)
 	s.mu.Unlock()
 	return nil
 }
-func (s *e2eStore) usageRecords() []UsageRecord {
+func (s *e2eStore) usageRecords() []engine.Usage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]UsageRecord(nil), s.usage...)
+	return append([]engine.Usage(nil), s.usage...)
 }
 func (s *e2eStore) mode(id engine.ConversationID) engine.Mode {
 	s.mu.Lock()
@@ -151,13 +151,13 @@ func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
 	s.recs[id] = engine.Conversation{ID: id, Mode: m}
 	s.mu.Unlock()
 }
-func (s *e2eStore) LoadContext(_ context.Context, conv string) (string, string, map[string]string, error) {
+func (s *e2eStore) LoadMemory(_ context.Context, id engine.ConversationID) (engine.Memory, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failLoad != nil {
-		return "", "", nil, s.failLoad
+		return engine.Memory{}, s.failLoad
 	}
-	return s.summary[conv], "", s.profiles, nil
+	return engine.Memory{Summary: s.summary[string(id)], Profiles: s.profiles}, nil
 }
 
 // timedTransport records, on the bubble's fake clock, when each HTTP request left.
@@ -200,7 +200,7 @@ func startE2E(t *testing.T, srv *fakellm.Server, relaxed bool) *e2e {
 		Config: func(string) (Config, error) {
 			return Config{Endpoint: srv.BaseURL(), APIKey: "sk-e2e", Model: "fake-model", HTTPClient: hc, MaxRetryWait: time.Minute}, nil
 		},
-		Context: h.store, Usage: h.store, Images: images.NewCache(1 << 20), Logger: quiet,
+		Memory: h.store, Usage: h.store, Images: images.NewPreparer(1<<20, nil, quiet), Logger: quiet,
 	}
 	s := engine.DefaultSettings()
 	s.Endpoint, s.Model, s.UserName, s.RelaxedResponsiveness = srv.BaseURL(), "fake-model", "Dana", relaxed
@@ -300,7 +300,7 @@ func TestHeyClankerInAvailableModeTypesExactlyOnePrefixedReplyAndPressesEnter(t 
 			t.Errorf("want the new summary stored under c1, got %q", h.store.summary["c1"])
 		}
 		u := h.store.usageRecords()
-		if len(u) != 1 || u[0].Conversation != "c1" || u[0].Model != "fake-model" || u[0].PromptTokens != 200 || u[0].CompletionTokens != 12 {
+		if len(u) != 1 || u[0].Conversation != "c1" || u[0].Model != "fake-model" || u[0].Tokens.Prompt != 200 || u[0].Tokens.Completion != 12 {
 			t.Errorf("want one usage record c1/fake-model 200+12, got %+v", u)
 		}
 	})
@@ -620,63 +620,5 @@ func TestErrorsMapToEngineClasses(t *testing.T) {
 		if got.Class != tc.want || got.UserText == "" {
 			t.Errorf("%v: want class %s with a user sentence, got %s %q", tc.err, tc.want, got.Class, got.UserText)
 		}
-	}
-}
-
-// memImageStore is the persistent image cache (the SQLite store in the app).
-type memImageStore struct {
-	mu    sync.Mutex
-	imgs  map[images.Key]images.Result
-	saves int
-	loads int
-}
-
-func (s *memImageStore) LoadImage(_ context.Context, conv, src string) (images.Result, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.loads++
-	r, ok := s.imgs[images.Key{Conversation: conv, Src: src}]
-	return r, ok, nil
-}
-
-func (s *memImageStore) SaveImage(_ context.Context, conv, src string, r images.Result) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.saves++
-	s.imgs[images.Key{Conversation: conv, Src: src}] = r
-	return nil
-}
-
-func TestOptimisedImagesAreCachedInMemoryAndInTheStorePerConversation(t *testing.T) {
-	store := &memImageStore{imgs: map[images.Key]images.Result{}}
-	quiet := slog.New(slog.DiscardHandler)
-	a := &EngineAdapter{Images: images.NewCache(1 << 20), ImageStore: store}
-	src := "blob:https://messages.google.com/p"
-	raw := &engine.ImageData{Src: src, Data: pngBytes(t, 600, 300)}
-	conv := []engine.Message{{Sender: "Ann", Images: []engine.Image{{Src: src, Alt: "a dog"}}}}
-
-	first := a.attachment(context.Background(), "c1", raw, conv, quiet)
-	if first.Unavailable != "" || first.Width != 448 || first.Height != 224 || first.Alt != "a dog" {
-		t.Fatalf("want a 448x224 JPEG with its alt text, got %dx%d alt %q unavailable %q", first.Width, first.Height, first.Alt, first.Unavailable)
-	}
-	if store.saves != 1 {
-		t.Fatalf("want the optimised image saved to the store once, got %d saves", store.saves)
-	}
-	loads := store.loads
-	// Same conversation again: served from memory, even if the bytes are now unreadable.
-	again := a.attachment(context.Background(), "c1", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
-	if again.DataURL != first.DataURL || store.loads != loads {
-		t.Fatalf("want the memory cache to answer without the store, got same=%v loads %d -> %d", again.DataURL == first.DataURL, loads, store.loads)
-	}
-	// After a restart (empty memory) the store answers.
-	b := &EngineAdapter{Images: images.NewCache(1 << 20), ImageStore: store}
-	restarted := b.attachment(context.Background(), "c1", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
-	if restarted.DataURL != first.DataURL || store.loads != loads+1 {
-		t.Fatalf("want the stored image after a restart, got same=%v loads %d -> %d", restarted.DataURL == first.DataURL, loads, store.loads)
-	}
-	// Another conversation never gets c1's image: it is optimised from its own bytes.
-	other := b.attachment(context.Background(), "c2", &engine.ImageData{Src: src, Data: []byte("junk")}, conv, quiet)
-	if other.DataURL != "" || other.Unavailable == "" {
-		t.Fatalf("want c2's unreadable bytes reported unavailable, not c1's cached image; got %+v", other)
 	}
 }

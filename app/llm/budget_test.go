@@ -11,8 +11,8 @@ import (
 
 type emptyMemory struct{}
 
-func (emptyMemory) LoadContext(context.Context, string) (string, string, map[string]string, error) {
-	return "", "", nil, nil
+func (emptyMemory) LoadMemory(context.Context, engine.ConversationID) (engine.Memory, error) {
+	return engine.Memory{}, nil
 }
 
 type spentBudget struct{ asked int }
@@ -20,12 +20,6 @@ type spentBudget struct{ asked int }
 func (b *spentBudget) BudgetExceeded(context.Context) (bool, string, error) {
 	b.asked++
 	return true, "Monthly token budget reached (1200 of 1000 tokens). Clanker has been deactivated.", nil
-}
-
-// budgetMemory is a ContextSource that is also a BudgetGate, as the SQLite store is.
-type budgetMemory struct {
-	emptyMemory
-	*spentBudget
 }
 
 func TestSpentBudgetStopsTheRequestBeforeItIsSent(t *testing.T) {
@@ -36,8 +30,7 @@ func TestSpentBudgetStopsTheRequestBeforeItIsSent(t *testing.T) {
 		History: []engine.Message{{ID: "1", Sender: "Ann", Text: "hey clanker"}}}
 
 	for name, a := range map[string]*EngineAdapter{
-		"explicit gate":     {Config: cfg, Context: emptyMemory{}, Budget: &spentBudget{}},
-		"context is a gate": {Config: cfg, Context: budgetMemory{spentBudget: &spentBudget{}}},
+		"spent budget": {Config: cfg, Memory: emptyMemory{}, Budget: &spentBudget{}},
 	} {
 		_, err := a.Complete(context.Background(), req)
 		var le *engine.LLMError

@@ -6,10 +6,11 @@
 // model's output into a validated reply.
 //
 // EngineAdapter is how the engine uses it: it implements engine.LLM (the llm package imports the
-// engine's domain types, never the reverse), loads a conversation's memory through ContextSource,
-// records tokens through UsageSink, optimises the image bytes the engine fetched, and reports
-// failures as *engine.LLMError so the engine knows whether to deactivate, toast once or toast
-// every time.
+// engine's domain types, never the reverse), loads a conversation's memory through
+// engine.MemoryStore, records tokens through engine.UsageRecorder, has the image bytes the engine
+// fetched prepared through engine.ImagePreparer, and reports failures as *engine.LLMError so the
+// engine knows whether to deactivate, toast once or toast every time. It imports no other
+// adapter: app/run wires the ports.
 package llm
 
 import (

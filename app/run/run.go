@@ -224,12 +224,12 @@ func New(opts Options) (a *App, err error) {
 	a.closers = append(a.closers, a.link.Close)
 
 	adapter := &llm.EngineAdapter{
-		Config:     a.llmConfig,
-		Context:    a.store.LLM(),
-		Usage:      a.store.LLM(),
-		Images:     images.NewCache(32 << 20),
-		ImageStore: a.store.LLM(),
-		Logger:     log,
+		Config: a.llmConfig,
+		Memory: a.store,
+		Usage:  a.store,
+		Budget: a.store,
+		Images: images.NewPreparer(32<<20, a.store, log),
+		Logger: log,
 	}
 	cur := a.cur.Load()
 	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: adapter, Logger: log,

@@ -11,7 +11,7 @@ import (
 func TestBudgetGateReportsASpentMonthlyTokenBudget(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	gate := s.LLM()
+	gate := s
 
 	if exceeded, _, err := gate.BudgetExceeded(ctx); err != nil || exceeded {
 		t.Fatalf("no budget set: exceeded=%v err=%v, want false, nil", exceeded, err)
@@ -21,13 +21,13 @@ func TestBudgetGateReportsASpentMonthlyTokenBudget(t *testing.T) {
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordUsage(ctx, Usage{ConversationID: "c1", Model: "m", PromptTokens: 600, CompletionTokens: 300}); err != nil {
+	if err := s.RecordUsage(ctx, engine.Usage{Conversation: "c1", Model: "m", Tokens: engine.Tokens{Prompt: 600, Completion: 300}}); err != nil {
 		t.Fatal(err)
 	}
 	if exceeded, _, err := gate.BudgetExceeded(ctx); err != nil || exceeded {
 		t.Fatalf("900 of 1000 tokens used: exceeded=%v err=%v, want false", exceeded, err)
 	}
-	if err := s.RecordUsage(ctx, Usage{ConversationID: "c2", Model: "m", PromptTokens: 200, CompletionTokens: 100}); err != nil {
+	if err := s.RecordUsage(ctx, engine.Usage{Conversation: "c2", Model: "m", Tokens: engine.Tokens{Prompt: 200, Completion: 100}}); err != nil {
 		t.Fatal(err)
 	}
 	exceeded, text, err := gate.BudgetExceeded(ctx)

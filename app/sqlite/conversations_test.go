@@ -107,7 +107,7 @@ func seed(t *testing.T, s *Store) {
 		if err := s.PutImage(ctx, CachedImage{ConversationID: id, Source: "blob:https://messages.google.com/1", MIME: "image/jpeg", Width: 448, Height: 448, Data: []byte{1, 2, 3}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecordUsage(ctx, Usage{ConversationID: id, Model: "m", PromptTokens: 100, CompletionTokens: 10}); err != nil {
+		if err := s.RecordUsage(ctx, engine.Usage{Conversation: engine.ConversationID(id), Model: "m", Tokens: engine.Tokens{Prompt: 100, Completion: 10}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,16 +10,6 @@ import (
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-// Usage is the token count of one LLM request.
-type Usage struct {
-	ConversationID   string
-	Model            string
-	PromptTokens     int64
-	CompletionTokens int64
-	// At is when the request finished; zero means now.
-	At time.Time
-}
-
 // UsageTotal is a sum of usage rows.
 type UsageTotal struct {
 	// Key is the conversation ID, the day (YYYY-MM-DD) or the model,
@@ -29,10 +19,10 @@ type UsageTotal struct {
 	Requests int
 }
 
-// RecordUsage stores the tokens of one request.
-func (s *Store) RecordUsage(ctx context.Context, u Usage) error {
-	if u.PromptTokens < 0 || u.CompletionTokens < 0 {
-		return fmt.Errorf("record usage: token counts must not be negative (prompt %d, completion %d)", u.PromptTokens, u.CompletionTokens)
+// RecordUsage stores the tokens of one request. It implements engine.UsageRecorder.
+func (s *Store) RecordUsage(ctx context.Context, u engine.Usage) error {
+	if u.Tokens.Prompt < 0 || u.Tokens.Completion < 0 {
+		return fmt.Errorf("record usage: token counts must not be negative (prompt %d, completion %d)", u.Tokens.Prompt, u.Tokens.Completion)
 	}
 	if u.Model == "" {
 		return errors.New("record usage: model is empty")
@@ -41,14 +31,14 @@ func (s *Store) RecordUsage(ctx context.Context, u Usage) error {
 		u.At = s.now()
 	}
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO usage (conversation_id, model, prompt_tokens, completion_tokens, at)
-		VALUES (?, ?, ?, ?, ?)`, u.ConversationID, u.Model, u.PromptTokens, u.CompletionTokens, ms(u.At)); err != nil {
+		VALUES (?, ?, ?, ?, ?)`, string(u.Conversation), u.Model, u.Tokens.Prompt, u.Tokens.Completion, ms(u.At)); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
 	return nil
 }
 
 // usageRows calls fn for every usage row with from <= at < to.
-func (s *Store) usageRows(ctx context.Context, from, to time.Time, fn func(u Usage)) error {
+func (s *Store) usageRows(ctx context.Context, from, to time.Time, fn func(u engine.Usage)) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT conversation_id, model, prompt_tokens, completion_tokens, at
 		FROM usage WHERE at >= ? AND at < ? ORDER BY at`, ms(from), ms(to))
 	if err != nil {
@@ -56,27 +46,28 @@ func (s *Store) usageRows(ctx context.Context, from, to time.Time, fn func(u Usa
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var u Usage
+		var u engine.Usage
+		var conv string
 		var at int64
-		if err := rows.Scan(&u.ConversationID, &u.Model, &u.PromptTokens, &u.CompletionTokens, &at); err != nil {
+		if err := rows.Scan(&conv, &u.Model, &u.Tokens.Prompt, &u.Tokens.Completion, &at); err != nil {
 			return fmt.Errorf("read usage: %w", err)
 		}
-		u.At = fromMS(at)
+		u.Conversation, u.At = engine.ConversationID(conv), fromMS(at)
 		fn(u)
 	}
 	return rows.Err()
 }
 
-func (s *Store) grouped(ctx context.Context, from, to time.Time, key func(Usage) string) ([]UsageTotal, error) {
+func (s *Store) grouped(ctx context.Context, from, to time.Time, key func(engine.Usage) string) ([]UsageTotal, error) {
 	m := map[string]*UsageTotal{}
-	err := s.usageRows(ctx, from, to, func(u Usage) {
+	err := s.usageRows(ctx, from, to, func(u engine.Usage) {
 		k := key(u)
 		t := m[k]
 		if t == nil {
 			t = &UsageTotal{Key: k}
 			m[k] = t
 		}
-		t.Tokens = t.Tokens.Add(engine.Tokens{Prompt: u.PromptTokens, Completion: u.CompletionTokens})
+		t.Tokens = t.Tokens.Add(u.Tokens)
 		t.Requests++
 	})
 	if err != nil {
@@ -92,7 +83,7 @@ func (s *Store) grouped(ctx context.Context, from, to time.Time, key func(Usage)
 
 // UsageByConversation totals usage per conversation for from <= at < to.
 func (s *Store) UsageByConversation(ctx context.Context, from, to time.Time) ([]UsageTotal, error) {
-	return s.grouped(ctx, from, to, func(u Usage) string { return u.ConversationID })
+	return s.grouped(ctx, from, to, func(u engine.Usage) string { return string(u.Conversation) })
 }
 
 // UsageByDay totals usage per calendar day in loc for from <= at < to. Days
@@ -101,7 +92,7 @@ func (s *Store) UsageByDay(ctx context.Context, from, to time.Time, loc *time.Lo
 	if loc == nil {
 		loc = time.Local
 	}
-	return s.grouped(ctx, from, to, func(u Usage) string { return u.At.In(loc).Format("2006-01-02") })
+	return s.grouped(ctx, from, to, func(u engine.Usage) string { return u.At.In(loc).Format("2006-01-02") })
 }
 
 // MonthToDate totals usage per model from the start of the current month in
@@ -112,7 +103,7 @@ func (s *Store) MonthToDate(ctx context.Context, loc *time.Location) (map[string
 	}
 	now := s.now().In(loc)
 	start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
-	totals, err := s.grouped(ctx, start, now.Add(time.Millisecond), func(u Usage) string { return u.Model })
+	totals, err := s.grouped(ctx, start, now.Add(time.Millisecond), func(u engine.Usage) string { return u.Model })
 	if err != nil {
 		return nil, err
 	}

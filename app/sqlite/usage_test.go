@@ -13,11 +13,11 @@ func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
 	s, clk := openTest(t)
 	ctx := context.Background()
 	loc := time.FixedZone("UTC-5", -5*3600)
-	rows := []Usage{
-		{ConversationID: "a", Model: "m1", PromptTokens: 100, CompletionTokens: 10, At: time.Date(2026, 2, 28, 12, 0, 0, 0, loc)}, // last month
-		{ConversationID: "a", Model: "m1", PromptTokens: 200, CompletionTokens: 20, At: time.Date(2026, 3, 1, 0, 30, 0, 0, loc)},
-		{ConversationID: "b", Model: "m2", PromptTokens: 300, CompletionTokens: 30, At: time.Date(2026, 3, 1, 23, 59, 0, 0, loc)},
-		{ConversationID: "a", Model: "m2", PromptTokens: 400, CompletionTokens: 40, At: time.Date(2026, 3, 2, 0, 1, 0, 0, loc)},
+	rows := []engine.Usage{
+		{Conversation: "a", Model: "m1", Tokens: engine.Tokens{Prompt: 100, Completion: 10}, At: time.Date(2026, 2, 28, 12, 0, 0, 0, loc)}, // last month
+		{Conversation: "a", Model: "m1", Tokens: engine.Tokens{Prompt: 200, Completion: 20}, At: time.Date(2026, 3, 1, 0, 30, 0, 0, loc)},
+		{Conversation: "b", Model: "m2", Tokens: engine.Tokens{Prompt: 300, Completion: 30}, At: time.Date(2026, 3, 1, 23, 59, 0, 0, loc)},
+		{Conversation: "a", Model: "m2", Tokens: engine.Tokens{Prompt: 400, Completion: 40}, At: time.Date(2026, 3, 2, 0, 1, 0, 0, loc)},
 	}
 	for _, u := range rows {
 		if err := s.RecordUsage(ctx, u); err != nil {
@@ -25,7 +25,7 @@ func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
 		}
 	}
 	clk.t = time.Date(2026, 3, 2, 8, 0, 0, 0, loc)
-	if err := s.RecordUsage(ctx, Usage{ConversationID: "b", Model: "m1", PromptTokens: 1, CompletionTokens: 1}); err != nil {
+	if err := s.RecordUsage(ctx, engine.Usage{Conversation: "b", Model: "m1", Tokens: engine.Tokens{Prompt: 1, Completion: 1}}); err != nil {
 		t.Fatal(err) // At zero: stamped with the store clock
 	}
 
@@ -69,10 +69,10 @@ func TestUsageTotalsPerConversationPerDayAndMonthToDate(t *testing.T) {
 func TestUsageWithNegativeTokensOrNoModelIsRefused(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	if err := s.RecordUsage(ctx, Usage{ConversationID: "a", Model: "m", PromptTokens: -1}); err == nil {
+	if err := s.RecordUsage(ctx, engine.Usage{Conversation: "a", Model: "m", Tokens: engine.Tokens{Prompt: -1}}); err == nil {
 		t.Errorf("negative tokens accepted")
 	}
-	if err := s.RecordUsage(ctx, Usage{ConversationID: "a", PromptTokens: 1}); err == nil {
+	if err := s.RecordUsage(ctx, engine.Usage{Conversation: "a", Tokens: engine.Tokens{Prompt: 1}}); err == nil {
 		t.Errorf("usage without a model accepted")
 	}
 }

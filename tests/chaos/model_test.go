@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
@@ -112,7 +113,8 @@ func (m *model) adapter() *llm.EngineAdapter {
 		Config: func(string) (llm.Config, error) {
 			return llm.Config{Endpoint: "http://127.0.0.1:9/v1", APIKey: "chaos-key", Model: "chaos-model", HTTPClient: hc, Logger: quiet}, nil
 		},
-		Context: db.LLM(), Usage: db.LLM(), ImageStore: db.LLM(), Logger: quiet,
+		Memory: db, Usage: db, Budget: db,
+		Images: &images.Preparer{Store: db, Logger: quiet}, Logger: quiet,
 	}
 }
 

@@ -134,8 +134,8 @@ func Start(opts Options) (*Rig, error) {
 			return llm.Config{Endpoint: s.Endpoint, APIKey: key, Model: s.Model, HTTPClient: hc,
 				Timeout: opts.Timeout, Logger: log}, nil
 		},
-		Context: st.LLM(), Usage: st.LLM(), ImageStore: st.LLM(),
-		Images: images.NewCache(1 << 20), Logger: log,
+		Memory: st, Usage: st, Budget: st,
+		Images: images.NewPreparer(1<<20, st, log), Logger: log,
 	}
 	es := want
 	es.QuietStartHour, es.QuietStopHour = 0, 0 // no quiet hours: tests run at any hour

@@ -164,8 +164,8 @@ func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world, vs 
 			return llm.Config{Endpoint: base, APIKey: testKey, Model: "fake-model", HTTPClient: hc,
 				Timeout: 4 * time.Second, Logger: logger}, nil
 		},
-		Context: db.LLM(), Usage: db.LLM(), ImageStore: db.LLM(),
-		Images: images.NewCache(8 << 20), Logger: logger,
+		Memory: db, Usage: db, Budget: db,
+		Images: images.NewPreparer(8<<20, db, logger), Logger: logger,
 	}
 	es := engineSettings()
 	h.eng, err = engine.New(engine.Config{Page: h.link, Store: db.Engine(), LLM: adapter,

@@ -97,8 +97,8 @@ func ConfigList(ctx context.Context, s *sqlite.Store) ([]ConfigEntry, error) {
 	return out, nil
 }
 
-func maskedWithPlace(masked string, loc sqlite.KeyLocation) string {
-	if loc == sqlite.KeyNone {
+func maskedWithPlace(masked string, loc engine.KeyLocation) string {
+	if loc == engine.KeyNone {
 		return "(not set)"
 	}
 	return masked + " (in " + string(loc) + ")"

@@ -25,6 +25,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
+	"github.com/clanker-desktop/clanker/app/keychain"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -126,14 +127,15 @@ func DataDir(dir string, demo bool) (string, error) {
 	return dir, nil
 }
 
-// OpenStore opens the store of a data directory with the keychain choice applied.
+// OpenStore opens the store of a data directory with the keychain choice applied: the API
+// key goes to the OS keychain unless noKeychain is set, and then to the database.
 func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
 	s, err := sqlite.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open Clanker's database in %s: %w", dir, err)
 	}
-	if noKeychain {
-		s.Secrets = nil
+	if !noKeychain {
+		s.Secrets = keychain.System{}
 	}
 	if log != nil {
 		s.Log = log

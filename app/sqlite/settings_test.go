@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/zalando/go-keyring"
 )
 
 func TestSettingsDefaultUntilSavedThenRoundTripIncludingHourZero(t *testing.T) {
@@ -98,12 +97,45 @@ func captureLog() (*slog.Logger, *bytes.Buffer) {
 
 const testKey = "sk-test-0123456789abcdefWXYZ"
 
+// memKeychain is an in-memory keychain; fail makes every call fail, as on a desktop whose
+// secret service is missing.
+type memKeychain struct {
+	key  string
+	fail error
+}
+
+func (k *memKeychain) GetSecret() (string, error) {
+	switch {
+	case k.fail != nil:
+		return "", k.fail
+	case k.key == "":
+		return "", engine.ErrNoSecret
+	}
+	return k.key, nil
+}
+
+func (k *memKeychain) SetSecret(key string) error {
+	if k.fail != nil {
+		return k.fail
+	}
+	k.key = key
+	return nil
+}
+
+func (k *memKeychain) DeleteSecret() error {
+	if k.fail != nil {
+		return k.fail
+	}
+	k.key = ""
+	return nil
+}
+
 func TestAPIKeyGoesToTheKeychainAndNotTheDatabase(t *testing.T) {
-	keyring.MockInit()
 	s, _ := openTest(t)
+	s.Secrets = &memKeychain{}
 	ctx := context.Background()
 	loc, err := s.SetAPIKey(ctx, "  "+testKey+"\n")
-	if err != nil || loc != KeyKeychain {
+	if err != nil || loc != engine.KeyKeychain {
 		t.Fatalf("SetAPIKey = %v, %v; want keychain", loc, err)
 	}
 	var n int
@@ -112,7 +144,7 @@ func TestAPIKeyGoesToTheKeychainAndNotTheDatabase(t *testing.T) {
 		t.Errorf("key stored in the database although the keychain worked")
 	}
 	got, loc, err := s.APIKey(ctx)
-	if err != nil || got != testKey || loc != KeyKeychain {
+	if err != nil || got != testKey || loc != engine.KeyKeychain {
 		t.Errorf("APIKey = %q, %v, %v; want the trimmed key from the keychain", got, loc, err)
 	}
 	masked, _, _ := s.MaskedAPIKey(ctx)
@@ -122,24 +154,23 @@ func TestAPIKeyGoesToTheKeychainAndNotTheDatabase(t *testing.T) {
 	if _, err := s.SetAPIKey(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, loc, _ := s.APIKey(ctx); got != "" || loc != KeyNone {
+	if got, loc, _ := s.APIKey(ctx); got != "" || loc != engine.KeyNone {
 		t.Errorf("after clearing, APIKey = %q at %v; want none", got, loc)
 	}
 }
 
 func TestAPIKeyFallsBackToTheDatabaseWithoutLoggingIt(t *testing.T) {
-	keyring.MockInitWithError(errors.New("no secret service on this bus"))
-	defer keyring.MockInit()
 	s, _ := openTest(t)
+	s.Secrets = &memKeychain{fail: errors.New("no secret service on this bus")}
 	log, buf := captureLog()
 	s.Log = log
 	ctx := context.Background()
 	loc, err := s.SetAPIKey(ctx, testKey)
-	if err != nil || loc != KeyDatabase {
+	if err != nil || loc != engine.KeyDatabase {
 		t.Fatalf("SetAPIKey without keychain = %v, %v; want database", loc, err)
 	}
 	got, loc, err := s.APIKey(ctx)
-	if err != nil || got != testKey || loc != KeyDatabase {
+	if err != nil || got != testKey || loc != engine.KeyDatabase {
 		t.Errorf("APIKey = %q, %v, %v; want the key from the database", got, loc, err)
 	}
 	if !strings.Contains(buf.String(), "keychain unavailable") {
@@ -154,7 +185,7 @@ func TestAPIKeyWithNoKeychainConfiguredUsesTheDatabase(t *testing.T) {
 	s, _ := openTest(t)
 	s.Secrets = nil
 	ctx := context.Background()
-	if loc, err := s.SetAPIKey(ctx, testKey); err != nil || loc != KeyDatabase {
+	if loc, err := s.SetAPIKey(ctx, testKey); err != nil || loc != engine.KeyDatabase {
 		t.Fatalf("SetAPIKey = %v, %v", loc, err)
 	}
 	if got, _, _ := s.APIKey(ctx); got != testKey {
@@ -167,7 +198,7 @@ func TestAPIKeyWithWhitespaceInsideIsRefused(t *testing.T) {
 	if _, err := s.SetAPIKey(context.Background(), "sk-abc def"); err == nil {
 		t.Errorf("a key with a space inside was accepted")
 	}
-	if _, err := s.SetAPIKey(context.Background(), strings.Repeat("k", MaxAPIKeyLength+1)); err == nil {
+	if _, err := s.SetAPIKey(context.Background(), strings.Repeat("k", engine.MaxAPIKeyLength+1)); err == nil {
 		t.Errorf("an oversized key was accepted")
 	}
 }

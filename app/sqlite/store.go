@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/engine"
 	msqlite "modernc.org/sqlite"
 )
 
@@ -46,9 +47,10 @@ type Store struct {
 	// Set it before using the store, not concurrently with calls.
 	Now func() time.Time
 
-	// Secrets is where the API key is kept. Open sets it to the OS keychain;
-	// nil means "no keychain", and the key is then kept in the database.
-	Secrets SecretStore
+	// Secrets is the keychain the API key is kept in. Open leaves it nil, which
+	// means "no keychain": the key is then kept in the database's own row. The
+	// app sets the OS keychain (app/keychain) unless the user chose not to.
+	Secrets engine.SecretStore
 
 	// Log receives warnings (keychain fallback, watch errors). It never
 	// receives the API key or message text.
@@ -106,10 +108,9 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("create data directory %s: %w", dir, err)
 	}
 	s := &Store{
-		path:    filepath.Join(dir, FileName),
-		Now:     time.Now,
-		Secrets: SystemKeyring{},
-		Log:     slog.Default(),
+		path: filepath.Join(dir, FileName),
+		Now:  time.Now,
+		Log:  slog.Default(),
 	}
 	if reason, err := checkFile(s.path); err != nil {
 		// Not damage (say, a permission problem): leave the file alone and

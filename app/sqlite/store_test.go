@@ -13,15 +13,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/zalando/go-keyring"
 )
-
-// TestMain swaps the OS keychain for keyring's in-memory mock so no test can
-// touch the real one.
-func TestMain(m *testing.M) {
-	keyring.MockInit()
-	os.Exit(m.Run())
-}
 
 var t0 = time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 

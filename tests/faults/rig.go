@@ -34,7 +34,7 @@ type Options struct {
 	Logger  *slog.Logger
 	// Secrets replaces the OS keychain; nil means "no keychain", so the key is kept in the
 	// database file (which is what survives a kill in the crash test).
-	Secrets sqlite.SecretStore
+	Secrets engine.SecretStore
 	// BeforeSend, when set, is called with every text just before the fake page counts it as
 	// sent; an error keeps it unsent (the crash harness journals here).
 	BeforeSend func(conv engine.ConversationID, text string) error
@@ -65,9 +65,9 @@ type noKeychain struct{}
 
 var errNoKeychain = errors.New("no keychain in tests")
 
-func (noKeychain) Get(string, string) (string, error) { return "", errNoKeychain }
-func (noKeychain) Set(string, string, string) error   { return errNoKeychain }
-func (noKeychain) Delete(string, string) error        { return nil }
+func (noKeychain) GetSecret() (string, error) { return "", errNoKeychain }
+func (noKeychain) SetSecret(string) error     { return errNoKeychain }
+func (noKeychain) DeleteSecret() error        { return nil }
 
 // Start opens (or reopens) the store in opts.Dir, saves the connection settings and key when
 // they differ from what is stored, builds the engine and runs it until Stop. It must be called

@@ -15,16 +15,15 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/llm"
-	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // SettingsStore is the part of the store the settings window uses (*sqlite.Store).
 type SettingsStore interface {
 	Settings(ctx context.Context) (engine.Settings, error)
 	SaveSettings(ctx context.Context, st engine.Settings) (engine.Settings, error)
-	SetAPIKey(ctx context.Context, key string) (sqlite.KeyLocation, error)
-	APIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
-	MaskedAPIKey(ctx context.Context) (string, sqlite.KeyLocation, error)
+	SetAPIKey(ctx context.Context, key string) (engine.KeyLocation, error)
+	APIKey(ctx context.Context) (string, engine.KeyLocation, error)
+	MaskedAPIKey(ctx context.Context) (string, engine.KeyLocation, error)
 	MonthToDate(ctx context.Context, loc *time.Location) (map[string]engine.Tokens, error)
 }
 

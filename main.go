@@ -274,7 +274,7 @@ func diagnostics(g globalFlags, stdout, stderr io.Writer, log *slog.Logger) int 
 	}
 	defer sc.Close()
 	ctx := context.Background()
-	d, err := sc.Diagnostics(ctx, engine.Snapshot{})
+	d, err := run.DiagnosticsReport(ctx, sc, engine.Snapshot{})
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1

@@ -1,8 +1,8 @@
-// Package diag builds the two views of a diagnostics snapshot: the full one
-// the user looks at on their own machine, and a sanitised one they can attach
-// to a bug report. Both are pure functions over plain values, so they can be
-// tested exhaustively and used on recorded page fixtures as well as on live
-// state.
+// Package diag builds a diagnostics report from domain data (Build) and its two
+// views: the full one the user looks at on their own machine, and a sanitised
+// one they can attach to a bug report. All are pure functions over plain
+// values, so they can be tested exhaustively and used on recorded page
+// fixtures as well as on live state. The package imports only the domain.
 //
 // The API key never appears in either view: callers pass it (and any other
 // secret) and every string is scrubbed of it, and of anything shaped like an
@@ -16,8 +16,10 @@ import (
 	"time"
 )
 
-// Message is one chat message as the diagnostics page shows it.
-type Message struct {
+// MessageReport is one chat message as a report shows it. It is the report's export format,
+// not the domain's message (engine.Message): every field is a display string with a JSON
+// name, so the two views can map each one.
+type MessageReport struct {
 	ID        string    `json:"id"`
 	Sender    string    `json:"sender"`
 	Text      string    `json:"text"`
@@ -27,9 +29,10 @@ type Message struct {
 	Time      time.Time `json:"time,omitzero"`
 }
 
-// Conversation is what is known about one conversation: stored data, the
-// visible messages and free-form runtime state.
-type Conversation struct {
+// ConversationReport is what a report says about one conversation: stored data, the
+// visible messages and free-form runtime state, as display strings (see Build for where they
+// come from).
+type ConversationReport struct {
 	ID            string            `json:"id"`
 	Mode          string            `json:"mode"`
 	ModelOverride string            `json:"modelOverride,omitempty"`
@@ -37,23 +40,23 @@ type Conversation struct {
 	Customization string            `json:"customization,omitempty"`
 	Profiles      map[string]string `json:"profiles,omitempty"`
 	Participants  []string          `json:"participants,omitempty"`
-	LastMessage   *Message          `json:"lastMessage,omitempty"`
-	Messages      []Message         `json:"messages,omitempty"`
+	LastMessage   *MessageReport    `json:"lastMessage,omitempty"`
+	Messages      []MessageReport   `json:"messages,omitempty"`
 	// Fields holds runtime state (pending response, in-flight request, ...)
 	// as display strings; values are scrubbed like free text.
 	Fields map[string]string `json:"fields,omitempty"`
 }
 
-// Snapshot is a whole diagnostics report.
-type Snapshot struct {
+// Report is a whole diagnostics report, raw until it passes through Sanitize or Unsanitized.
+type Report struct {
 	GeneratedAt time.Time `json:"generatedAt"`
 	AppVersion  string    `json:"appVersion,omitempty"`
 	// UserName is the configured local user name.
 	UserName string `json:"userName,omitempty"`
 	// Settings are display strings of the settings (never the API key; the
 	// caller may include the masked key).
-	Settings      map[string]string `json:"settings,omitempty"`
-	Conversations []Conversation    `json:"conversations,omitempty"`
+	Settings      map[string]string    `json:"settings,omitempty"`
+	Conversations []ConversationReport `json:"conversations,omitempty"`
 	// Notes are free-form lines: recent warnings, page state, and so on.
 	Notes  []string          `json:"notes,omitempty"`
 	Fields map[string]string `json:"fields,omitempty"`
@@ -61,9 +64,9 @@ type Snapshot struct {
 
 // Unsanitized returns a copy of s for the user's own eyes: everything is kept
 // except secrets, which are replaced wherever they occur.
-func Unsanitized(s Snapshot, secrets ...string) Snapshot {
+func Unsanitized(s Report, secrets ...string) Report {
 	r := newScrubber(secrets)
-	return mapSnapshot(s, snapshotFuncs{
+	return mapReport(s, reportFuncs{
 		name:    r.scrub,
 		text:    r.scrub,
 		message: r.scrub,
@@ -79,9 +82,9 @@ func Unsanitized(s Snapshot, secrets ...string) Snapshot {
 // by its length. Summaries, customizations, profile notes, notes and fields
 // keep their wording with all of the above removed, since that is what makes
 // a report useful. Mode, types, counts and times are kept.
-func Sanitize(s Snapshot, secrets ...string) Snapshot {
-	r := NewRedactor(snapshotNames(s), secrets...)
-	return mapSnapshot(s, snapshotFuncs{
+func Sanitize(s Report, secrets ...string) Report {
+	r := NewRedactor(reportNames(s), secrets...)
+	return mapReport(s, reportFuncs{
 		name:    r.Name,
 		text:    r.Text,
 		message: r.MessageText,
@@ -91,13 +94,13 @@ func Sanitize(s Snapshot, secrets ...string) Snapshot {
 }
 
 // JSON renders a snapshot (either view) as indented JSON.
-func JSON(s Snapshot) ([]byte, error) {
+func JSON(s Report) ([]byte, error) {
 	return json.MarshalIndent(s, "", "  ")
 }
 
-// snapshotNames lists every person name in s, in first-seen order: the
+// reportNames lists every person name in s, in first-seen order: the
 // configured user, participants, senders and profile keys.
-func snapshotNames(s Snapshot) []string {
+func reportNames(s Report) []string {
 	var names []string
 	add := func(n string) { names = append(names, n) }
 	add(s.UserName)
@@ -118,12 +121,12 @@ func snapshotNames(s Snapshot) []string {
 	return names
 }
 
-type snapshotFuncs struct {
+type reportFuncs struct {
 	name, text, message, id, image func(string) string
 }
 
-func mapSnapshot(s Snapshot, f snapshotFuncs) Snapshot {
-	out := Snapshot{
+func mapReport(s Report, f reportFuncs) Report {
+	out := Report{
 		GeneratedAt: s.GeneratedAt,
 		AppVersion:  f.text(s.AppVersion),
 		UserName:    f.name(s.UserName),
@@ -134,7 +137,7 @@ func mapSnapshot(s Snapshot, f snapshotFuncs) Snapshot {
 		out.Notes = append(out.Notes, f.text(n))
 	}
 	for _, c := range s.Conversations {
-		oc := Conversation{
+		oc := ConversationReport{
 			ID:            f.id(c.ID),
 			Mode:          f.text(c.Mode),
 			ModelOverride: f.text(c.ModelOverride),
@@ -163,8 +166,8 @@ func mapSnapshot(s Snapshot, f snapshotFuncs) Snapshot {
 	return out
 }
 
-func mapMessage(m Message, f snapshotFuncs) Message {
-	return Message{
+func mapMessage(m MessageReport, f reportFuncs) MessageReport {
+	return MessageReport{
 		ID:        f.id(m.ID),
 		Sender:    f.name(m.Sender),
 		Text:      f.message(m.Text),

@@ -14,8 +14,8 @@ var when = time.Date(2026, 3, 15, 9, 30, 0, 0, time.UTC)
 
 // richFixture has every kind of identifying detail the sanitiser must remove,
 // in the places a real snapshot carries them.
-func richFixture() Snapshot {
-	return Snapshot{
+func richFixture() Report {
+	return Report{
 		GeneratedAt: when,
 		AppVersion:  "0.1.0",
 		UserName:    "Margaret Okonkwo",
@@ -31,7 +31,7 @@ func richFixture() Snapshot {
 			"Zoë Ångström texted from +1 (415) 555-0142 at 2026-03-15",
 		},
 		Fields: map[string]string{"lastError": "401 from https://api.x.ai/v1/responses?trace=abc"},
-		Conversations: []Conversation{{
+		Conversations: []ConversationReport{{
 			ID:            "8237462873646",
 			Mode:          "active",
 			ModelOverride: "grok-4-fast",
@@ -45,8 +45,8 @@ func richFixture() Snapshot {
 				"Margaret Okonkwo": "the user",
 			},
 			Participants: []string{"Margaret Okonkwo", "Zoë Ångström", "Dmitri O'Neill", "22395", "(415) 555-0188"},
-			LastMessage:  &Message{ID: "tmp_123456", Sender: "Zoë Ångström", Text: "clanker, is it going to rain?"},
-			Messages: []Message{
+			LastMessage:  &MessageReport{ID: "tmp_123456", Sender: "Zoë Ångström", Text: "clanker, is it going to rain?"},
+			Messages: []MessageReport{
 				{ID: "m1", Sender: "Zoë Ångström", Text: "hi Margaret! call me at 415 555 0199", Type: "text", Time: when},
 				{ID: "m2", Sender: "You", Text: "sure zoë, see https://weather.example.com/sf", Type: "text", Time: when},
 				{ID: "m3", Sender: "Dmitri O'Neill", Type: "image", ImageSrc: "blob:https://messages.google.com/0f3c2a1e-77aa-4b1c-9d2e-1234567890ab", Time: when},
@@ -59,7 +59,7 @@ func richFixture() Snapshot {
 	}
 }
 
-func sanitizedJSON(t *testing.T) (Snapshot, string) {
+func sanitizedJSON(t *testing.T) (Report, string) {
 	t.Helper()
 	s := Sanitize(richFixture(), apiKey)
 	b, err := JSON(s)
@@ -170,8 +170,8 @@ func TestUnsanitizedViewKeepsContentButNeverTheKey(t *testing.T) {
 }
 
 func TestKeyShapedStringsAreRemovedEvenWhenNotPassedAsSecrets(t *testing.T) {
-	snap := Snapshot{Notes: []string{"header Authorization: Bearer abcdefgh12345678", "key sk-proj-AAAAbbbbCCCCdddd1234"}}
-	for name, s := range map[string]Snapshot{"sanitised": Sanitize(snap), "unsanitised": Unsanitized(snap)} {
+	snap := Report{Notes: []string{"header Authorization: Bearer abcdefgh12345678", "key sk-proj-AAAAbbbbCCCCdddd1234"}}
+	for name, s := range map[string]Report{"sanitised": Sanitize(snap), "unsanitised": Unsanitized(snap)} {
 		b, _ := json.Marshal(s)
 		if strings.Contains(string(b), "abcdefgh12345678") || strings.Contains(string(b), "AAAAbbbbCCCCdddd1234") {
 			t.Errorf("%s view leaked a key-shaped string: %s", name, b)

@@ -27,19 +27,19 @@ func FuzzViewsNeverContainTheSecret(f *testing.F) {
 			return
 		}
 		wrap := before + secret + after
-		msg := Message{ID: wrap, Sender: name + secret, Text: wrap, Type: wrap, ImageSrc: "blob:https://x/" + secret}
-		s := Snapshot{
+		msg := MessageReport{ID: wrap, Sender: name + secret, Text: wrap, Type: wrap, ImageSrc: "blob:https://x/" + secret}
+		s := Report{
 			GeneratedAt: time.Unix(0, 0).UTC(), AppVersion: wrap, UserName: name + secret,
 			Settings: map[string]string{"apiKey": secret, wrap: wrap}, Fields: map[string]string{secret: wrap},
 			Notes: []string{wrap, "Authorization: Bearer " + secret},
-			Conversations: []Conversation{{
+			Conversations: []ConversationReport{{
 				ID: secret, Mode: wrap, ModelOverride: wrap, Summary: wrap, Customization: wrap,
 				Profiles: map[string]string{name: wrap, secret: name}, Participants: []string{name, wrap},
-				LastMessage: &msg, Messages: []Message{msg, {ID: "m2", Sender: name, Text: wrap}},
+				LastMessage: &msg, Messages: []MessageReport{msg, {ID: "m2", Sender: name, Text: wrap}},
 				Fields: map[string]string{"pending": wrap},
 			}},
 		}
-		for view, snap := range map[string]Snapshot{"sanitised": Sanitize(s, secret), "unsanitised": Unsanitized(s, secret)} {
+		for view, snap := range map[string]Report{"sanitised": Sanitize(s, secret), "unsanitised": Unsanitized(s, secret)} {
 			b, err := JSON(snap)
 			if err != nil {
 				t.Fatalf("%s view does not encode: %v", view, err)

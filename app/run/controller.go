@@ -136,7 +136,7 @@ func (a *App) Diagnostics(sanitised bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the engine did not answer: %w", err)
 	}
-	d, err := a.store.Diagnostics(a.ctx, snap)
+	d, err := DiagnosticsReport(a.ctx, a.store, snap)
 	if err != nil {
 		return "", err
 	}

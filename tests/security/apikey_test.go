@@ -160,15 +160,18 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := r.Store.Diagnostics(context.Background(), snap)
+		// The report is built from the stored domain data, as app/run gathers it.
+		st, _ := r.Store.Settings(context.Background())
+		convs, err := r.Store.Conversations(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
+		raw := diag.Build(diag.Input{Settings: st, Conversations: convs, Engine: snap})
 		key, _, err := r.Store.APIKey(context.Background())
 		if err != nil || key != canaryKey {
 			t.Fatalf("the stored key is not the canary (%v)", err)
 		}
-		for name, view := range map[string]diag.Snapshot{"sanitised": diag.Sanitize(raw, key), "unsanitised": diag.Unsanitized(raw, key)} {
+		for name, view := range map[string]diag.Report{"sanitised": diag.Sanitize(raw, key), "unsanitised": diag.Unsanitized(raw, key)} {
 			b, err := json.Marshal(view)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +184,7 @@ func TestAPIKeyTravelsOnlyInTheAuthorizationHeaderToTheConfiguredEndpoint(t *tes
 		if leaks(masked) {
 			t.Errorf("the masked key %q reveals the key", masked)
 		}
-		st, _ := r.Store.Settings(context.Background())
+		st, _ = r.Store.Settings(context.Background())
 		if b, _ := json.Marshal(st); leaks(string(b)) {
 			t.Errorf("the settings value carries the key")
 		}

@@ -1,46 +1,49 @@
-package sqlite
+package diag
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-// Diagnostics assembles the diagnostics snapshot from what is stored (settings, every
-// conversation's mode and memory, migrations, a past recovery) and the engine's live
-// snapshot. It lives here because it is the one place that may import both app/engine and
-// app/diag without a cycle. The result is raw: callers must pass it through diag.Sanitize or
-// diag.Unsanitized with the API key before showing or exporting it. The API key itself is
-// never read here, so it cannot leak even if a caller forgets.
-func (s *Store) Diagnostics(ctx context.Context, snap engine.Snapshot) (diag.Snapshot, error) {
-	out := diag.Snapshot{GeneratedAt: s.now(), Fields: map[string]string{}}
-	st, err := s.Settings(ctx)
-	if err != nil {
-		out.Notes = append(out.Notes, "settings: "+err.Error())
-	}
-	out.UserName = st.UserName
-	out.Settings = settingsStrings(st)
+// Input is what a report is built from: domain data only, gathered by app/run from the store
+// and the engine. It has no field for the API key, so a report cannot carry it even before
+// Sanitize or Unsanitized scrubs it.
+type Input struct {
+	Now      time.Time
+	Settings engine.Settings
+	// Conversations are the stored conversations, most recently seen first.
+	Conversations []engine.Conversation
+	// Engine is the engine's live state; the zero value when the engine does not run here.
+	Engine engine.Snapshot
+	// Migrations are the applied schema migrations.
+	Migrations []string
+	// Notes are lines to add as they are (a settings read failure, a recovered database).
+	Notes []string
+}
 
-	convs, err := s.Conversations(ctx)
-	if err != nil {
-		return diag.Snapshot{}, fmt.Errorf("diagnostics: %w", err)
-	}
+// Build assembles the raw report: the settings as display strings, every stored
+// conversation's mode, memory and last processed message, the foreground conversation's live
+// state (first, when it was never stored), and the engine's fields. Callers pass the result
+// through Sanitize or Unsanitized with the API key before showing or exporting it.
+func Build(in Input) Report {
+	out := Report{GeneratedAt: in.Now, Fields: map[string]string{}, UserName: in.Settings.UserName,
+		Settings: settingsStrings(in.Settings), Notes: append([]string(nil), in.Notes...)}
+	snap := in.Engine
 	fg := snap.Foreground
 	sawForeground := false
-	for _, c := range convs {
-		dc := diag.Conversation{
+	for _, c := range in.Conversations {
+		dc := ConversationReport{
 			ID: string(c.ID), Mode: string(c.Mode), ModelOverride: c.ModelOverride,
 			Summary: c.Memory.Summary, Customization: c.Memory.Customization, Profiles: c.Memory.Profiles,
 			Fields: map[string]string{"lastSeen": timeString(c.LastSeen)},
 		}
 		if lp := c.LastProcessed; lp != (engine.MessageRef{}) {
-			dc.LastMessage = &diag.Message{ID: lp.ID, Sender: lp.Sender, Text: lp.Text,
+			dc.LastMessage = &MessageReport{ID: lp.ID, Sender: lp.Sender, Text: lp.Text,
 				IsClanker: strings.HasPrefix(lp.Text, strings.TrimSpace(engine.Prefix))}
 		}
 		dc.Fields["lastMessageAt"] = timeString(c.LastMessageAt)
@@ -52,9 +55,9 @@ func (s *Store) Diagnostics(ctx context.Context, snap engine.Snapshot) (diag.Sna
 		out.Conversations = append(out.Conversations, dc)
 	}
 	if fg != nil && !sawForeground {
-		dc := diag.Conversation{ID: string(fg.ID), Mode: string(engine.ModeDeactivated), Fields: map[string]string{"stored": "false"}}
+		dc := ConversationReport{ID: string(fg.ID), Mode: string(engine.ModeDeactivated), Fields: map[string]string{"stored": "false"}}
 		addForeground(&dc, fg)
-		out.Conversations = append([]diag.Conversation{dc}, out.Conversations...)
+		out.Conversations = append([]ConversationReport{dc}, out.Conversations...)
 	}
 
 	f := out.Fields
@@ -85,16 +88,13 @@ func (s *Store) Diagnostics(ctx context.Context, snap engine.Snapshot) (diag.Sna
 	if snap.Visiting != "" {
 		f["visiting"] = fmt.Sprintf("%s (%s, then back to %s)", snap.Visiting, snap.VisitPhase, snap.ReturnTo)
 	}
-	if ms, err := s.AppliedMigrations(ctx); err == nil {
-		f["migrations"] = strings.Join(ms, ", ")
+	if len(in.Migrations) > 0 {
+		f["migrations"] = strings.Join(in.Migrations, ", ")
 	}
-	if r := s.Recovery(); r != nil {
-		out.Notes = append(out.Notes, "database recovered at "+timeString(r.At)+": "+r.Reason+"; old file kept at "+r.MovedTo)
-	}
-	return out, nil
+	return out
 }
 
-func addForeground(dc *diag.Conversation, fg *engine.ForegroundSnapshot) {
+func addForeground(dc *ConversationReport, fg *engine.ForegroundSnapshot) {
 	if dc.Fields == nil {
 		dc.Fields = map[string]string{}
 	}
@@ -115,10 +115,9 @@ func addForeground(dc *diag.Conversation, fg *engine.ForegroundSnapshot) {
 	}
 }
 
-// settingsStrings renders the settings as display strings by their JSON names. The settings
-// type holds no API key (that lives in the keychain or its own row), so nothing secret can
-// appear here.
-func settingsStrings(st any) map[string]string {
+// settingsStrings renders the settings as display strings by their JSON names. Settings holds
+// no API key (that lives in the keychain or its own row), so nothing secret can appear here.
+func settingsStrings(st engine.Settings) map[string]string {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return map[string]string{"error": err.Error()}

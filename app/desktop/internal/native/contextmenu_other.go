@@ -1,9 +1,8 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package native
 
-// ContextMenu is false: on Windows the page's right-click menu is the web view's own,
-// without the Clanker items (the app menu carries them). NOT TESTED: adding them needs
-// WebView2's ContextMenuRequested event, which cannot be built or run on the Linux
-// machines this project is made on.
+// ContextMenu is false: on other systems the page's right-click menu is the web view's
+// own, without the Clanker items (the app menu carries them). Linux, Windows and macOS
+// have their own files.
 const ContextMenu = false

@@ -7,7 +7,13 @@
 //     crash reload, a trusted Enter key while hidden, zoom, editing commands, the GTK menu
 //     bar kept in step with the model, and the Clanker items of the page's right-click
 //     menu.
-//   - platform_windows.go: WebView2. Compiles, has never run; SendInput only.
+//   - platform_windows.go (with webview2_windows.go, popup_windows.go,
+//     contextmenu_windows.go): WebView2 under Wails, written against the WebView2 SDK and
+//     not run here: the web message and permission guards (guard.go), document-start
+//     script, user agent, popups sharing the session, crash reload and browser-process
+//     rebuild, load reports with the offline page, trusted keys through CDP (cdp.go) that
+//     work while hidden, and the Clanker items of the page's right-click menu. The parts
+//     that are not COM calls are in platform-neutral files and tested everywhere.
 //   - platform_darwin.go (with webkit_darwin.m, contextmenu_darwin.m, notify_darwin.m):
 //     WKWebView, written against Apple's documented API: document-start script, user
 //     agent, a guard in front of Wails' message handler, popups, crash and wake reload,
@@ -27,6 +33,7 @@ package native
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
@@ -42,8 +49,12 @@ type Config struct {
 	OfflineURL string
 	// Origin is the Messages page's origin (scheme://host[:port]): the only page that
 	// may talk to the app and be given what pages ask for. Wails checks it too; the
-	// platform layers that stand in front of Wails' own handlers use it (macOS).
+	// platform layers that see page messages before Wails does (Windows, macOS) drop
+	// messages from anywhere else, and grant page permissions to this origin only.
 	Origin string
+	// Log receives the platform's reports (dropped messages, refused permissions,
+	// recoveries); nil means slog.Default().
+	Log *slog.Logger
 }
 
 // View is the native part of the main window, one implementation per OS.

@@ -12,8 +12,9 @@
 //
 // What reaches past Wails into the web view is in app/desktop/internal/native, one file
 // per platform. Linux (WebKitGTK 4.1, build tag webkit2_41) is the implemented and
-// tested platform; the Windows file compiles but has never run; the macOS layer
-// (WKWebView, Objective-C) is written against Apple's documented API, its decisions are
-// tested everywhere (app/desktop/internal/macos), and it is built and smoke-tested only
-// on a Mac runner.
+// tested platform; the Windows layer (WebView2) is written against the WebView2 SDK,
+// with its rules tested on every OS and the rest exercised only by the Windows
+// workflow; the macOS layer (WKWebView, Objective-C) is written against Apple's
+// documented API, its decisions are tested everywhere (app/desktop/internal/macos), and
+// it is built and smoke-tested only on a Mac runner.
 package window

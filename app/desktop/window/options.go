@@ -91,7 +91,8 @@ type Options struct {
 	StartHidden bool
 	// HideOnClose hides the window instead of quitting when the user closes it.
 	HideOnClose bool
-	// UserAgent replaces Wails' user agent (default DefaultUserAgent).
+	// UserAgent replaces Wails' user agent (default DefaultUserAgent; on Windows the
+	// default is WebView2's own, which is Microsoft Edge's, without Wails' suffix).
 	UserAgent string
 	// UserScript is injected into every load of the target origin at document start, and
 	// again on DOM ready if it has not run (a guard keeps it to once per document).

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	goruntime "runtime"
 	"sync"
 	"time"
 
@@ -19,11 +20,13 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // offlineURL is the bootstrap page in its offline state; the platform appends the
-// escaped error text. It is Wails' own scheme on Linux.
+// escaped error text. It is Wails' own scheme on Linux; the Windows view moves it onto
+// the origin Wails serves the app's pages from there (http://wails.localhost).
 const offlineURL = "wails://wails/?offline="
 
 // Shell is the main window of the app. Create it with New, then call Run from the main
@@ -64,7 +67,9 @@ func New(opts Options) (*Shell, error) {
 	if opts.Title == "" {
 		opts.Title = "Clanker"
 	}
-	if opts.UserAgent == "" {
+	if opts.UserAgent == "" && goruntime.GOOS != "windows" {
+		// WebView2's own user agent is already a real browser's (Microsoft Edge on
+		// Windows); a Safari string would misdescribe the engine to Google.
 		opts.UserAgent = DefaultUserAgent
 	}
 	if opts.EventName == "" {
@@ -151,6 +156,17 @@ func (s *Shell) appOptions() *options.App {
 			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
 			ProgramName:      "clanker",
 		},
+		Windows: &windows.Options{
+			// WebView2's default, which a nil Windows block keeps and a non-nil one
+			// would turn off: Ctrl+wheel and Ctrl+plus/minus zoom the page.
+			IsZoomControlEnabled: true,
+			// Wails raises it from WM_POWERBROADCAST (PBT_APMRESUMEAUTOMATIC) on its
+			// UI thread, so the reload runs on a goroutine.
+			OnResume: func() {
+				s.log.Info("the machine woke up; reloading the page")
+				go s.reloadAfterResume()
+			},
+		},
 		EnableDefaultContextMenu: true, // spelling suggestions live in the context menu
 		Menu:                     s.wailsMenu(),
 		OnStartup:                s.onStartup,
@@ -173,6 +189,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 		UserScript: s.script,
 		OfflineURL: offlineURL,
 		Origin:     s.origin,
+		Log:        s.log,
 	})
 	if err != nil {
 		s.log.Error("native window setup failed; continuing without document-start injection and native input", "err", err)
@@ -184,30 +201,39 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.setupErr = err
 	s.mu.Unlock()
 	s.menusReady()
-	go func() {
-		// Reload after resume from sleep: the platform's own wake report where it has one
-		// (macOS), logind elsewhere; without either this only logs.
-		reload := func() {
-			if err := s.Reload(ctx); err != nil {
-				s.log.Warn("reload after resume failed", "err", err)
+	if goruntime.GOOS != "windows" { // Windows: Options.Windows.OnResume
+		go func() {
+			// Reload after resume from sleep: the platform's own wake report where it
+			// has one (macOS), logind elsewhere; without either this only logs.
+			var err error
+			if w, ok := s.plat.(native.WakeWatcher); ok {
+				err = w.WatchWake(ctx, func() {
+					s.log.Info("the machine woke up; reloading the page")
+					s.reloadAfterResume()
+				})
+			} else {
+				err = session.WatchResume(ctx, s.reloadAfterResume, s.log)
 			}
-		}
-		var err error
-		if w, ok := s.plat.(native.WakeWatcher); ok {
-			err = w.WatchWake(ctx, func() {
-				s.log.Info("the machine woke up; reloading the page")
-				reload()
-			})
-		} else {
-			err = session.WatchResume(ctx, reload, s.log)
-		}
-		if err != nil {
-			s.log.Info("not watching for resume from sleep", "err", err)
-		}
-	}()
+			if err != nil {
+				s.log.Info("not watching for resume from sleep", "err", err)
+			}
+		}()
+	}
 	s.readyOnce.Do(func() { close(s.ready) })
 	if s.opts.OnReady != nil {
 		go s.opts.OnReady()
+	}
+}
+
+// reloadAfterResume reloads the page after the machine woke up: the Messages page's
+// connection to the phone is often stale by then.
+func (s *Shell) reloadAfterResume() {
+	ctx, err := s.wailsCtx()
+	if err != nil {
+		return
+	}
+	if err := s.Reload(ctx); err != nil {
+		s.log.Warn("reload after resume failed", "err", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package window
 
 import (
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,37 @@ func TestZoomStepsLikeABrowserAndStopAtTheEnds(t *testing.T) {
 		if got := nextZoom(c.cur, c.dir); got != c.want {
 			t.Errorf("nextZoom(%v, %d) = %v; want %v", c.cur, c.dir, got, c.want)
 		}
+	}
+}
+
+func TestWindowsOptionsReloadAfterResumeAndKeepZoom(t *testing.T) {
+	s, err := New(Options{TargetURL: "https://messages.google.com/web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.appOptions().Windows
+	if w == nil || w.OnResume == nil {
+		t.Fatal("no Windows OnResume: the page would not reload after sleep on Windows")
+	}
+	if !w.IsZoomControlEnabled {
+		t.Error("a Windows options block turns WebView2's zoom keys off unless IsZoomControlEnabled is set")
+	}
+}
+
+func TestTheUserAgentDefaultsToSafariExceptOnWindows(t *testing.T) {
+	s, err := New(Options{TargetURL: "https://messages.google.com/web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultUserAgent
+	if goruntime.GOOS == "windows" {
+		want = "" // WebView2 keeps Edge's own
+	}
+	if s.opts.UserAgent != want {
+		t.Fatalf("user agent on %s = %q; want %q", goruntime.GOOS, s.opts.UserAgent, want)
+	}
+	s, _ = New(Options{TargetURL: "https://messages.google.com/web", UserAgent: "X/1"})
+	if s.opts.UserAgent != "X/1" {
+		t.Fatalf("a given user agent was replaced: %q", s.opts.UserAgent)
 	}
 }

@@ -14,10 +14,11 @@ import (
 // Tray is the notification-area icon and its menu (fyne.io/systray). On Linux it is a
 // StatusNotifierItem with a com.canonical.dbusmenu menu on the session bus, so it runs
 // beside Wails' GTK loop without fighting it: Start is called from Wails' OnStartup and
-// Stop from OnShutdown. On macOS it is an NSStatusItem in the menu bar, run by Wails'
-// own AppKit loop (systray.RunWithExternalLoop): Start must run on the main thread,
-// which the Shell arranges, and every item update waits for that thread. There is one
-// tray per process (systray is global).
+// Stop from OnShutdown. On Windows it has its own thread and message loop
+// (tray_windows.go). On macOS it is an NSStatusItem in the menu bar, run by Wails' own
+// AppKit loop (systray.RunWithExternalLoop): Start must run on the main thread, which
+// the Shell arranges, and every item update waits for that thread. There is one tray
+// per process (systray is global).
 //
 // The icon is "on" while Clanker takes part in the foreground conversation and "off"
 // otherwise; the title carries the mode and, while the window is hidden, the unread
@@ -57,7 +58,7 @@ func NewTray(opts menus.MenuOptions, log *slog.Logger) *Tray {
 		ctrl: opts.Controller,
 		done: make(chan struct{}),
 	}
-	t.start, t.end = systray.RunWithExternalLoop(t.onReady, nil)
+	t.start, t.end = trayLoop(t.onReady)
 	return t
 }
 

@@ -2,8 +2,7 @@ package session
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,14 +19,15 @@ import (
 var ErrAlreadyRunning = errors.New("clanker is already running; its window was brought to the front")
 
 // Instance is the claim of the first running app on a data directory. A second launch
-// finds it through a unix socket next to the database and asks it to come forward, so
-// two apps never drive the same Messages session or write the same store.
+// finds it through the data directory (a unix socket next to the database; on Windows a
+// loopback port and a secret written there) and asks it to come forward, so two apps
+// never drive the same Messages session or write the same store.
 type Instance struct {
-	ln       net.Listener
-	lock     *os.File
-	sockPath string
-	onWake   func()
-	log      *slog.Logger
+	ln     net.Listener
+	ep     endpoint
+	lock   *os.File
+	onWake func()
+	log    *slog.Logger
 
 	mu        sync.Mutex // guards onWake
 	closeOnce sync.Once
@@ -51,7 +51,6 @@ func AcquireInstance(dataDir string, onWake func(), log *slog.Logger) (*Instance
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("single instance: create data directory: %w", err)
 	}
-	sock := socketPath(dataDir)
 	lock, err := lockFile(filepath.Join(dataDir, "instance.lock"))
 	if err != nil {
 		if !errors.Is(err, errLocked) {
@@ -61,22 +60,21 @@ func AcquireInstance(dataDir string, onWake func(), log *slog.Logger) (*Instance
 		// Its socket may not be listening yet, so give it a few seconds.
 		var last error
 		for range 40 {
-			if last = wakeOther(sock); last == nil {
+			if last = wakeOther(dataDir); last == nil {
 				return nil, ErrAlreadyRunning
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
 		return nil, fmt.Errorf("single instance: another Clanker holds %s but does not answer (%v); if none is running, delete that file", dataDir, last)
 	}
-	// We hold the lock, so any socket file left behind belongs to a dead process.
-	_ = os.Remove(sock)
-	ln, err := net.Listen("unix", sock)
+	// We hold the lock, so whatever an earlier instance left behind belongs to a dead
+	// process; listen replaces it.
+	ln, ep, err := listen(dataDir)
 	if err != nil {
 		unlockFile(lock)
-		return nil, fmt.Errorf("single instance: listen on %s: %w", sock, err)
+		return nil, fmt.Errorf("single instance: %w", err)
 	}
-	_ = os.Chmod(sock, 0o600)
-	in := &Instance{ln: ln, lock: lock, sockPath: sock, onWake: onWake, log: log, done: make(chan struct{})}
+	in := &Instance{ln: ln, ep: ep, lock: lock, onWake: onWake, log: log, done: make(chan struct{})}
 	go in.serve()
 	return in, nil
 }
@@ -107,7 +105,17 @@ func (in *Instance) serve() {
 func (in *Instance) handle(c net.Conn) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
-	line, err := bufio.NewReader(c).ReadString('\n')
+	r := bufio.NewReader(c)
+	if in.ep.secret != "" {
+		// Where the endpoint is open to every local process (a loopback port), only
+		// one that could read the data directory knows the secret.
+		line, err := r.ReadString('\n')
+		if err != nil || subtle.ConstantTimeCompare([]byte(line), []byte(in.ep.secret+"\n")) != 1 {
+			in.log.Warn("single instance: ignored a request without the data directory's secret")
+			return
+		}
+	}
+	line, err := r.ReadString('\n')
 	if err != nil || line != activateRequest {
 		in.log.Warn("single instance: ignored a malformed request on the socket")
 		return
@@ -128,20 +136,28 @@ func (in *Instance) Close() error {
 	in.closeOnce.Do(func() {
 		close(in.done)
 		err = in.ln.Close()
-		_ = os.Remove(in.sockPath)
+		in.ep.remove()
 		unlockFile(in.lock)
 	})
 	return err
 }
 
-func wakeOther(sock string) error {
-	c, err := net.DialTimeout("unix", sock, 2*time.Second)
+func wakeOther(dataDir string) error {
+	ep, err := findEndpoint(dataDir)
+	if err != nil {
+		return err
+	}
+	c, err := net.DialTimeout(ep.network, ep.address, 2*time.Second)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
-	if _, err := c.Write([]byte(activateRequest)); err != nil {
+	req := activateRequest
+	if ep.secret != "" {
+		req = ep.secret + "\n" + req
+	}
+	if _, err := c.Write([]byte(req)); err != nil {
 		return err
 	}
 	reply, err := bufio.NewReader(c).ReadString('\n')
@@ -154,18 +170,11 @@ func wakeOther(sock string) error {
 	return nil
 }
 
-// socketPath is the socket in the data directory, or, when that path is too long for a
-// unix socket address (about 104 bytes on macOS, 108 on Linux), a per-directory name in
-// the runtime or temp directory.
-func socketPath(dataDir string) string {
-	p := filepath.Join(dataDir, "instance.sock")
-	if len(p) < 100 {
-		return p
-	}
-	sum := sha256.Sum256([]byte(dataDir))
-	base := os.Getenv("XDG_RUNTIME_DIR")
-	if base == "" {
-		base = os.TempDir()
-	}
-	return filepath.Join(base, "clanker-"+hex.EncodeToString(sum[:8])+".sock")
+// endpoint is where the first instance listens: its network and address for net.Dial,
+// the secret a request must start with ("" where the endpoint itself is private), and
+// what to remove when the instance closes.
+type endpoint struct {
+	network, address string
+	secret           string
+	remove           func()
 }

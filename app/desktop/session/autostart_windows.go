@@ -9,8 +9,12 @@ import (
 	"golang.org/x/sys/windows/registry"
 )
 
-// The Run key entry. Untested: Windows cannot be run in this project's CI.
-const runKeyPath = `Software\Microsoft\Windows\CurrentVersion\Run`
+// The login entry is a value of the user's Run key. The uninstaller deletes the same
+// value (build/windows/installer/project.nsi). Run under Wine by make test-windows.
+const (
+	runKeyPath   = `Software\Microsoft\Windows\CurrentVersion\Run`
+	runValueName = "Clanker"
+)
 
 func setAutostart(enabled bool, exe string, args []string) error {
 	k, _, err := registry.CreateKey(registry.CURRENT_USER, runKeyPath, registry.SET_VALUE|registry.QUERY_VALUE)
@@ -19,12 +23,15 @@ func setAutostart(enabled bool, exe string, args []string) error {
 	}
 	defer k.Close()
 	if !enabled {
-		if err := k.DeleteValue("Clanker"); err != nil && !errors.Is(err, registry.ErrNotExist) {
+		if err := k.DeleteValue(runValueName); err != nil && !errors.Is(err, registry.ErrNotExist) {
 			return fmt.Errorf("autostart: remove the Run entry: %w", err)
 		}
 		return nil
 	}
-	return k.SetStringValue("Clanker", windowsRunValue(exe, args))
+	if err := k.SetStringValue(runValueName, windowsRunValue(exe, args)); err != nil {
+		return fmt.Errorf("autostart: write the Run entry: %w", err)
+	}
+	return nil
 }
 
 func autostartEnabled() (bool, error) {
@@ -33,7 +40,7 @@ func autostartEnabled() (bool, error) {
 		return false, nil
 	}
 	defer k.Close()
-	_, _, err = k.GetStringValue("Clanker")
+	_, _, err = k.GetStringValue(runValueName)
 	if errors.Is(err, registry.ErrNotExist) {
 		return false, nil
 	}

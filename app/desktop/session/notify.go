@@ -18,8 +18,8 @@ type Notification struct {
 
 // Notifier shows native desktop notifications, one implementation per OS:
 // org.freedesktop.Notifications over the session bus on Linux (tested),
-// UNUserNotificationCenter on macOS (notify_darwin.go; Clanker.app only), none yet on
-// Windows (the app logs instead; see notify_other.go).
+// UNUserNotificationCenter on macOS (notify_darwin.go; Clanker.app only), toasts through
+// the Windows Runtime on Windows (notify_windows.go).
 type Notifier interface {
 	Notify(n Notification) error
 	Close() error

@@ -12,7 +12,7 @@ PKGS       ?= ./...
 # the installer's clanker.exe with, so make check builds the same files.
 WINDOWS_TAGS := desktop,production,$(TAGS),wv2runtime.download
 
-.PHONY: all deps check fmt run demo test test-unit bench chaos fuzz sim generate clean
+.PHONY: all deps check fmt run demo test test-unit test-windows bench chaos fuzz sim generate clean
 
 all: test
 
@@ -50,11 +50,28 @@ check:
 ## test: everything CI runs (installs what it needs first)
 test: deps check
 	$(GOTEST) -race -timeout 20m $(PKGS)
+	$(MAKE) --no-print-directory test-windows
 	$(MAKE) --no-print-directory dist-test
 
 ## test-unit: quick loop without browser tests
 test-unit:
 	$(GOTEST) -race -short $(PKGS)
+
+## test-windows: the Windows build's tests under Wine (single instance, Run key, notification
+## set-up, data paths) and the Windows installer's silent install and uninstall; what Wine
+## cannot show (WebView2, toasts) runs in .github/workflows/windows.yml
+WINE_DIR ?= $(CURDIR)/build/bin/wine
+test-windows:
+	@bash build/install-deps.sh --dist --windows
+	@if [ -e "$(WINE_DIR)/prefix/drive_c/Program Files/Clanker" ]; then \
+	  echo "test-windows: an interrupted run left Clanker installed; starting a fresh Wine prefix"; \
+	  rm -rf "$(WINE_DIR)/prefix"; fi
+	@CLANKER_WINE_DIR=$(WINE_DIR) bash build/windows/wine/run.sh --setup
+	CLANKER_DIST_STAGE=$(WINE_DIR)/stage bash build/dist.sh -o $(WINE_DIR)/dist windows >/dev/null
+	CLANKER_WINE_DIR=$(WINE_DIR) CLANKER_SETUP_EXE="$$(ls $(WINE_DIR)/dist/Clanker-*-windows-amd64-setup.exe)" \
+	  GOOS=windows CGO_ENABLED=0 go test -tags $(TAGS),installer -count=1 -timeout 5m \
+	  -exec $(CURDIR)/build/windows/wine/run.sh -skip '^TestToastIsAcceptedByWindows$$' \
+	  ./app/desktop/session ./build/windows/wintest
 
 ## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,
 ## and the sizes of the release artifacts, which it builds first)

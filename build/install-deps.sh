@@ -3,7 +3,24 @@
 # Debian packages (only the missing ones, with sudo when not root) and pinned Go tools into
 # .tools/bin. Safe to run on every `make test`: when everything is present it takes well under
 # a second and touches the network not at all.
+#
+#   build/install-deps.sh             what building, running and the Linux tests need
+#   build/install-deps.sh --check     also govulncheck and its offline database (make check)
+#   build/install-deps.sh --dist      also the pinned Wails CLI and nfpm (release packaging)
+#   build/install-deps.sh --windows   also Wine and MinGW (make test-windows)
 set -euo pipefail
+
+check=false
+dist=false
+windows=false
+for arg in "$@"; do
+  case $arg in
+    --check) check=true ;;
+    --dist) dist=true ;;
+    --windows) windows=true ;;
+    *) echo "install-deps: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools/bin"
@@ -20,6 +37,12 @@ packages=(
   nsis p7zip-full                     # Windows installer cross-build and its content check
   ca-certificates git make
 )
+if $windows; then
+  packages+=(
+    wine64                          # runs the Windows build's tests and its installer (make test-windows)
+    gcc-mingw-w64-x86-64-win32      # builds Wine's missing bcryptprimitives.dll stand-in for Go programs
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -61,14 +84,14 @@ install_tool() { # name module@version
 }
 mkdir -p "$tools"
 install_tool staticcheck honnef.co/go/tools/cmd/staticcheck@v0.8.2
-if [ "${1:-}" = "--check" ]; then
+if $check; then
   # make check's vulnerability scan (build/vulncheck.sh). indexdb comes from the module that
   # carries the vulnerability data; its version is the data's version, so moving this pin is
   # how the offline database gets newer reports.
   install_tool govulncheck golang.org/x/vuln/cmd/govulncheck@v1.9.0
   install_tool indexdb golang.org/x/vulndb/cmd/indexdb@v0.0.0-20261105234957-e22db6528018
 fi
-if [ "${1:-}" = "--dist" ]; then
+if $dist; then
   install_tool wails github.com/wailsapp/wails/v2/cmd/wails@v2.13.0
   install_tool nfpm github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.44.0
 fi

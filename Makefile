@@ -71,7 +71,7 @@ test-windows:
 	CLANKER_WINE_DIR=$(WINE_DIR) CLANKER_SETUP_EXE="$$(ls $(WINE_DIR)/dist/Clanker-*-windows-amd64-setup.exe)" \
 	  GOOS=windows CGO_ENABLED=0 go test -tags $(TAGS),installer -count=1 -timeout 5m \
 	  -exec $(CURDIR)/build/windows/wine/run.sh -skip '^TestToastIsAcceptedByWindows$$' \
-	  ./app/desktop/session ./build/windows/wintest
+	  ./app/desktop/session ./tests/wintest
 
 ## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,
 ## and the sizes of the release artifacts, which it builds first)

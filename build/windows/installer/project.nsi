@@ -5,7 +5,7 @@
 ## the 64-bit stubs (Debian's and Ubuntu's nsis packages do; the official Windows builds
 ## of NSIS do not, and then it stays a 32-bit Unicode installer). A 64-bit installer also
 ## runs under Wine without its 32-bit part, which is how make test-windows installs and
-## uninstalls it (build/windows/wintest).
+## uninstalls it (tests/wintest).
 !if /FileExists "${NSISDIR}\Stubs\zlib-amd64-unicode"
   Target amd64-unicode
 !else

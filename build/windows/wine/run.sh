@@ -47,6 +47,13 @@ setup() {
     [ -n "$wineserver" ] && "$wineserver" -w || true
     [ -f "$WINEPREFIX/system.reg" ] || die "wineboot did not create $WINEPREFIX"
   fi
+  # A new prefix says it is Windows 7 (Debian's 64-bit-only Wine); the installer, like
+  # the app, requires Windows 10 and refuses to run silently anywhere older.
+  if [ ! -f "$WINEPREFIX/.clanker-win10" ]; then
+    "$wine" winecfg -v win10 >/dev/null 2>&1 || die "could not set the prefix's Windows version"
+    [ -n "$wineserver" ] && "$wineserver" -w || true
+    touch "$WINEPREFIX/.clanker-win10"
+  fi
   local sys32="$WINEPREFIX/drive_c/windows/system32"
   if ! cmp -s "$dll" "$sys32/bcryptprimitives.dll"; then
     cp "$dll" "$sys32/bcryptprimitives.dll"

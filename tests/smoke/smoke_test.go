@@ -1,9 +1,8 @@
-//go:build windows && smoke
+//go:build smoke
 
-package wintest
+package smoke
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,46 +10,36 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
-	"github.com/clanker-desktop/clanker/tests/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
-// The smoke test of the real app on Windows, for a runner with the WebView2 runtime and
-// an interactive desktop (GitHub's windows-latest): it builds clanker.exe, starts it on
-// the Google Messages simulator and the fake model, hides the window in the tray, has
-// the simulator deliver a message that mentions Clanker, and checks that the reply was
-// sent with a trusted Enter (CDP through WebView2) while the window was hidden, and that
-// the page recorded no untrusted input. It cannot run on Linux or under Wine.
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// buildTags are the app's tags for this system: a release build plus the loopback test
+// control (app/run/testcontrol.go), and WebKitGTK 4.1 on Linux.
+func buildTags() string {
+	tags := "production,testcontrol"
+	if runtime.GOOS == "linux" {
+		tags += ",webkit2_41"
+	}
+	return tags
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
+// control talks to the app's test control (its URL and token are in the ready file).
 type control struct {
 	t          *testing.T
 	url, token string
-	log        *syncBuffer
+	log        *testkit.Buffer
 }
 
+// status is the part of the test control's status this test reads.
 type status struct {
 	PageState string `json:"pageState"`
 	Current   string `json:"current"`
@@ -79,6 +68,7 @@ func (c *control) do(method, path string, out any) error {
 }
 
 func (c *control) status() status {
+	c.t.Helper()
 	var st status
 	if err := c.do("GET", "/status", &st); err != nil {
 		c.t.Fatalf("app status: %v\n%s", err, c.log)
@@ -86,23 +76,8 @@ func (c *control) status() status {
 	return st
 }
 
-func waitFor(t *testing.T, d time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		ok, detail := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s: %s", d, what, detail)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
-	s, err := sim.Start(sim.Options{Seed: 7})
+func TestTheAppRepliesWithATrustedEnterShownAndHidden(t *testing.T) {
+	s, err := simctl.Start(sim.Options{Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +87,17 @@ func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
 	defer llm.Close()
 
 	work := t.TempDir()
-	exe := filepath.Join(work, "clanker.exe")
-	build := exec.Command("go", "build", "-tags", "production", "-o", exe, "github.com/clanker-desktop/clanker")
+	exe := filepath.Join(work, "clanker")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	build := exec.Command("go", "build", "-tags", buildTags(), "-o", exe, "github.com/clanker-desktop/clanker")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build clanker.exe: %v\n%s", err, out)
+		t.Fatalf("build the app: %v\n%s", err, out)
 	}
 	data := filepath.Join(work, "data")
 	config := func(stdin string, args ...string) {
+		t.Helper()
 		cmd := exec.Command(exe, append([]string{"--data-dir", data, "--no-keychain", "config"}, args...)...)
 		cmd.Stdin = strings.NewReader(stdin)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -128,12 +107,12 @@ func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
 	config("", "set", "endpoint", llm.BaseURL())
 	config("", "set", "model", "fake-model")
 	config("", "set", "user_name", "Sam")
-	config("sk-windows-smoke-0123456789\n", "set", "api_key", "-")
+	config("sk-smoke-key-0123456789\n", "set", "api_key", "-")
 	bob, err := ctl.ConversationByName(sim.DemoBob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Clanker is Available in Bob's conversation (chosen earlier, as a user would).
+	// Clanker is Available in Bob's conversation, as if the user had chosen it earlier.
 	store, err := sqlite.Open(data)
 	if err != nil {
 		t.Fatal(err)
@@ -141,10 +120,12 @@ func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
 	if err := store.SetMode(context.Background(), bob.ID, sqlite.ModeAvailable); err != nil {
 		t.Fatal(err)
 	}
-	store.Close()
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	ready := filepath.Join(work, "control")
-	log := &syncBuffer{}
+	log := &testkit.Buffer{}
 	app := exec.Command(exe, "--data-dir", data, "--no-keychain", "--messages-url", s.AppURL(),
 		"--popup-origin", s.AccountsURL(), "--test-control", ready, "-v")
 	app.Stdout, app.Stderr = log, log
@@ -159,7 +140,7 @@ func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
 		}
 	}()
 	var c *control
-	waitFor(t, 90*time.Second, "the app's test control", func() (bool, string) {
+	testkit.WaitFor(t, 90*time.Second, "the app's test control", func() (bool, string) {
 		b, err := os.ReadFile(ready)
 		parts := strings.Fields(string(b))
 		if err != nil || len(parts) != 2 {
@@ -168,44 +149,59 @@ func TestTheAppRepliesWithATrustedEnterWhileHidden(t *testing.T) {
 		c = &control{t: t, url: parts[0], token: parts[1], log: log}
 		return true, ""
 	})
-	waitFor(t, 90*time.Second, "the simulator page to load in the app", func() (bool, string) {
+	testkit.WaitFor(t, 90*time.Second, "the simulator page to load in the app", func() (bool, string) {
 		st, err := ctl.Status()
 		return err == nil && st.Pages > 0, fmt.Sprintf("%+v %v", st, err)
 	})
 	if err := ctl.ClickConversation(bob.ID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 60*time.Second, "the app to show Bob's conversation in Available mode", func() (bool, string) {
+	testkit.WaitFor(t, 60*time.Second, "the app to show Bob's conversation in Available mode", func() (bool, string) {
 		st := c.status()
 		return st.Current == bob.ID && st.PageState == "conversation" && st.Mode == "available", fmt.Sprintf("%+v", st)
 	})
-	if err := c.do("POST", "/hide", nil); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 10*time.Second, "the window to be hidden", func() (bool, string) {
-		st := c.status()
-		return st.Hidden, fmt.Sprintf("%+v", st)
-	})
 
-	const reply = "Hi Bob, Clanker on Windows heard you."
-	llm.Enqueue(fakellm.JSONReply(reply, "Bob said hi."))
+	// waitSent waits for text in Bob's conversation and checks it went out with a
+	// trusted Enter.
+	waitSent := func(text string) {
+		t.Helper()
+		var sent sim.Send
+		testkit.WaitFor(t, 120*time.Second, fmt.Sprintf("%q to be sent", text), func() (bool, string) {
+			all, err := ctl.Sent()
+			for _, s := range all {
+				if s.Conversation == bob.ID && strings.HasPrefix(s.Text, text) {
+					sent = s
+					return true, ""
+				}
+			}
+			return false, fmt.Sprintf("sent so far %+v (%v); app %+v", all, err, c.status())
+		})
+		if !sent.Trusted || sent.Via != "enter" {
+			t.Fatalf("%q was sent trusted=%v via %q; want a trusted Enter", text, sent.Trusted, sent.Via)
+		}
+	}
+
+	// With the window shown.
+	llm.Enqueue(fakellm.JSONReply("Hi Bob, Clanker heard you.", "Bob said hi."))
 	if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "hey clanker, are you there?"}); err != nil {
 		t.Fatal(err)
 	}
-	var sent sim.Send
-	waitFor(t, 120*time.Second, "the reply to be sent", func() (bool, string) {
-		all, err := ctl.Sent()
-		for _, s := range all {
-			if s.Conversation == bob.ID && strings.HasPrefix(s.Text, "[clanker] "+reply) {
-				sent = s
-				return true, ""
-			}
-		}
-		return false, fmt.Sprintf("sent so far %+v (%v); app %+v", all, err, c.status())
-	})
-	if !sent.Trusted || sent.Via != "enter" {
-		t.Fatalf("the reply was sent trusted=%v via %q; want a trusted Enter", sent.Trusted, sent.Via)
+	waitSent("[clanker] Hi Bob, Clanker heard you.")
+
+	// With the window hidden in the tray: the Enter must still reach the page, and the
+	// window must stay hidden.
+	if err := c.do("POST", "/hide", nil); err != nil {
+		t.Fatal(err)
 	}
+	testkit.WaitFor(t, 10*time.Second, "the window to be hidden", func() (bool, string) {
+		st := c.status()
+		return st.Hidden, fmt.Sprintf("%+v", st)
+	})
+	llm.Enqueue(fakellm.JSONReply("Still here while hidden, Bob.", "Bob checked again."))
+	if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "clanker, still there?"}); err != nil {
+		t.Fatal(err)
+	}
+	waitSent("[clanker] Still here while hidden, Bob.")
 	if !c.status().Hidden {
 		t.Error("the window came forward while the reply was sent; it must stay hidden")
 	}

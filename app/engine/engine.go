@@ -103,6 +103,8 @@ type Engine struct {
 
 	errStreak    int
 	lastActivity time.Time
+	// banners holds the keys of the banners the engine is showing.
+	banners map[string]bool
 
 	sb        sidebarState
 	lastTouch map[ConversationID]time.Time
@@ -124,6 +126,7 @@ func New(cfg Config) (*Engine, error) {
 		settings:  DefaultSettings(),
 		pageState: PageLoading,
 		awaiting:  map[uint64]func(CommandResult){},
+		banners:   map[string]bool{},
 		lastTouch: map[ConversationID]time.Time{},
 		sb:        sidebarState{snippets: map[ConversationID]string{}},
 	}
@@ -344,7 +347,19 @@ func (e *Engine) toast(level, text string) {
 	e.do(Command{Kind: CmdToast, Level: level, Text: text}, nil)
 }
 
+// banner shows the banner kept under key (text non-empty) or removes it. Showing always goes
+// out, even with the same text: the cause happened again, so a banner the user dismissed must
+// come back. Removing goes out only when the engine showed that banner, so clearing a cause
+// that was never reported costs nothing.
 func (e *Engine) banner(key, text string) {
+	if text == "" {
+		if !e.banners[key] {
+			return
+		}
+		delete(e.banners, key)
+	} else {
+		e.banners[key] = true
+	}
 	e.do(Command{Kind: CmdBanner, Key: key, Text: text}, nil)
 }
 

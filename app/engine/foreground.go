@@ -598,6 +598,9 @@ func (e *Engine) onSettings(ev SettingsChanged) {
 	case !was:
 		e.banner(BannerConfig, "")
 	}
+	// Whatever made the stored settings unusable for a request may be fixed now; the next
+	// request checks them again and brings the banner back if not.
+	e.banner(BannerSettings, "")
 	if s.InactiveMode != oldPolicy && s.InactiveMode == InactiveIgnore {
 		e.sb.queue = nil
 	}

@@ -394,6 +394,12 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 		e.deactivate(conv)
 		e.banner(BannerDeactivated, strings.TrimSpace(le.UserText+" Clanker has been deactivated."))
 		return
+	case ErrSettings:
+		// Nothing left the machine. A banner (not a toast per message) says what to fix; it
+		// stays until the settings change or a request succeeds.
+		e.errStreak = 0
+		e.banner(BannerSettings, le.UserText)
+		return
 	case ErrRateLimit:
 	case ErrServer, ErrNetwork:
 		if e.errStreak == 1 {

@@ -23,7 +23,41 @@ func (l *Link) HandleRaw(raw []byte) {
 		l.log.Warn("page event refused", "err", err)
 		return
 	}
+	if !l.inOrder(env) {
+		return
+	}
 	l.handle(env)
+}
+
+// inOrder checks the envelope's sequence number. The bridge numbers its events from 1 after
+// every hello, so within one document they only ever go up. An event whose number does not
+// (a replay, or events reordered on the way) is dropped: acting on it could bring back a
+// conversation or a message state the page has already left. The first such drop after a
+// hello is logged; further ones are only counted, so a broken page cannot flood the log.
+func (l *Link) inOrder(env Envelope) bool {
+	l.seqMu.Lock()
+	defer l.seqMu.Unlock()
+	if _, hello := env.Event.(Hello); hello {
+		l.lastSeq, l.seqDropped = env.Seq, 0
+		return true
+	}
+	if env.Seq > l.lastSeq {
+		l.lastSeq = env.Seq
+		return true
+	}
+	l.seqDropped++
+	if l.seqDropped == 1 {
+		l.log.Warn("page event dropped: its sequence number goes backwards without a new hello", "type", env.Type, "seq", env.Seq, "last", l.lastSeq)
+	}
+	return false
+}
+
+// DroppedOutOfOrder counts the events dropped since the last hello because their sequence
+// number went backwards (diagnostics).
+func (l *Link) DroppedOutOfOrder() int {
+	l.seqMu.Lock()
+	defer l.seqMu.Unlock()
+	return l.seqDropped
 }
 
 func (l *Link) toEngine(ev engine.Event) {

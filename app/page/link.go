@@ -72,6 +72,11 @@ type Link struct {
 
 	conn *conn
 	view view
+
+	// seqMu guards the sequence check of incoming events (see inOrder).
+	seqMu      sync.Mutex
+	lastSeq    int64
+	seqDropped int
 }
 
 // Notice is a message the page is about to show the user that a desktop notification

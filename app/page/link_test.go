@@ -483,3 +483,58 @@ func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarR
 		}
 	}
 }
+
+// Within one document the bridge numbers its events upwards from its hello. An event whose
+// number goes backwards (or repeats) without a new hello is dropped, with one log line however
+// many follow; a new hello starts the count afresh.
+func TestEventsWhoseSequenceGoesBackwardsWithoutAHelloAreDroppedAndLoggedOnce(t *testing.T) {
+	l, f := newTestLink(t)
+	hello := Hello{Bridge: "b", Transport: "test", ReadyState: "complete"}
+	msg := func(id string) NewMessage {
+		return NewMessage{ConversationID: "c1", Message: Message{ID: id, Sender: "Bob", Direction: "in", Text: "hi " + id, LabelKind: "full"}}
+	}
+	l.HandleRaw(event(1, "hello", hello))
+	l.HandleRaw(event(2, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(5, "message", msg("m5")))
+	l.HandleRaw(event(3, "message", msg("m3")))                                                 // backwards
+	l.HandleRaw(event(5, "message", msg("m5bis")))                                              // repeated
+	l.HandleRaw(event(4, "page_state", PageState{State: "conversation", ConversationID: "c0"})) // backwards
+	l.HandleRaw(event(6, "message", msg("m6")))
+
+	var ids []string
+	changes := 0
+	for _, ev := range f.engineEvents() {
+		switch ev := ev.(type) {
+		case engine.MessageAdded:
+			ids = append(ids, ev.Message.ID)
+		case engine.ConversationChanging:
+			changes++
+		}
+	}
+	if strings.Join(ids, ",") != "m5,m6" || changes != 1 {
+		t.Fatalf("engine got messages %v and %d conversation changes; want m5,m6 and 1 (events going backwards dropped)", ids, changes)
+	}
+	if n := l.DroppedOutOfOrder(); n != 3 {
+		t.Fatalf("dropped %d events, want 3", n)
+	}
+	f.mu.Lock()
+	logText := f.log.String()
+	f.mu.Unlock()
+	if n := strings.Count(logText, "sequence number goes backwards"); n != 1 {
+		t.Fatalf("want exactly one log line for the dropped events, got %d:\n%s", n, logText)
+	}
+
+	// A reload: the new document's bridge counts from 1 again.
+	l.HandleRaw(event(1, "hello", hello))
+	l.HandleRaw(event(2, "message", msg("m7")))
+	var last engine.Event
+	waitFor(t, "the new document's message", func() bool {
+		evs := f.engineEvents()
+		last = evs[len(evs)-1]
+		a, ok := last.(engine.MessageAdded)
+		return ok && a.Message.ID == "m7"
+	})
+	if n := l.DroppedOutOfOrder(); n != 0 {
+		t.Fatalf("after a new hello the drop count is %d, want 0", n)
+	}
+}

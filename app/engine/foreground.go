@@ -555,9 +555,10 @@ func (e *Engine) onCompose(ev ComposeState) {
 	if e.fg == nil || ev.Conversation != e.fg.id {
 		return
 	}
-	if e.cur != nil && e.cur.inserted != "" && ev.HasDraft {
-		// While Clanker types, the box holds Clanker's own text, not a user draft.
-		return
+	if ev.HasDraft && e.cur != nil && e.cur.conv == ev.Conversation {
+		// The bridge never counts Clanker's own text as a draft, so this is the user typing
+		// while Clanker types: Clanker stops at once and waits for them.
+		e.yieldToUser("the user started typing")
 	}
 	if e.draft != ev.HasDraft || e.focused != ev.Focused {
 		e.activity()

@@ -58,3 +58,84 @@ func TestUnusableStoredSettingsShowABannerKeepTheModeAndClearOnSave(t *testing.T
 		}
 	})
 }
+
+// typingStarted waits until Clanker has typed at least n steps into the box.
+func typingStarted(h *harness, n int) {
+	h.t.Helper()
+	for i := 0; len(h.page.commands(CmdTypeText)) < n; i++ {
+		if i > 400 {
+			h.t.Fatalf("Clanker did not start typing (insert %d, steps %d)", len(h.page.commands(CmdInsertText)), len(h.page.commands(CmdTypeText)))
+		}
+		h.wait(25 * time.Millisecond)
+	}
+}
+
+// The user types while Clanker types: Clanker stops at once, takes out only its own partial
+// text, shows nothing, and sends the whole reply once the user clears their draft.
+func TestUserTypingWhileClankerTypesStopsAndSendsAfterTheDraftIsCleared(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const reply = "sure, seven works for me and I will bring the salad"
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "wait")
+		steps := len(h.page.commands(CmdTypeText))
+		if n := len(h.page.commands(CmdRemoveText)); n != 1 {
+			t.Fatalf("want Clanker's partial text removed once, got %d removes", n)
+		}
+		if got := h.userText("c1"); got != "wait" {
+			t.Fatalf("the box holds %q besides Clanker's text, want the user's %q", got, "wait")
+		}
+		h.page.mu.Lock()
+		box := h.page.box["c1"]
+		h.page.mu.Unlock()
+		if box != "wait" {
+			t.Fatalf("the box holds %q, want only the user's text", box)
+		}
+		h.userTypes("c1", "... ok")
+		h.wait(30 * time.Second)
+		if n := len(h.page.commands(CmdTypeText)); n != steps {
+			t.Fatalf("Clanker typed %d more steps into the user's draft", n-steps)
+		}
+		if n := len(h.page.commands(CmdToast)); n != 0 {
+			t.Fatalf("want no toast when the user types, got %+v", h.page.commands(CmdToast))
+		}
+		h.wantSent("while the user has a draft")
+		if got := h.userText("c1"); got != "wait... ok" {
+			t.Fatalf("the user's text became %q, want it exactly as typed", got)
+		}
+		h.userEmpties("c1", false)
+		h.wait(20 * time.Second)
+		h.wantSent("after the user cleared their draft", "c1|"+Prefix+reply)
+		h.wantRequests(1, "the held reply needs no new request")
+	})
+}
+
+// The user sends their own message instead: that is a newer message, so the held reply is not
+// posted as it was; Clanker decides again with the user's message in view.
+func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+			last := r.History[len(r.History)-1]
+			return Reply{Text: "answer to " + last.Text + " and a little more text to type"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "yes at 7")
+		h.wait(5 * time.Second)
+		h.wantSent("while the user has a draft")
+		h.userEmpties("c1", true)
+		h.wait(30 * time.Second)
+		reqs := h.wantRequests(2, "the user's message makes Clanker decide again")
+		if last := reqs[1].History[len(reqs[1].History)-1]; last.Text != "yes at 7" {
+			t.Fatalf("the second request ends with %q, want the user's message", last.Text)
+		}
+		h.wantSent("only the re-decided reply", "c1|"+Prefix+"answer to yes at 7 and a little more text to type")
+	})
+}

@@ -53,6 +53,7 @@ type Command struct {
 const (
 	ResultUserTyping        = "user_typing"        // the box held a draft; nothing was changed
 	ResultWrongConversation = "wrong_conversation" // the page shows another conversation; nothing was changed
+	ResultComposeChanged    = "compose_changed"    // the box no longer holds what Clanker typed; nothing was typed
 )
 
 // Page carries commands to the page. Do must not block: it hands the command on and returns;

@@ -420,6 +420,16 @@ func (e *Engine) reevaluate(base MessageRef) {
 	if fg == nil || e.pending != nil || e.inflight != nil {
 		return
 	}
+	// A reply computed after the newer messages is already on its way: deciding again would
+	// answer them twice.
+	for _, j := range e.sendQ {
+		if j.reply && j.conv == fg.id {
+			return
+		}
+	}
+	if e.cur != nil && e.cur.reply && e.cur.conv == fg.id {
+		return
+	}
 	start := -1
 	for i := len(fg.msgs) - 1; i >= 0; i-- {
 		if base.matches(fg.msgs[i]) {

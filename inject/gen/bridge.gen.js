@@ -693,12 +693,38 @@
     sel.addRange(r);
     return true;
   }
-  function execInsert(text) {
+  var ownEdit = false;
+  function ownEditInProgress() {
+    return ownEdit;
+  }
+  function ownExec(command, text) {
+    ownEdit = true;
     try {
-      return document.execCommand("insertText", false, text);
+      return document.execCommand(command, false, text);
     } catch (e) {
       return false;
+    } finally {
+      ownEdit = false;
     }
+  }
+  function execInsert(text) {
+    return ownExec("insertText", text);
+  }
+  function caretOf(c) {
+    const active = document.activeElement === c.el || c.el.contains(document.activeElement);
+    if (!active) return null;
+    if (c.kind === "textarea") return [c.el.selectionStart, c.el.selectionEnd];
+    const sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0) return null;
+    const r = sel.getRangeAt(0);
+    if (!c.el.contains(r.startContainer) || !c.el.contains(r.endContainer)) return null;
+    const off = (node, o) => {
+      const pre = document.createRange();
+      pre.selectNodeContents(c.el);
+      pre.setEnd(node, o);
+      return pre.toString().length;
+    };
+    return [off(r.startContainer, r.startOffset), off(r.endContainer, r.endOffset)];
   }
   function insertText(c, text) {
     if (userText(c)) return fail("user_typing", "the compose box holds the user's text; nothing was changed");
@@ -741,15 +767,17 @@
       inserted = null;
       return fail("not_found", "Clanker's text is no longer in the compose box; nothing was removed");
     }
-    const want = now.slice(0, idx) + now.slice(idx + inserted.text.length);
-    if (!selectRange(c, idx, idx + inserted.text.length)) return fail("clear_failed", "could not select Clanker's text");
-    try {
-      document.execCommand("delete");
-    } catch (e) {
-    }
-    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
     const n = inserted.text.length;
+    const want = now.slice(0, idx) + now.slice(idx + n);
+    const caret = caretOf(c);
+    if (!selectRange(c, idx, idx + n)) return fail("clear_failed", "could not select Clanker's text");
+    ownExec("delete");
+    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
     inserted = null;
+    if (caret) {
+      const shift = (p) => p <= idx ? p : Math.max(idx, p - n);
+      selectRange(c, shift(caret[0]), shift(caret[1]));
+    }
     return { ok: true, data: { removed: n } };
   }
   function focusCompose(c) {
@@ -1239,6 +1267,7 @@
       emit("compose", s);
     }
     function onComposeEvent(ev) {
+      if (ownEditInProgress()) return;
       const t = ev.target;
       if (!t || t.nodeType !== 1) return;
       if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") reportCompose(false);

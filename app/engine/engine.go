@@ -93,7 +93,9 @@ type Engine struct {
 	gen      uint64
 	pending  *pendingReply
 	inflight *inflight
-	deferred *deferredReply
+	// deferred holds, per conversation, an answer computed after the user left it.
+	deferred map[ConversationID]*deferredReply
+	deferSeq uint64
 
 	sendQ []*sendJob
 	cur   *sendJob
@@ -127,6 +129,7 @@ func New(cfg Config) (*Engine, error) {
 		pageState: PageLoading,
 		awaiting:  map[uint64]func(CommandResult){},
 		banners:   map[string]bool{},
+		deferred:  map[ConversationID]*deferredReply{},
 		lastTouch: map[ConversationID]time.Time{},
 		sb:        sidebarState{snippets: map[ConversationID]string{}},
 	}

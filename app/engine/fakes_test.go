@@ -358,6 +358,17 @@ func (h *harness) open(id ConversationID, msgs ...Message) {
 	}
 }
 
+// reopen puts conversation id back on screen with the messages the page holds for it.
+func (h *harness) reopen(id ConversationID) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	evs := h.page.switchTo(id)
+	h.page.mu.Unlock()
+	for _, ev := range evs {
+		h.send(ev)
+	}
+}
+
 // receive adds a message to conversation id: the engine sees it directly if the conversation is
 // on screen; otherwise only the sidebar snippet changes.
 func (h *harness) receive(id ConversationID, m Message) {

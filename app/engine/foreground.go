@@ -140,16 +140,16 @@ func (e *Engine) leaveForeground() {
 	e.fg.held = nil
 	id := e.fg.id
 	if e.cur != nil && e.cur.conv == id {
-		if e.cur.reply && e.cur.text != "" && e.deferred == nil && e.cur.inserted == "" {
-			e.deferred = &deferredReply{conv: id, text: e.cur.text, base: e.cur.base}
+		if e.cur.reply && e.cur.text != "" && e.deferred[id] == nil && e.cur.inserted == "" {
+			e.deferReply(id, e.cur.text, e.cur.base)
 		}
 		e.abortCurrent("conversation switched")
 	}
 	kept := e.sendQ[:0]
 	for _, j := range e.sendQ {
 		if j.conv == id {
-			if j.reply && e.deferred == nil {
-				e.deferred = &deferredReply{conv: id, text: j.text, base: j.base}
+			if j.reply && e.deferred[id] == nil {
+				e.deferReply(id, j.text, j.base)
 			}
 			continue
 		}
@@ -220,8 +220,8 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 
 	var trigger *Message
 	deliveredDeferred := false
-	if d := e.deferred; d != nil && d.conv == ev.ID {
-		e.deferred = nil
+	if d := e.deferred[ev.ID]; d != nil {
+		delete(e.deferred, ev.ID)
 		newest, has := fg.newest()
 		if has && d.base.matches(newest) && e.mode().participating() {
 			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
@@ -517,8 +517,8 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 	if e.cur != nil {
 		fix(&e.cur.base)
 	}
-	if e.deferred != nil {
-		fix(&e.deferred.base)
+	if d := e.deferred[ev.Conversation]; d != nil {
+		fix(&d.base)
 	}
 }
 
@@ -702,9 +702,7 @@ func (e *Engine) onDeactivateAll() {
 	if e.fg != nil {
 		e.fg.rec.Mode = ModeDeactivated
 	}
-	if e.deferred != nil {
-		e.deferred = nil
-	}
+	clear(e.deferred)
 	e.sb.queue = nil
 	e.toast("success", "Clanker is deactivated in all conversations ("+strconv.Itoa(n)+" changed).")
 }

@@ -139,3 +139,80 @@ func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
 		h.wantSent("only the re-decided reply", "c1|"+Prefix+"answer to yes at 7 and a little more text to type")
 	})
 }
+
+// Answers in flight for several conversations: the user asks in A, hops to B and C while the
+// answers are on their way. Each answer is kept for its own conversation and delivered when
+// the user returns there, unless newer messages arrived there.
+func TestAnswersInFlightAcrossSeveralConversationsAreEachDeliveredOnReturn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) {
+			return Reply{Text: "for " + string(r.Conversation)}, nil
+		})
+		for _, id := range []ConversationID{"A", "B", "C", "D"} {
+			h.store.setMode(id, ModeActive)
+		}
+		h.open("A", in("Ann", "hi"))
+		h.receive("A", in("Ann", "question for A"))
+		h.wait(2 * time.Second) // A's request is in flight
+		h.open("B", in("Bob", "hi"))
+		h.receive("B", in("Bob", "question for B"))
+		h.wait(12 * time.Second) // A answered while the user was in B; B's request is in flight
+		h.open("C", in("Cat", "hi"))
+		h.receive("C", in("Cat", "question for C"))
+		h.wait(12 * time.Second) // B answered while the user was in C
+		h.open("D", in("Dan", "hi"))
+		h.wait(12 * time.Second) // C answered while the user was in D
+		h.wantRequests(3, "one request per question")
+		h.wantSent("nothing is sent into a conversation that is not on screen")
+		if s := h.snap(); strings.Join(convIDs(s.Deferred), ",") != "A,B,C" {
+			t.Fatalf("deferred replies for %v, want A, B and C", s.Deferred)
+		}
+		h.receive("B", in("Bob", "never mind")) // B moved on while the user was away
+		h.reopen("A")
+		h.wait(10 * time.Second)
+		h.reopen("C")
+		h.wait(10 * time.Second)
+		h.reopen("B")
+		h.wait(10 * time.Second)
+		sent := h.page.sentTexts()
+		if len(sent) < 2 || sent[0].conv != "A" || sent[0].text != Prefix+"for A" || sent[1].conv != "C" || sent[1].text != Prefix+"for C" {
+			t.Fatalf("sent %+v; want A's answer in A, then C's answer in C", sent)
+		}
+		for _, st := range sent[2:] {
+			if st.text == Prefix+"for B" && len(h.llm.requests()) == 3 {
+				t.Fatalf("B's old answer was posted although B has a newer message")
+			}
+		}
+		for _, st := range sent {
+			if !strings.HasSuffix(st.text, "for "+string(st.conv)) {
+				t.Fatalf("%q was sent into %s, the wrong conversation", st.text, st.conv)
+			}
+		}
+	})
+}
+
+// The user leaves A and comes back before A's answer arrives: the answer is posted in A.
+func TestAnswerArrivingAfterTheUserCameBackIsPosted(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) { return Reply{Text: "back to you"}, nil })
+		h.store.setMode("A", ModeActive)
+		h.open("A", in("Ann", "hi"))
+		h.receive("A", in("Ann", "question"))
+		h.wait(2 * time.Second)
+		h.open("B", in("Bob", "hi"))
+		h.wait(time.Second)
+		h.reopen("A")
+		h.wait(20 * time.Second)
+		h.wantSent("the answer once the user is back", "A|"+Prefix+"back to you")
+	})
+}
+
+func convIDs(ids []ConversationID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
+	}
+	return out
+}

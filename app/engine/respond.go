@@ -34,6 +34,15 @@ type deferredReply struct {
 	conv ConversationID
 	text string
 	base MessageRef
+	seq  uint64 // order of deferral, for the snapshot
+}
+
+// deferReply keeps text for conv until the user returns there. Each conversation has its own
+// slot, so hopping through several conversations with answers in flight loses none of them;
+// a newer answer for the same conversation replaces the older one.
+func (e *Engine) deferReply(conv ConversationID, text string, base MessageRef) {
+	e.deferSeq++
+	e.deferred[conv] = &deferredReply{conv: conv, text: text, base: base, seq: e.deferSeq}
 }
 
 type llmDone struct {
@@ -289,9 +298,18 @@ func (e *Engine) onLLMDone(d llmDone) {
 			// it; it is not kept for later.
 			return
 		}
-		if text != "" && (e.fg == nil || e.fg.id != conv || e.switching) {
-			e.deferred = &deferredReply{conv: conv, text: Prefix + text, base: in.base}
+		if text == "" {
+			return
+		}
+		if e.fg == nil || e.fg.id != conv || e.switching {
+			e.deferReply(conv, Prefix+text, in.base)
 			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
+			return
+		}
+		// The user left and came back while the answer was on its way: it is still the
+		// answer to this conversation as long as nothing newer was said there.
+		if newest, ok := e.fg.newest(); ok && in.base.matches(newest) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed && !in.process, base: in.base})
 		}
 		return
 	}
@@ -385,7 +403,7 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 			e.dropReplies(e.fg.id)
 			e.status()
 		}
-		e.deferred = nil
+		clear(e.deferred)
 		e.sb.queue = nil
 		e.banner(BannerDeactivated, le.UserText) // the gate's sentence already says Clanker is off
 		return
@@ -413,6 +431,16 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 	}
 }
 
+// replyQueued reports whether a model reply for conv is queued or being sent.
+func (e *Engine) replyQueued(conv ConversationID) bool {
+	for _, j := range e.sendQ {
+		if j.reply && j.conv == conv {
+			return true
+		}
+	}
+	return e.cur != nil && e.cur.reply && e.cur.conv == conv
+}
+
 // reevaluate looks again at the foreground after a held reply went stale: the newest eligible
 // message after base gets a fresh response.
 func (e *Engine) reevaluate(base MessageRef) {
@@ -422,12 +450,7 @@ func (e *Engine) reevaluate(base MessageRef) {
 	}
 	// A reply computed after the newer messages is already on its way: deciding again would
 	// answer them twice.
-	for _, j := range e.sendQ {
-		if j.reply && j.conv == fg.id {
-			return
-		}
-	}
-	if e.cur != nil && e.cur.reply && e.cur.conv == fg.id {
+	if e.replyQueued(fg.id) {
 		return
 	}
 	start := -1

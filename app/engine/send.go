@@ -80,8 +80,10 @@ func (e *Engine) dropReplies(conv ConversationID) {
 	if e.cur != nil && e.cur.reply && (conv == "" || e.cur.conv == conv) {
 		e.abortCurrent("cancelled")
 	}
-	if conv == "" || (e.deferred != nil && e.deferred.conv == conv) {
-		e.deferred = nil
+	if conv == "" {
+		clear(e.deferred)
+	} else {
+		delete(e.deferred, conv)
 	}
 }
 

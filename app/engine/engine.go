@@ -107,6 +107,9 @@ type Engine struct {
 	lastActivity time.Time
 	// banners holds the keys of the banners the engine is showing.
 	banners map[string]bool
+	// budgetMonth is the month ("2006-01" in loc) whose spent budget the deactivated banner
+	// reports; empty when that banner has another cause or is not shown.
+	budgetMonth string
 
 	sb        sidebarState
 	lastTouch map[ConversationID]time.Time

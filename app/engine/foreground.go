@@ -599,9 +599,9 @@ func (e *Engine) onSettings(ev SettingsChanged) {
 	case !was:
 		e.banner(BannerConfig, "")
 	}
-	// Whatever made the stored settings unusable for a request may be fixed now; the next
-	// request checks them again and brings the banner back if not.
-	e.banner(BannerSettings, "")
+	// Whatever made requests fail (the key, the endpoint, the budget) may be fixed now; the
+	// next request checks again and brings the banner back if not.
+	e.clearCauseBanners("settings saved")
 	if s.InactiveMode != oldPolicy && s.InactiveMode == InactiveIgnore {
 		e.sb.queue = nil
 	}
@@ -634,6 +634,10 @@ func (e *Engine) onSetMode(ev SetMode) {
 		rec.Mode = ev.Mode
 		if !e.save(rec) {
 			e.toast("error", "Could not save the mode; nothing was changed.")
+			return
+		}
+		if ev.Mode.participating() {
+			e.clearCauseBanners("mode switched on again")
 		}
 		return
 	}
@@ -652,6 +656,10 @@ func (e *Engine) onSetMode(ev SetMode) {
 		return
 	}
 	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "source", ev.Source)
+	if ev.Mode.participating() {
+		// The user switched Clanker back on: the warning that it was switched off is done.
+		e.clearCauseBanners("mode switched on again")
+	}
 	e.fg.rec = rec
 	e.cancelPending()
 	e.dropReplies(conv)

@@ -216,3 +216,85 @@ func convIDs(ids []ConversationID) []string {
 	}
 	return out
 }
+
+func lastBanner(h *harness, key string) (string, bool) {
+	b := bannersWith(h, key)
+	if len(b) == 0 {
+		return "", false
+	}
+	return b[len(b)-1].Text, true
+}
+
+// The deactivated banner of an auth failure goes when its cause is gone: the mode switched on
+// again, the settings saved, or a request succeeding; it comes back when the cause recurs.
+func TestDeactivatedBannerIsClearedWhenItsCauseIsGone(t *testing.T) {
+	for _, fix := range []string{"mode", "settings", "success"} {
+		t.Run(fix, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t)
+				fail := func(LLMRequest) (Reply, error) {
+					return Reply{}, &LLMError{Class: ErrAuth, Status: 401, UserText: "Invalid API key."}
+				}
+				h.llm.set(0, fail)
+				h.store.setMode("c1", ModeActive)
+				h.open("c1", in("Ann", "hi"))
+				h.receive("c1", in("Ann", "hello?"))
+				h.wait(5 * time.Second)
+				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+					t.Fatal("want the deactivated banner after the auth failure")
+				}
+				h.llm.set(0, nil)
+				switch fix {
+				case "mode":
+					h.send(SetMode{Mode: ModeAvailable})
+				case "settings":
+					h.send(SettingsChanged{Settings: testSettings()})
+				case "success":
+					h.store.setMode("c2", ModeActive)
+					h.open("c2", in("Bob", "hi"))
+					h.receive("c2", in("Bob", "still there?"))
+					h.wait(5 * time.Second)
+				}
+				if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+					t.Fatalf("after %s the deactivated banner is %q, want it removed", fix, text)
+				}
+				// The cause recurs: the banner is shown again.
+				h.llm.set(0, fail)
+				h.store.setMode("c3", ModeActive)
+				h.open("c3", in("Cy", "hi"))
+				h.receive("c3", in("Cy", "hey"))
+				h.wait(5 * time.Second)
+				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+					t.Fatal("want the banner back when the cause recurs")
+				}
+			})
+		})
+	}
+}
+
+// A spent monthly budget's banner goes when the next month begins.
+func TestSpentBudgetBannerIsClearedInTheNextMonth(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{}, &LLMError{Class: ErrBudget, UserText: "Your monthly budget is spent; Clanker is off until next month or until you raise it."}
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "hello?"))
+		h.wait(5 * time.Second)
+		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+			t.Fatal("want the budget banner")
+		}
+		now := time.Now().In(time.UTC)
+		nextMonth := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+		h.wait(time.Until(nextMonth) - time.Hour)
+		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+			t.Fatal("the budget banner went before the month ended")
+		}
+		h.wait(2 * time.Hour)
+		if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+			t.Fatalf("in the next month the budget banner is %q, want it removed", text)
+		}
+	})
+}

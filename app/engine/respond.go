@@ -257,6 +257,9 @@ func (e *Engine) onLLMDone(d llmDone) {
 		return
 	}
 	e.errStreak = 0
+	// The service answered, so neither the key, the quota nor the settings stand in the way
+	// any more.
+	e.clearCauseBanners("a request succeeded")
 	upd := d.reply.Update
 	if in.req.Kind == RequestNews {
 		upd.CustomizationSet, upd.Customization = false, nil
@@ -309,7 +312,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 		// The user left and came back while the answer was on its way: it is still the
 		// answer to this conversation as long as nothing newer was said there.
 		if newest, ok := e.fg.newest(); ok && in.base.matches(newest) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
-			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.Relaxed && !in.process, base: in.base})
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
 		}
 		return
 	}
@@ -406,11 +409,13 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 		clear(e.deferred)
 		e.sb.queue = nil
 		e.banner(BannerDeactivated, le.UserText) // the gate's sentence already says Clanker is off
+		e.budgetMonth = time.Now().In(e.loc).Format("2006-01")
 		return
 	case ErrAuth, ErrQuota:
 		e.errStreak = 0
 		e.deactivate(conv)
 		e.banner(BannerDeactivated, strings.TrimSpace(le.UserText+" Clanker has been deactivated."))
+		e.budgetMonth = ""
 		return
 	case ErrSettings:
 		// Nothing left the machine. A banner (not a toast per message) says what to fix; it
@@ -429,6 +434,17 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 	if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && e.fg.id == conv && e.mode() == ModeActive {
 		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 	}
+}
+
+// clearCauseBanners removes the banners about a failed request (deactivated after an auth,
+// quota or budget failure; unusable settings) once their cause is gone.
+func (e *Engine) clearCauseBanners(why string) {
+	if e.banners[BannerDeactivated] || e.banners[BannerSettings] {
+		e.log.Info("engine: warning banner removed, its cause is gone", "why", why)
+	}
+	e.banner(BannerDeactivated, "")
+	e.banner(BannerSettings, "")
+	e.budgetMonth = ""
 }
 
 // replyQueued reports whether a model reply for conv is queued or being sent.

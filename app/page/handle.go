@@ -120,7 +120,9 @@ func (l *Link) handle(env Envelope) {
 	case ModeMenu:
 		l.onModeMenu(ev)
 	case BannerDismissed:
-		l.log.Info("the user dismissed the banner")
+		// The page already hid it; remember that, so a reload or another banner changing
+		// does not bring it back while its cause has not happened again.
+		l.log.Info("the user dismissed the banner", "banners", l.view.dismiss())
 	}
 }
 

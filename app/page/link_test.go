@@ -538,3 +538,32 @@ func TestEventsWhoseSequenceGoesBackwardsWithoutAHelloAreDroppedAndLoggedOnce(t 
 		t.Fatalf("after a new hello the drop count is %d, want 0", n)
 	}
 }
+
+// A banner the user dismissed stays dismissed through reloads and other banners changing,
+// and comes back only when its cause is reported again.
+func TestDismissedBannerStaysDismissedUntilItsCauseRecurs(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "hello", Hello{Bridge: "b", Transport: "test"}))
+	l.Do(engine.Command{ID: 1, Kind: engine.CmdBanner, Key: engine.BannerDeactivated, Text: "Invalid API key. Clanker has been deactivated."})
+	f.resultFor(t, 1)
+	l.HandleRaw(event(2, "banner_dismissed", BannerDismissed{Text: "Invalid API key. Clanker has been deactivated."}))
+	waitFor(t, "the dismissal", func() bool { return l.BannerText() == "" })
+
+	l.SetBanner("demo", "DEMO") // another banner appears
+	if got := l.BannerText(); got != "DEMO" {
+		t.Fatalf("banner after another one appeared = %q, want only DEMO (the dismissed one stays away)", got)
+	}
+	n := len(f.commands())
+	l.HandleRaw(event(1, "hello", Hello{Bridge: "b", Transport: "test"})) // reload
+	waitFor(t, "the banner to be re-shown after the reload", func() bool { return len(f.commands()) > n })
+	for _, c := range f.commands()[n:] {
+		if c.Type == "show_banner" && strings.Contains(string(c.Args), "Invalid API key") {
+			t.Fatalf("the dismissed banner came back after a reload: %s", c.Args)
+		}
+	}
+	l.Do(engine.Command{ID: 2, Kind: engine.CmdBanner, Key: engine.BannerDeactivated, Text: "Invalid API key. Clanker has been deactivated."})
+	f.resultFor(t, 2)
+	if got := l.BannerText(); got != "Invalid API key. Clanker has been deactivated. | DEMO" {
+		t.Fatalf("banner after the cause recurred = %q, want it back", got)
+	}
+}

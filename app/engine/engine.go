@@ -321,6 +321,8 @@ func (e *Engine) handle(ev Event) {
 		e.onSetMode(ev)
 	case DeactivateAll:
 		e.onDeactivateAll()
+	case Purge:
+		e.onPurge(ev)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
 	default:

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -713,4 +714,37 @@ func (e *Engine) onDeactivateAll() {
 	clear(e.deferred)
 	e.sb.queue = nil
 	e.toast("success", "Clanker is deactivated in all conversations ("+strconv.Itoa(n)+" changed).")
+}
+
+// onPurge stops everything that could write the purged data again, then lets the caller
+// delete it (see Purge).
+func (e *Engine) onPurge(ev Purge) {
+	affects := func(c ConversationID) bool { return ev.All || c == ev.Conversation }
+	if in := e.inflight; in != nil && affects(in.req.Conversation) {
+		in.purged = true
+	}
+	if e.fg != nil && affects(e.fg.id) {
+		e.cancelPending()
+	}
+	if ev.All {
+		e.dropReplies("")
+		e.sb.queue = nil
+	} else {
+		e.dropReplies(ev.Conversation)
+		e.sb.queue = slices.DeleteFunc(e.sb.queue, func(c ConversationID) bool { return c == ev.Conversation })
+	}
+	err := ev.Apply()
+	if ev.Done != nil {
+		ev.Done <- err
+	}
+	if err != nil {
+		e.log.Error("engine: purge failed", "all", ev.All, "err", err)
+		return
+	}
+	what := ev.What
+	if what == "" {
+		what = "the stored data"
+	}
+	e.log.Info("engine: purged", "all", ev.All, "conversation", ev.Conversation)
+	e.toast("success", "Deleted "+what+".")
 }

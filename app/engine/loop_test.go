@@ -298,3 +298,68 @@ func TestSpentBudgetBannerIsClearedInTheNextMonth(t *testing.T) {
 		}
 	})
 }
+
+// A purge goes through the engine: an answer in flight for the purged conversation neither
+// saves memory nor posts, a deferred reply is forgotten, and a short confirmation follows.
+func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		name := "conversation"
+		if all {
+			name = "all"
+		}
+		t.Run(name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t)
+				summary := "Ann likes tacos"
+				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) {
+					return Reply{Text: "tacos it is", Update: ContextUpdate{Summary: &summary}}, nil
+				})
+				h.store.setMode("c1", ModeActive)
+				h.store.setMode("c2", ModeActive)
+				// c2 gets a deferred answer, c1 an answer in flight.
+				h.open("c2", in("Bob", "hi"))
+				h.receive("c2", in("Bob", "lunch?"))
+				h.wait(2 * time.Second)
+				h.open("c1", in("Ann", "hi"))
+				h.receive("c1", in("Ann", "dinner?"))
+				h.wait(15 * time.Second) // c2's answer deferred, c1's request in flight
+				if len(h.store.updates["c2"]) != 1 {
+					t.Fatalf("setup: want c2's memory saved once before the purge, got %d", len(h.store.updates["c2"]))
+				}
+				var applied bool
+				done := make(chan error, 1)
+				ev := Purge{Conversation: "c1", All: all, What: "the memory", Apply: func() error { applied = true; return nil }, Done: done}
+				h.send(ev)
+				if err := <-done; err != nil || !applied {
+					t.Fatalf("purge: applied=%v err=%v", applied, err)
+				}
+				h.wait(time.Minute)
+				h.store.mu.Lock()
+				saved := len(h.store.updates["c1"])
+				h.store.mu.Unlock()
+				if saved != 0 {
+					t.Fatalf("an answer computed before the purge saved memory %d times after it", saved)
+				}
+				h.wantSent("nothing computed from purged memory is posted")
+				s := h.snap()
+				if all && len(s.Deferred) != 0 {
+					t.Fatalf("deferred replies %v survived purge all", s.Deferred)
+				}
+				if !all && strings.Join(convIDs(s.Deferred), ",") != "c2" {
+					t.Fatalf("deferred replies %v; purging c1 must keep c2's", s.Deferred)
+				}
+				var confirmed bool
+				for _, c := range h.page.commands(CmdToast) {
+					confirmed = confirmed || (c.Level == "success" && c.Text == "Deleted the memory.")
+				}
+				if !confirmed {
+					t.Fatalf("want a short confirmation toast, got %+v", h.page.commands(CmdToast))
+				}
+				// Clanker keeps working in c1 afterwards.
+				h.receive("c1", in("Ann", "so?"))
+				h.wait(time.Minute)
+				h.wantSent("after the purge", "c1|"+Prefix+"tacos it is")
+			})
+		})
+	}
+}

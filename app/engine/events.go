@@ -128,6 +128,11 @@ type Purge struct {
 	Done  chan<- error
 }
 
+// VisitCancelled reports that the user ended Clanker's visit to an inactive conversation (the
+// overlay's Cancel, a key in the compose box). The visit stops at once, its queue is dropped,
+// and Clanker does not navigate back.
+type VisitCancelled struct{ Reason string }
+
 // WindowVisibility reports the main window being hidden in the tray or shown again.
 type WindowVisibility struct{ Hidden bool }
 
@@ -265,4 +270,5 @@ func (e Purge) validate() error {
 }
 
 func (DeactivateAll) validate() error    { return nil }
+func (VisitCancelled) validate() error   { return nil }
 func (WindowVisibility) validate() error { return nil }

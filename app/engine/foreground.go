@@ -556,6 +556,10 @@ func (e *Engine) onCompose(ev ComposeState) {
 	if e.fg == nil || ev.Conversation != e.fg.id {
 		return
 	}
+	if ev.HasDraft && e.sb.run != nil {
+		// Typing in the visited conversation is the user taking over: the visit ends.
+		e.sbCancel("the user typed in the compose box")
+	}
 	if ev.HasDraft && e.cur != nil && e.cur.conv == ev.Conversation {
 		// The bridge never counts Clanker's own text as a draft, so this is the user typing
 		// while Clanker types: Clanker stops at once and waits for them.
@@ -721,7 +725,7 @@ func (e *Engine) onDeactivateAll() {
 func (e *Engine) onPurge(ev Purge) {
 	affects := func(c ConversationID) bool { return ev.All || c == ev.Conversation }
 	if in := e.inflight; in != nil && affects(in.req.Conversation) {
-		in.purged = true
+		in.discard = true
 	}
 	if e.fg != nil && affects(e.fg.id) {
 		e.cancelPending()

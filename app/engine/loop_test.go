@@ -363,3 +363,42 @@ func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
 		})
 	}
 }
+
+// The user ends a visit with the overlay's Cancel or by typing in the visited conversation's
+// compose box: the overlay goes at once, nothing more is posted there, the queue is dropped
+// and Clanker does not navigate back.
+func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
+	for _, how := range []string{"cancel", "key"} {
+		t.Run(how, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
+				h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
+				h.receive("c2", in("Bob", "one"))
+				h.receive("c4", in("Dee", "two"))
+				h.wait(time.Second) // visiting c2, request in flight
+				if s := h.snap(); s.Visiting != "c2" {
+					t.Fatalf("setup: want a visit to c2, got %q", s.Visiting)
+				}
+				overlays := len(h.page.commands(CmdOverlay))
+				switch how {
+				case "cancel":
+					h.send(VisitCancelled{Reason: "the user pressed Cancel"})
+				case "key":
+					h.userTypes("c2", "h")
+				}
+				ov := h.page.commands(CmdOverlay)
+				if len(ov) != overlays+1 || ov[len(ov)-1].Text != "" {
+					t.Fatalf("want the overlay hidden at once, got %+v", ov[overlays:])
+				}
+				h.wait(5 * time.Minute)
+				if got := navigations(h); len(got) != 1 || got[0] != "c2" {
+					t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
+				}
+				if s := h.snap(); s.Foreground.ID != "c2" || len(s.SidebarQueue) != 0 || s.Visiting != "" {
+					t.Fatalf("want the user left in c2 with an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.SidebarQueue, s.Visiting)
+				}
+				h.wantSent("the visit's answer is not posted after the user took over")
+			})
+		})
+	}
+}

@@ -26,9 +26,10 @@ type inflight struct {
 	process  bool       // inactive-conversation "process" mode: no typing
 	followUp bool       // the image follow-up; a second image request is ignored
 	fetching bool       // waiting for the page to fetch the image the model asked for
-	// purged is set when the conversation's stored data was purged while the request ran:
-	// its answer was computed from the deleted memory and must neither save nor post.
-	purged bool
+	// discard is set when the conversation's stored data was purged while the request ran
+	// (its answer was computed from the deleted memory) or the user cancelled the visit it
+	// belongs to: the answer must neither save nor post.
+	discard bool
 }
 
 // deferredReply is an answer computed for a conversation the user left before it arrived. It is
@@ -259,8 +260,8 @@ func (e *Engine) onLLMDone(d llmDone) {
 		e.onLLMError(in, d.err)
 		return
 	}
-	if in.purged {
-		e.log.Info("engine: answer dropped, the conversation's data was purged while it was computed", "conversation", conv)
+	if in.discard {
+		e.log.Info("engine: answer dropped, its conversation was purged or its visit cancelled while it was computed", "conversation", conv)
 		if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv && e.mode() == ModeActive {
 			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 		}

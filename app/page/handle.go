@@ -119,6 +119,8 @@ func (l *Link) handle(env Envelope) {
 		}
 	case ModeMenu:
 		l.onModeMenu(ev)
+	case OverlayCancel:
+		l.toEngine(engine.VisitCancelled{Reason: "the user " + map[string]string{"cancel": "pressed Cancel", "key": "pressed a key in the compose box"}[ev.Reason]})
 	case BannerDismissed:
 		// The page already hid it; remember that, so a reload or another banner changing
 		// does not bring it back while its cause has not happened again.

@@ -7,8 +7,8 @@ import (
 )
 
 // Endpoint rejection messages. Each is a sentence the settings window can show
-// as it is, and the LLM client returns the same sentence when a stored endpoint
-// fails the check before a request.
+// as it is; the same sentence reaches the user's banner when a stored endpoint
+// fails the check the app makes before every request.
 var (
 	ErrEndpointEmpty       error = Problem("The API endpoint is required.")
 	ErrEndpointInvalid     error = Problem("The API endpoint is not a valid URL; it should look like https://api.example.com/v1.")
@@ -22,9 +22,11 @@ var (
 
 // NormalizeEndpoint checks an endpoint URL and returns it in canonical form: no
 // surrounding space and no trailing slash, so the client can append
-// "/chat/completions" without producing "//". It is meant to run both when
-// settings are saved and before every request, so an endpoint edited in the
-// database by hand is held to the same rules.
+// "/chat/completions" without producing "//". The settings window and the
+// config command call it when a value is saved, and the app calls it again when
+// it builds the client for each request (app/run's llmConfig), so an older or
+// hand-edited endpoint in the database is held to the same rules and the key is
+// never sent to an endpoint that fails them.
 //
 // Rules: http or https only; http only for localhost, 127.0.0.1, ::1 and
 // names ending in .local; a host is required; no user info, query or fragment.

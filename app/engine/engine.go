@@ -93,7 +93,9 @@ type Engine struct {
 	gen      uint64
 	pending  *pendingReply
 	inflight *inflight
-	deferred *deferredReply
+	// deferred holds, per conversation, an answer computed after the user left it.
+	deferred map[ConversationID]*deferredReply
+	deferSeq uint64
 
 	sendQ []*sendJob
 	cur   *sendJob
@@ -103,6 +105,11 @@ type Engine struct {
 
 	errStreak    int
 	lastActivity time.Time
+	// banners holds the keys of the banners the engine is showing.
+	banners map[string]bool
+	// budgetMonth is the month ("2006-01" in loc) whose spent budget the deactivated banner
+	// reports; empty when that banner has another cause or is not shown.
+	budgetMonth string
 
 	sb        sidebarState
 	lastTouch map[ConversationID]time.Time
@@ -124,6 +131,8 @@ func New(cfg Config) (*Engine, error) {
 		settings:  DefaultSettings(),
 		pageState: PageLoading,
 		awaiting:  map[uint64]func(CommandResult){},
+		banners:   map[string]bool{},
+		deferred:  map[ConversationID]*deferredReply{},
 		lastTouch: map[ConversationID]time.Time{},
 		sb:        sidebarState{snippets: map[ConversationID]string{}},
 	}
@@ -312,6 +321,10 @@ func (e *Engine) handle(ev Event) {
 		e.onSetMode(ev)
 	case DeactivateAll:
 		e.onDeactivateAll()
+	case Purge:
+		e.onPurge(ev)
+	case VisitCancelled:
+		e.sbCancel(ev.Reason)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
 	default:
@@ -344,7 +357,19 @@ func (e *Engine) toast(level, text string) {
 	e.do(Command{Kind: CmdToast, Level: level, Text: text}, nil)
 }
 
+// banner shows the banner kept under key (text non-empty) or removes it. Showing always goes
+// out, even with the same text: the cause happened again, so a banner the user dismissed must
+// come back. Removing goes out only when the engine showed that banner, so clearing a cause
+// that was never reported costs nothing.
 func (e *Engine) banner(key, text string) {
+	if text == "" {
+		if !e.banners[key] {
+			return
+		}
+		delete(e.banners, key)
+	} else {
+		e.banners[key] = true
+	}
 	e.do(Command{Kind: CmdBanner, Key: key, Text: text}, nil)
 }
 

@@ -113,6 +113,26 @@ type SetMode struct {
 // DeactivateAll deactivates every stored conversation (and announces it in the foreground).
 type DeactivateAll struct{}
 
+// Purge deletes stored conversation data through the engine, so nothing already under way can
+// write it back: the engine first stops what belongs to the affected conversations (the
+// pending timer, queued and half-typed replies, deferred replies; a request in flight is
+// marked so its answer neither saves memory nor posts), then calls Apply on its own goroutine,
+// then confirms with a short toast. Done, when non-nil, receives Apply's error; it must have
+// room for one value.
+type Purge struct {
+	Conversation ConversationID // the conversation to purge; ignored with All
+	All          bool
+	// What names what was purged for the confirmation ("this conversation's memory").
+	What  string
+	Apply func() error
+	Done  chan<- error
+}
+
+// VisitCancelled reports that the user ended Clanker's visit to an inactive conversation (the
+// overlay's Cancel, a key in the compose box). The visit stops at once, its queue is dropped,
+// and Clanker does not navigate back.
+type VisitCancelled struct{ Reason string }
+
 // WindowVisibility reports the main window being hidden in the tray or shown again.
 type WindowVisibility struct{ Hidden bool }
 
@@ -239,5 +259,16 @@ func (e SetMode) validate() error {
 	return fmt.Errorf("mode %q cannot be selected (want deactivated, available or active)", e.Mode)
 }
 
+func (e Purge) validate() error {
+	if e.Apply == nil {
+		return errors.New("purge without an Apply function")
+	}
+	if !e.All {
+		return validateConvID(e.Conversation)
+	}
+	return nil
+}
+
 func (DeactivateAll) validate() error    { return nil }
+func (VisitCancelled) validate() error   { return nil }
 func (WindowVisibility) validate() error { return nil }

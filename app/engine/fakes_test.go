@@ -35,6 +35,9 @@ type fakePage struct {
 	current ConversationID
 	convs   map[ConversationID]*simConv
 	box     map[ConversationID]string
+	// clanker is the part of the box Clanker inserted, as the bridge tracks it: remove_text
+	// takes out exactly that, and a typing step is refused once the box holds anything else.
+	clanker map[ConversationID]string
 	sent    []sentText
 	images  map[string][]byte
 	seq     int
@@ -44,7 +47,7 @@ type fakePage struct {
 }
 
 func newFakePage() *fakePage {
-	return &fakePage{convs: map[ConversationID]*simConv{}, box: map[ConversationID]string{}, images: map[string][]byte{}}
+	return &fakePage{convs: map[ConversationID]*simConv{}, box: map[ConversationID]string{}, clanker: map[ConversationID]string{}, images: map[string][]byte{}}
 }
 
 func (p *fakePage) conv(id ConversationID) *simConv {
@@ -77,14 +80,27 @@ func (p *fakePage) Do(cmd Command) {
 			errText = ResultUserTyping
 		} else {
 			p.box[cmd.Conversation] = cmd.Text
+			p.clanker[cmd.Conversation] = cmd.Text
 		}
 	case cmd.Kind == CmdTypeText:
-		p.box[cmd.Conversation] += cmd.Text
+		if p.box[cmd.Conversation] != p.clanker[cmd.Conversation] {
+			errText = ResultUserTyping
+		} else {
+			p.box[cmd.Conversation] += cmd.Text
+			p.clanker[cmd.Conversation] += cmd.Text
+		}
 	case cmd.Kind == CmdRemoveText:
-		p.box[cmd.Conversation] = strings.TrimSuffix(p.box[cmd.Conversation], cmd.Text)
+		if ins := p.clanker[cmd.Conversation]; ins != "" {
+			box := p.box[cmd.Conversation]
+			if i := strings.LastIndex(box, ins); i >= 0 {
+				p.box[cmd.Conversation] = box[:i] + box[i+len(ins):]
+			}
+		}
+		p.clanker[cmd.Conversation] = ""
 	case cmd.Kind == CmdPressEnter:
 		text := p.box[cmd.Conversation]
 		p.box[cmd.Conversation] = ""
+		p.clanker[cmd.Conversation] = ""
 		p.sent = append(p.sent, sentText{conv: cmd.Conversation, text: text, at: time.Now()})
 		p.seq++
 		m := Message{ID: fmt.Sprintf("sent-%d", p.seq), Sender: "You", Direction: Outgoing, Text: text}
@@ -342,6 +358,17 @@ func (h *harness) open(id ConversationID, msgs ...Message) {
 	}
 }
 
+// reopen puts conversation id back on screen with the messages the page holds for it.
+func (h *harness) reopen(id ConversationID) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	evs := h.page.switchTo(id)
+	h.page.mu.Unlock()
+	for _, ev := range evs {
+		h.send(ev)
+	}
+}
+
 // receive adds a message to conversation id: the engine sees it directly if the conversation is
 // on screen; otherwise only the sidebar snippet changes.
 func (h *harness) receive(id ConversationID, m Message) {
@@ -384,6 +411,43 @@ func (h *harness) setDraft(id ConversationID, draft bool) {
 	h.page.conv(id).draft = draft
 	h.page.mu.Unlock()
 	h.send(ComposeState{Conversation: id, HasDraft: draft, Focused: draft})
+}
+
+// userTypes is the user typing text into conversation id's box, wherever Clanker's typing
+// stands; the page reports the draft at once.
+func (h *harness) userTypes(id ConversationID, text string) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	h.page.box[id] += text
+	h.page.conv(id).draft = true
+	h.page.mu.Unlock()
+	h.send(ComposeState{Conversation: id, HasDraft: true, Focused: true})
+}
+
+// userText is what the user typed into id's box: the box without Clanker's own text.
+func (h *harness) userText(id ConversationID) string {
+	h.page.mu.Lock()
+	defer h.page.mu.Unlock()
+	box, ins := h.page.box[id], h.page.clanker[id]
+	if i := strings.LastIndex(box, ins); ins != "" && i >= 0 {
+		return box[:i] + box[i+len(ins):]
+	}
+	return box
+}
+
+// userEmpties is the user deleting everything in id's box (send=false) or sending it as their
+// own message (send=true).
+func (h *harness) userEmpties(id ConversationID, send bool) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	text := h.page.box[id]
+	h.page.box[id], h.page.clanker[id] = "", ""
+	h.page.conv(id).draft = false
+	h.page.mu.Unlock()
+	h.send(ComposeState{Conversation: id, HasDraft: false, Focused: true})
+	if send {
+		h.receive(id, out(text))
+	}
 }
 
 func (h *harness) snap() Snapshot {

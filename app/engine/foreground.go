@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -140,16 +141,16 @@ func (e *Engine) leaveForeground() {
 	e.fg.held = nil
 	id := e.fg.id
 	if e.cur != nil && e.cur.conv == id {
-		if e.cur.reply && e.cur.text != "" && e.deferred == nil && e.cur.inserted == "" {
-			e.deferred = &deferredReply{conv: id, text: e.cur.text, base: e.cur.base}
+		if e.cur.reply && e.cur.text != "" && e.deferred[id] == nil && e.cur.inserted == "" {
+			e.deferReply(id, e.cur.text, e.cur.base)
 		}
 		e.abortCurrent("conversation switched")
 	}
 	kept := e.sendQ[:0]
 	for _, j := range e.sendQ {
 		if j.conv == id {
-			if j.reply && e.deferred == nil {
-				e.deferred = &deferredReply{conv: id, text: j.text, base: j.base}
+			if j.reply && e.deferred[id] == nil {
+				e.deferReply(id, j.text, j.base)
 			}
 			continue
 		}
@@ -220,8 +221,8 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 
 	var trigger *Message
 	deliveredDeferred := false
-	if d := e.deferred; d != nil && d.conv == ev.ID {
-		e.deferred = nil
+	if d := e.deferred[ev.ID]; d != nil {
+		delete(e.deferred, ev.ID)
 		newest, has := fg.newest()
 		if has && d.base.matches(newest) && e.mode().participating() {
 			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
@@ -517,8 +518,8 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 	if e.cur != nil {
 		fix(&e.cur.base)
 	}
-	if e.deferred != nil {
-		fix(&e.deferred.base)
+	if d := e.deferred[ev.Conversation]; d != nil {
+		fix(&d.base)
 	}
 }
 
@@ -555,9 +556,14 @@ func (e *Engine) onCompose(ev ComposeState) {
 	if e.fg == nil || ev.Conversation != e.fg.id {
 		return
 	}
-	if e.cur != nil && e.cur.inserted != "" && ev.HasDraft {
-		// While Clanker types, the box holds Clanker's own text, not a user draft.
-		return
+	if ev.HasDraft && e.sb.run != nil {
+		// Typing in the visited conversation is the user taking over: the visit ends.
+		e.sbCancel("the user typed in the compose box")
+	}
+	if ev.HasDraft && e.cur != nil && e.cur.conv == ev.Conversation {
+		// The bridge never counts Clanker's own text as a draft, so this is the user typing
+		// while Clanker types: Clanker stops at once and waits for them.
+		e.yieldToUser("the user started typing")
 	}
 	if e.draft != ev.HasDraft || e.focused != ev.Focused {
 		e.activity()
@@ -598,6 +604,9 @@ func (e *Engine) onSettings(ev SettingsChanged) {
 	case !was:
 		e.banner(BannerConfig, "")
 	}
+	// Whatever made requests fail (the key, the endpoint, the budget) may be fixed now; the
+	// next request checks again and brings the banner back if not.
+	e.clearCauseBanners("settings saved")
 	if s.InactiveMode != oldPolicy && s.InactiveMode == InactiveIgnore {
 		e.sb.queue = nil
 	}
@@ -630,6 +639,10 @@ func (e *Engine) onSetMode(ev SetMode) {
 		rec.Mode = ev.Mode
 		if !e.save(rec) {
 			e.toast("error", "Could not save the mode; nothing was changed.")
+			return
+		}
+		if ev.Mode.participating() {
+			e.clearCauseBanners("mode switched on again")
 		}
 		return
 	}
@@ -648,6 +661,10 @@ func (e *Engine) onSetMode(ev SetMode) {
 		return
 	}
 	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "source", ev.Source)
+	if ev.Mode.participating() {
+		// The user switched Clanker back on: the warning that it was switched off is done.
+		e.clearCauseBanners("mode switched on again")
+	}
 	e.fg.rec = rec
 	e.cancelPending()
 	e.dropReplies(conv)
@@ -698,9 +715,40 @@ func (e *Engine) onDeactivateAll() {
 	if e.fg != nil {
 		e.fg.rec.Mode = ModeDeactivated
 	}
-	if e.deferred != nil {
-		e.deferred = nil
-	}
+	clear(e.deferred)
 	e.sb.queue = nil
 	e.toast("success", "Clanker is deactivated in all conversations ("+strconv.Itoa(n)+" changed).")
+}
+
+// onPurge stops everything that could write the purged data again, then lets the caller
+// delete it (see Purge).
+func (e *Engine) onPurge(ev Purge) {
+	affects := func(c ConversationID) bool { return ev.All || c == ev.Conversation }
+	if in := e.inflight; in != nil && affects(in.req.Conversation) {
+		in.discard = true
+	}
+	if e.fg != nil && affects(e.fg.id) {
+		e.cancelPending()
+	}
+	if ev.All {
+		e.dropReplies("")
+		e.sb.queue = nil
+	} else {
+		e.dropReplies(ev.Conversation)
+		e.sb.queue = slices.DeleteFunc(e.sb.queue, func(c ConversationID) bool { return c == ev.Conversation })
+	}
+	err := ev.Apply()
+	if ev.Done != nil {
+		ev.Done <- err
+	}
+	if err != nil {
+		e.log.Error("engine: purge failed", "all", ev.All, "err", err)
+		return
+	}
+	what := ev.What
+	if what == "" {
+		what = "the stored data"
+	}
+	e.log.Info("engine: purged", "all", ev.All, "conversation", ev.Conversation)
+	e.toast("success", "Deleted "+what+".")
 }

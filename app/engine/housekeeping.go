@@ -37,6 +37,10 @@ func (e *Engine) checkNews() {
 // loaded, so an empty or broken page cannot make everything look orphaned, and it never drops a
 // mode just because a row scrolled out of view: only the stored last-seen time counts.
 func (e *Engine) housekeeping() {
+	if e.budgetMonth != "" && time.Now().In(e.loc).Format("2006-01") != e.budgetMonth {
+		// A new month brings a new budget: the banner saying it is spent is out of date.
+		e.clearCauseBanners("a new budget month began")
+	}
 	if !e.sb.loaded {
 		return
 	}

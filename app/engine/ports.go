@@ -33,6 +33,9 @@ const (
 	BannerConfig       = "config"
 	BannerDeactivated  = "deactivated"
 	BannerModeRejected = "mode"
+	// BannerSettings says the stored settings cannot be used for a request (for example an
+	// endpoint that would send the key over plain http to another machine).
+	BannerSettings = "settings"
 )
 
 // Command is one instruction for the page. ID is unique per engine and echoed by CommandResult.
@@ -50,6 +53,7 @@ type Command struct {
 const (
 	ResultUserTyping        = "user_typing"        // the box held a draft; nothing was changed
 	ResultWrongConversation = "wrong_conversation" // the page shows another conversation; nothing was changed
+	ResultComposeChanged    = "compose_changed"    // the box no longer holds what Clanker typed; nothing was typed
 )
 
 // Page carries commands to the page. Do must not block: it hands the command on and returns;
@@ -156,6 +160,10 @@ const (
 	ErrNetwork   ErrorClass = "network"    // toast on the first failure in a row
 	ErrModel     ErrorClass = "model"      // toast every time
 	ErrUnknown   ErrorClass = "unknown"    // toast every time
+	// ErrSettings means the request was refused before anything was sent because the stored
+	// settings cannot be used (an endpoint that fails the checks, say). The conversation keeps
+	// its mode; a banner asks the user to fix the settings, and saving them removes it.
+	ErrSettings ErrorClass = "settings"
 )
 
 // LLMError is a classified LLM failure, and the only classification there is: the LLM adapter

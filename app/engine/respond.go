@@ -26,6 +26,10 @@ type inflight struct {
 	process  bool       // inactive-conversation "process" mode: no typing
 	followUp bool       // the image follow-up; a second image request is ignored
 	fetching bool       // waiting for the page to fetch the image the model asked for
+	// discard is set when the conversation's stored data was purged while the request ran
+	// (its answer was computed from the deleted memory) or the user cancelled the visit it
+	// belongs to: the answer must neither save nor post.
+	discard bool
 }
 
 // deferredReply is an answer computed for a conversation the user left before it arrived. It is
@@ -34,6 +38,15 @@ type deferredReply struct {
 	conv ConversationID
 	text string
 	base MessageRef
+	seq  uint64 // order of deferral, for the snapshot
+}
+
+// deferReply keeps text for conv until the user returns there. Each conversation has its own
+// slot, so hopping through several conversations with answers in flight loses none of them;
+// a newer answer for the same conversation replaces the older one.
+func (e *Engine) deferReply(conv ConversationID, text string, base MessageRef) {
+	e.deferSeq++
+	e.deferred[conv] = &deferredReply{conv: conv, text: text, base: base, seq: e.deferSeq}
 }
 
 type llmDone struct {
@@ -247,7 +260,17 @@ func (e *Engine) onLLMDone(d llmDone) {
 		e.onLLMError(in, d.err)
 		return
 	}
+	if in.discard {
+		e.log.Info("engine: answer dropped, its conversation was purged or its visit cancelled while it was computed", "conversation", conv)
+		if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv && e.mode() == ModeActive {
+			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
+		}
+		return
+	}
 	e.errStreak = 0
+	// The service answered, so neither the key, the quota nor the settings stand in the way
+	// any more.
+	e.clearCauseBanners("a request succeeded")
 	upd := d.reply.Update
 	if in.req.Kind == RequestNews {
 		upd.CustomizationSet, upd.Customization = false, nil
@@ -289,9 +312,18 @@ func (e *Engine) onLLMDone(d llmDone) {
 			// it; it is not kept for later.
 			return
 		}
-		if text != "" && (e.fg == nil || e.fg.id != conv || e.switching) {
-			e.deferred = &deferredReply{conv: conv, text: Prefix + text, base: in.base}
+		if text == "" {
+			return
+		}
+		if e.fg == nil || e.fg.id != conv || e.switching {
+			e.deferReply(conv, Prefix+text, in.base)
 			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
+			return
+		}
+		// The user left and came back while the answer was on its way: it is still the
+		// answer to this conversation as long as nothing newer was said there.
+		if newest, ok := e.fg.newest(); ok && in.base.matches(newest) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
 		}
 		return
 	}
@@ -385,14 +417,22 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 			e.dropReplies(e.fg.id)
 			e.status()
 		}
-		e.deferred = nil
+		clear(e.deferred)
 		e.sb.queue = nil
 		e.banner(BannerDeactivated, le.UserText) // the gate's sentence already says Clanker is off
+		e.budgetMonth = time.Now().In(e.loc).Format("2006-01")
 		return
 	case ErrAuth, ErrQuota:
 		e.errStreak = 0
 		e.deactivate(conv)
 		e.banner(BannerDeactivated, strings.TrimSpace(le.UserText+" Clanker has been deactivated."))
+		e.budgetMonth = ""
+		return
+	case ErrSettings:
+		// Nothing left the machine. A banner (not a toast per message) says what to fix; it
+		// stays until the settings change or a request succeeds.
+		e.errStreak = 0
+		e.banner(BannerSettings, le.UserText)
 		return
 	case ErrRateLimit:
 	case ErrServer, ErrNetwork:
@@ -407,11 +447,37 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 	}
 }
 
+// clearCauseBanners removes the banners about a failed request (deactivated after an auth,
+// quota or budget failure; unusable settings) once their cause is gone.
+func (e *Engine) clearCauseBanners(why string) {
+	if e.banners[BannerDeactivated] || e.banners[BannerSettings] {
+		e.log.Info("engine: warning banner removed, its cause is gone", "why", why)
+	}
+	e.banner(BannerDeactivated, "")
+	e.banner(BannerSettings, "")
+	e.budgetMonth = ""
+}
+
+// replyQueued reports whether a model reply for conv is queued or being sent.
+func (e *Engine) replyQueued(conv ConversationID) bool {
+	for _, j := range e.sendQ {
+		if j.reply && j.conv == conv {
+			return true
+		}
+	}
+	return e.cur != nil && e.cur.reply && e.cur.conv == conv
+}
+
 // reevaluate looks again at the foreground after a held reply went stale: the newest eligible
 // message after base gets a fresh response.
 func (e *Engine) reevaluate(base MessageRef) {
 	fg := e.fg
 	if fg == nil || e.pending != nil || e.inflight != nil {
+		return
+	}
+	// A reply computed after the newer messages is already on its way: deciding again would
+	// answer them twice.
+	if e.replyQueued(fg.id) {
 		return
 	}
 	start := -1

@@ -52,6 +52,9 @@ type sendJob struct {
 	delays   []time.Duration
 	inserted string
 	tm       *timer
+	// entering is set once Enter was asked for: from then on the text is on its way out and
+	// can no longer be taken back.
+	entering bool
 }
 
 func (e *Engine) enqueue(j *sendJob) {
@@ -77,8 +80,10 @@ func (e *Engine) dropReplies(conv ConversationID) {
 	if e.cur != nil && e.cur.reply && (conv == "" || e.cur.conv == conv) {
 		e.abortCurrent("cancelled")
 	}
-	if conv == "" || (e.deferred != nil && e.deferred.conv == conv) {
-		e.deferred = nil
+	if conv == "" {
+		clear(e.deferred)
+	} else {
+		delete(e.deferred, conv)
 	}
 }
 
@@ -207,12 +212,9 @@ func (e *Engine) start(j *sendJob) {
 		}
 		switch r.Err {
 		case "":
-		case ResultUserTyping:
+		case ResultUserTyping, ResultComposeChanged:
 			// The user started typing after we last looked: hold the job, lose nothing.
-			e.cur = nil
-			e.draft = true
-			j.held = true
-			e.sendQ = append([]*sendJob{j}, e.sendQ...)
+			e.yieldToUser("the page refused to insert: " + r.Err)
 			return
 		default:
 			e.failCurrent(r.Err)
@@ -227,6 +229,7 @@ func (e *Engine) start(j *sendJob) {
 // step types the next character after its delay, or presses Enter when all text is in.
 func (e *Engine) step(j *sendJob) {
 	if j.pos >= len(j.runes) {
+		j.entering = true
 		e.do(Command{Kind: CmdPressEnter, Conversation: j.conv}, func(r CommandResult) {
 			if e.cur != j {
 				return
@@ -253,6 +256,10 @@ func (e *Engine) step(j *sendJob) {
 			if e.cur != j {
 				return
 			}
+			if r.Err == ResultUserTyping || r.Err == ResultComposeChanged {
+				e.yieldToUser("the page refused a typing step: " + r.Err)
+				return
+			}
 			if r.Err != "" {
 				e.failCurrent(r.Err)
 				return
@@ -262,6 +269,30 @@ func (e *Engine) step(j *sendJob) {
 			e.step(j)
 		})
 	})
+}
+
+// yieldToUser stops the running job because the user is typing into the box: no further
+// step is typed, Clanker's partial text is taken out (the bridge removes exactly what Clanker
+// inserted, so the user's characters stay as typed), and the job goes back to the head of the
+// queue as held. pumpSend starts it afresh once the user's draft is sent or cleared, or
+// re-decides when a newer message arrived meanwhile. Nothing is shown to the user: they did
+// nothing wrong. A job whose Enter was already pressed cannot be taken back and is left alone.
+func (e *Engine) yieldToUser(reason string) {
+	j := e.cur
+	if j == nil || j.entering {
+		e.draft = true
+		return
+	}
+	j.tm.stop()
+	e.cur = nil
+	// The bridge removes whatever Clanker inserted, including a step that was still on its
+	// way when the user started typing, so the remove goes out even if nothing is confirmed.
+	e.do(Command{Kind: CmdRemoveText, Conversation: j.conv, Text: j.inserted}, nil)
+	j.held = true
+	j.inserted, j.pos = "", 0
+	e.sendQ = append([]*sendJob{j}, e.sendQ...)
+	e.draft = true
+	e.log.Debug("engine: Clanker stopped typing for the user; the text waits for their draft", "conversation", j.conv, "reason", reason)
 }
 
 func (e *Engine) failCurrent(reason string) {

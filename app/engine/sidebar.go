@@ -265,6 +265,24 @@ func (e *Engine) sbAbort(reason string) {
 	e.sbFinish()
 }
 
+// sbCancel ends a visit because the user asked for it while staying where they are: what
+// Clanker was doing in the visited conversation stops too (the pending timer, a queued or
+// half-typed reply, and the answer in flight, which will not be posted).
+func (e *Engine) sbCancel(reason string) {
+	if e.sb.run == nil {
+		return
+	}
+	visited := e.sb.run.target
+	if in := e.inflight; in != nil && in.req.Conversation == visited {
+		in.discard = true
+	}
+	if e.fg != nil && e.fg.id == visited {
+		e.cancelPending()
+		e.dropReplies(visited)
+	}
+	e.sbAbort(reason)
+}
+
 func (e *Engine) sbOnChanging(to ConversationID) {
 	r := e.sb.run
 	if r == nil {

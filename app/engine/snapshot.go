@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -17,8 +18,10 @@ type Snapshot struct {
 
 	Foreground *ForegroundSnapshot
 	InFlight   *InFlightSnapshot
-	// DeferredFor is the conversation a deferred reply waits for, if any.
+	// DeferredFor is the conversation whose reply was deferred last, if any; Deferred lists
+	// every conversation with a deferred reply, sorted.
 	DeferredFor ConversationID
+	Deferred    []ConversationID
 	QueuedSends int
 	Sending     bool
 
@@ -90,9 +93,14 @@ func (e *Engine) snapshot() Snapshot {
 		SidebarLoaded: e.sb.loaded,
 		SidebarQueue:  append([]ConversationID(nil), e.sb.queue...),
 	}
-	if e.deferred != nil {
-		s.DeferredFor = e.deferred.conv
+	var last uint64
+	for id, d := range e.deferred {
+		s.Deferred = append(s.Deferred, id)
+		if d.seq > last {
+			last, s.DeferredFor = d.seq, id
+		}
 	}
+	slices.Sort(s.Deferred)
 	if left := time.Until(e.sb.pauseUntil); left > 0 {
 		s.VisitPauseLeft = left
 	}

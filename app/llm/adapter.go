@@ -56,8 +56,10 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 	}
 	cfg, err := a.Config(conv)
 	if err != nil {
-		return engine.Reply{}, &engine.LLMError{Class: engine.ErrModel,
-			UserText: "Clanker's AI settings cannot be used: " + err.Error() + " Open Settings to fix them.", Err: err}
+		// Refused before anything (the key above all) is sent: the engine shows a banner
+		// until the settings are fixed.
+		return engine.Reply{}, &engine.LLMError{Class: engine.ErrSettings,
+			UserText: "Clanker's AI settings cannot be used, so nothing was sent: " + err.Error() + " Open Settings to fix them.", Err: err}
 	}
 	cfg.WebSearch = req.WebSearch
 	if cfg.Logger == nil {

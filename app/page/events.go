@@ -197,6 +197,12 @@ type BannerDismissed struct {
 	Text string `json:"text" v:"max=500"`
 }
 
+// OverlayCancel says the user ended Clanker's visit to another conversation: the overlay's
+// Cancel button, or a key pressed in the compose box while the overlay showed (both trusted).
+type OverlayCancel struct {
+	Reason string `json:"reason" v:"req,enum=cancel|key"`
+}
+
 func (Hello) EventType() string           { return "hello" }
 func (PageState) EventType() string       { return "page_state" }
 func (Conversation) EventType() string    { return "conversation" }
@@ -211,6 +217,7 @@ func (Result) EventType() string          { return "result" }
 func (ImageChunk) EventType() string      { return "image_chunk" }
 func (ModeMenu) EventType() string        { return "mode_menu" }
 func (BannerDismissed) EventType() string { return "banner_dismissed" }
+func (OverlayCancel) EventType() string   { return "overlay_cancel" }
 
 // eventTypes lists every event the page may send; anything else is rejected.
 var eventTypes = map[string]func() Event{
@@ -228,4 +235,5 @@ var eventTypes = map[string]func() Event{
 	"image_chunk":      func() Event { return &ImageChunk{} },
 	"mode_menu":        func() Event { return &ModeMenu{} },
 	"banner_dismissed": func() Event { return &BannerDismissed{} },
+	"overlay_cancel":   func() Event { return &OverlayCancel{} },
 }

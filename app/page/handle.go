@@ -3,6 +3,7 @@ package page
 import (
 	"crypto/subtle"
 	"fmt"
+	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 )
@@ -23,7 +24,111 @@ func (l *Link) HandleRaw(raw []byte) {
 		l.log.Warn("page event refused", "err", err)
 		return
 	}
-	l.handle(env)
+	l.deliver(env)
+}
+
+// reorderWait is how long an event that arrived ahead of its turn waits for the ones before it.
+// The shell may hand events over on several goroutines, so two events posted a moment apart
+// can arrive swapped; the bridge numbers them, and the Link puts them back in order.
+const reorderWait = 250 * time.Millisecond
+
+// maxEarly bounds the events held while waiting for a gap to fill.
+const maxEarly = 256
+
+// deliver handles events in the bridge's order. Within one document the bridge numbers its
+// events upwards from its hello. An event that arrives early waits (up to reorderWait) for the
+// ones before it; when the gap does not fill, the waiting events are handled and the missing
+// ones count as lost. An event whose number is at or below the last one handled (a replay, or
+// one that arrived after its gap was given up) is dropped: acting on it could bring back a
+// state the page has already left. The first such drop after a hello is logged; further ones
+// are only counted, so a broken page cannot flood the log. Events are handled one at a time.
+func (l *Link) deliver(env Envelope) {
+	l.seqMu.Lock()
+	defer l.seqMu.Unlock()
+	if _, hello := env.Event.(Hello); hello {
+		l.lastSeq, l.seqDropped = env.Seq, 0
+		clear(l.early)
+		l.stopGapTimer()
+		l.handle(env)
+		return
+	}
+	switch {
+	case env.Seq <= l.lastSeq:
+		l.seqDropped++
+		if l.seqDropped == 1 {
+			l.log.Warn("page event dropped: its sequence number goes backwards without a new hello", "type", env.Type, "seq", env.Seq, "last", l.lastSeq)
+		}
+		return
+	case env.Seq == l.lastSeq+1:
+		l.lastSeq = env.Seq
+		l.handle(env)
+		l.drainEarly()
+	default:
+		if l.early == nil {
+			l.early = map[int64]Envelope{}
+		}
+		l.early[env.Seq] = env
+		if len(l.early) > maxEarly {
+			l.skipGap()
+			return
+		}
+		if l.gapTimer == nil {
+			l.gapTimer = time.AfterFunc(reorderWait, func() {
+				l.seqMu.Lock()
+				defer l.seqMu.Unlock()
+				l.gapTimer = nil
+				l.skipGap()
+			})
+		}
+	}
+}
+
+// drainEarly handles held events that are now next in line; call with seqMu held.
+func (l *Link) drainEarly() {
+	for {
+		env, ok := l.early[l.lastSeq+1]
+		if !ok {
+			break
+		}
+		delete(l.early, env.Seq)
+		l.lastSeq = env.Seq
+		l.handle(env)
+	}
+	if len(l.early) == 0 {
+		l.stopGapTimer()
+	}
+}
+
+// skipGap gives up on the missing events and handles the held ones in order; call with seqMu
+// held.
+func (l *Link) skipGap() {
+	if len(l.early) == 0 {
+		return
+	}
+	next := int64(-1)
+	for s := range l.early {
+		if next < 0 || s < next {
+			next = s
+		}
+	}
+	l.log.Warn("page events missing; going on without them", "missing", next-l.lastSeq-1, "after", l.lastSeq)
+	l.lastSeq = next - 1
+	l.drainEarly()
+}
+
+func (l *Link) stopGapTimer() {
+	if l.gapTimer != nil {
+		l.gapTimer.Stop()
+		l.gapTimer = nil
+	}
+}
+
+// DroppedOutOfOrder counts the events dropped since the last hello because their sequence
+// number went backwards (diagnostics).
+func (l *Link) DroppedOutOfOrder() int {
+	l.seqMu.Lock()
+	defer l.seqMu.Unlock()
+	return l.seqDropped
 }
 
 func (l *Link) toEngine(ev engine.Event) {
@@ -85,8 +190,12 @@ func (l *Link) handle(env Envelope) {
 		}
 	case ModeMenu:
 		l.onModeMenu(ev)
+	case OverlayCancel:
+		l.toEngine(engine.VisitCancelled{Reason: "the user " + map[string]string{"cancel": "pressed Cancel", "key": "pressed a key in the compose box"}[ev.Reason]})
 	case BannerDismissed:
-		l.log.Info("the user dismissed the banner")
+		// The page already hid it; remember that, so a reload or another banner changing
+		// does not bring it back while its cause has not happened again.
+		l.log.Info("the user dismissed the banner", "banners", l.view.dismiss())
 	}
 }
 

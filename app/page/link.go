@@ -72,6 +72,13 @@ type Link struct {
 
 	conn *conn
 	view view
+
+	// seqMu serialises incoming events and guards their ordering state (see deliver).
+	seqMu      sync.Mutex
+	lastSeq    int64
+	seqDropped int
+	early      map[int64]Envelope
+	gapTimer   *time.Timer
 }
 
 // Notice is a message the page is about to show the user that a desktop notification

@@ -483,3 +483,64 @@ func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarR
 		}
 	}
 }
+
+// Within one document the bridge numbers its events upwards from its hello. The shell may hand
+// two events over swapped: they are put back in order. An event whose number goes backwards
+// (a repeat, or one that arrived after its gap was given up) without a new hello is dropped,
+// with one log line however many follow; a new hello starts the count afresh.
+func TestEventsAreHandledInSequenceAndOnesGoingBackwardsAreDroppedAndLoggedOnce(t *testing.T) {
+	l, f := newTestLink(t)
+	hello := Hello{Bridge: "b", Transport: "test", ReadyState: "complete"}
+	msg := func(id string) NewMessage {
+		return NewMessage{ConversationID: "c1", Message: Message{ID: id, Sender: "Bob", Direction: "in", Text: "hi " + id, LabelKind: "full"}}
+	}
+	ids := func() string {
+		var out []string
+		for _, ev := range f.engineEvents() {
+			if a, ok := ev.(engine.MessageAdded); ok {
+				out = append(out, a.Message.ID)
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	l.HandleRaw(event(1, "hello", hello))
+	l.HandleRaw(event(2, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(4, "message", msg("m4"))) // arrives before 3
+	l.HandleRaw(event(3, "message", msg("m3")))
+	if got := ids(); got != "m3,m4" {
+		t.Fatalf("swapped events reached the engine as %q, want m3,m4 in the bridge's order", got)
+	}
+	l.HandleRaw(event(3, "message", msg("m3bis")))                                              // repeated
+	l.HandleRaw(event(2, "page_state", PageState{State: "conversation", ConversationID: "c0"})) // backwards
+	l.HandleRaw(event(7, "message", msg("m7")))                                                 // 5 and 6 never come in time
+	waitFor(t, "the event after the gap", func() bool { return ids() == "m3,m4,m7" })
+	l.HandleRaw(event(5, "message", msg("m5"))) // too late
+	changes := 0
+	for _, ev := range f.engineEvents() {
+		if _, ok := ev.(engine.ConversationChanging); ok {
+			changes++
+		}
+	}
+	if got := ids(); got != "m3,m4,m7" || changes != 1 {
+		t.Fatalf("engine got messages %q and %d conversation changes; want m3,m4,m7 and 1", got, changes)
+	}
+	if n := l.DroppedOutOfOrder(); n != 3 {
+		t.Fatalf("dropped %d events, want 3", n)
+	}
+	f.mu.Lock()
+	logText := f.log.String()
+	f.mu.Unlock()
+	if n := strings.Count(logText, "sequence number goes backwards"); n != 1 {
+		t.Fatalf("want exactly one log line for the dropped events, got %d:\n%s", n, logText)
+	}
+
+	// A reload: the new document's bridge counts from 1 again.
+	l.HandleRaw(event(1, "hello", hello))
+	l.HandleRaw(event(2, "message", msg("m8")))
+	if got := ids(); got != "m3,m4,m7,m8" {
+		t.Fatalf("after a new hello the engine got %q, want m8 too", got)
+	}
+	if n := l.DroppedOutOfOrder(); n != 0 {
+		t.Fatalf("after a new hello the drop count is %d, want 0", n)
+	}
+}

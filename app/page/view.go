@@ -22,7 +22,12 @@ type view struct {
 	sidebar   []SidebarItem
 }
 
-type banner struct{ key, text string }
+// banner is one warning kept under its key. dismissed is set when the user closed the page's
+// banner while this one was in it: it stays hidden until its cause is reported again.
+type banner struct {
+	key, text string
+	dismissed bool
+}
 
 // setPage records a page_state event and returns what it replaced.
 func (v *view) setPage(state, conv string) (prevState, prevConv string) {
@@ -101,9 +106,24 @@ func (v *view) setBanner(key, text string) (fresh bool) {
 	}
 	v.banners = kept
 	if text != "" {
+		// Set again means the cause happened again: shown even if it was dismissed.
 		v.banners = append(v.banners, banner{key: key, text: text})
 	}
 	return text != "" && text != was
+}
+
+// dismiss hides every banner shown now until its key is set again, and reports how many.
+func (v *view) dismiss() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	n := 0
+	for i := range v.banners {
+		if !v.banners[i].dismissed {
+			v.banners[i].dismissed = true
+			n++
+		}
+	}
+	return n
 }
 
 // bannerText is the one banner the page shows: every kept banner, newest first.
@@ -112,7 +132,9 @@ func (v *view) bannerText() string {
 	defer v.mu.Unlock()
 	parts := make([]string, 0, len(v.banners))
 	for i := len(v.banners) - 1; i >= 0; i-- {
-		parts = append(parts, v.banners[i].text)
+		if !v.banners[i].dismissed {
+			parts = append(parts, v.banners[i].text)
+		}
 	}
 	return engine.Clip(strings.Join(parts, " | "), 500)
 }

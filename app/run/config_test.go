@@ -2,10 +2,13 @@ package run
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
@@ -101,5 +104,34 @@ func TestMessagesURLMustBeHTTPSOrLoopbackHTTP(t *testing.T) {
 		if err := CheckMessagesURL(u); (err == nil) != ok {
 			t.Errorf("CheckMessagesURL(%q) = %v, want ok=%v", u, err, ok)
 		}
+	}
+}
+
+// A stored http:// endpoint that is not loopback (an older or hand-edited database) is
+// refused when the client is built for a request, before the key can be sent, and the
+// adapter turns that into the settings class the engine shows as a banner.
+func TestStoredInsecureEndpointIsRefusedBeforeEveryRequest(t *testing.T) {
+	st := engine.DefaultSettings()
+	st.Endpoint, st.Model, st.UserName = "http://api.example.com/v1", "m", "Ada"
+	a := &App{ctx: context.Background(), store: openTestStore(t)}
+	a.cur.Store(&effective{st: st, key: "sk-secret-0123456789", hasKey: true})
+	cfg, err := a.llmConfig("c1")
+	if !errors.Is(err, engine.ErrEndpointInsecure) {
+		t.Fatalf("llmConfig with a stored http endpoint = %+v, %v; want ErrEndpointInsecure", cfg, err)
+	}
+	if cfg.APIKey != "" {
+		t.Fatal("the refused config still carries the API key")
+	}
+	adapter := &llm.EngineAdapter{Config: a.llmConfig, Memory: a.store, Usage: a.store, Logger: slog.New(slog.DiscardHandler)}
+	_, err = adapter.Complete(context.Background(), engine.LLMRequest{Kind: engine.RequestReply, Conversation: "c1"})
+	var le *engine.LLMError
+	if !errors.As(err, &le) || le.Class != engine.ErrSettings || !strings.Contains(le.UserText, "https://") {
+		t.Fatalf("adapter error = %v; want the settings class with the endpoint sentence", err)
+	}
+
+	st.Endpoint = "http://127.0.0.1:9/v1/"
+	a.cur.Store(&effective{st: st, key: "k", hasKey: true})
+	if cfg, err := a.llmConfig("c1"); err != nil || cfg.Endpoint != "http://127.0.0.1:9/v1" {
+		t.Fatalf("loopback endpoint: llmConfig = %+v, %v; want it accepted and normalised", cfg, err)
 	}
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -115,7 +116,9 @@ func (a *App) PurgeConversation() error {
 	if id == "" {
 		return fmt.Errorf("nothing was deleted: %w", errNoConversation)
 	}
-	if err := a.store.PurgeConversation(a.ctx, id); err != nil {
+	err := a.purge(engine.Purge{Conversation: engine.ConversationID(id), What: "what Clanker remembered about this conversation",
+		Apply: func() error { return a.store.PurgeConversation(a.ctx, id) }})
+	if err != nil {
 		return fmt.Errorf("could not delete this conversation's data: %w", err)
 	}
 	return nil
@@ -123,11 +126,34 @@ func (a *App) PurgeConversation() error {
 
 // PurgeAll implements menus.Controller.
 func (a *App) PurgeAll() error {
-	if err := a.store.PurgeAll(a.ctx, a.link.Current()); err != nil {
+	err := a.purge(engine.Purge{All: true, What: "what Clanker remembered about every conversation; modes and settings are kept",
+		Apply: func() error { _, err := a.store.PurgeAll(a.ctx); return err }})
+	if err != nil {
 		return fmt.Errorf("could not delete the conversation data: %w", err)
 	}
 	return nil
 }
+
+// purge runs a purge through the engine, so no answer in flight can write the data back, and
+// waits for the store's answer.
+func (a *App) purge(ev engine.Purge) error {
+	done := make(chan error, 1)
+	ev.Done = done
+	if err := a.eng.Send(ev); err != nil {
+		return err
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(purgeTimeout):
+		return errors.New("Clanker's engine did not get to it in time; try again")
+	case <-a.ctx.Done():
+		return a.ctx.Err()
+	}
+}
+
+// purgeTimeout bounds the wait for the engine to carry out a purge.
+const purgeTimeout = 15 * time.Second
 
 // Diagnostics implements menus.Controller. The key is passed only so the scrubber can
 // remove it wherever it might appear.

@@ -368,11 +368,17 @@ func (a *App) llmConfig(conversation string) (llm.Config, error) {
 	if len(e.st.Missing(e.hasKey)) > 0 {
 		return llm.Config{}, engine.ErrUninitialized
 	}
+	// The endpoint was checked when it was saved, but the database may hold an older or
+	// hand-edited value: check it again before the key can go anywhere.
+	endpoint, err := engine.NormalizeEndpoint(e.st.Endpoint)
+	if err != nil {
+		return llm.Config{}, err
+	}
 	model := e.st.Model
 	if c, _, err := a.store.Conversation(a.ctx, conversation); err == nil {
 		model = e.st.ModelFor(c.ModelOverride)
 	}
-	return llm.Config{Endpoint: e.st.Endpoint, APIKey: e.key, Model: model}, nil
+	return llm.Config{Endpoint: endpoint, APIKey: e.key, Model: model}, nil
 }
 
 // execJS runs JavaScript in the page once the shell exists; earlier commands fail with

@@ -260,42 +260,34 @@ func (s *Store) PurgeConversation(ctx context.Context, id string) error {
 	return nil
 }
 
-// PurgeAll forgets every conversation and cached image. Settings, the API key
-// and usage are kept, and so is currentID's mode (and model override), so the
-// conversation the user is looking at does not silently change mode. An
-// empty currentID keeps no mode.
-func (s *Store) PurgeAll(ctx context.Context, currentID string) error {
+// PurgeAll forgets what Clanker remembers about every conversation, as
+// PurgeConversation does for one: summaries, customizations, profiles, last
+// message and news tracking, and every cached image. Modes and model overrides
+// are user choices, not memory, and are kept for every conversation (the purge
+// never switches Clanker on or off anywhere), as are the settings, the API key
+// and usage records (they feed the budget). It reports how many conversations
+// were stored.
+func (s *Store) PurgeAll(ctx context.Context) (int, error) {
+	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var mode, override string
-		keep := false
-		if currentID != "" {
-			err := tx.QueryRowContext(ctx, `SELECT mode, model_override FROM conversations WHERE id = ?`, currentID).Scan(&mode, &override)
-			switch {
-			case err == nil:
-				keep = true
-			case !errors.Is(err, sql.ErrNoRows):
-				return err
-			}
+		res, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = '', customization = '', profiles = '{}',
+			last_message_id = '', last_message_sender = '', last_message_text = '', news_state = '{}',
+			last_message_at = 0, last_news_check = 0, updated_at = ?`, ms(s.now()))
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM image_cache`); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM conversations`); err != nil {
-			return err
-		}
-		if keep {
-			now := ms(s.now())
-			if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, mode, model_override, last_seen, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?)`, currentID, mode, override, now, now, now); err != nil {
-				return err
-			}
-		}
 		return bump(ctx, tx, revConversations)
 	})
 	if err != nil {
-		return fmt.Errorf("purge all conversations: %w", err)
+		return 0, fmt.Errorf("purge all conversations: %w", err)
 	}
-	return nil
+	return int(n), nil
 }
 
 // DeactivateAll sets every stored conversation to Deactivated, not only the

@@ -693,12 +693,38 @@
     sel.addRange(r);
     return true;
   }
-  function execInsert(text) {
+  var ownEdit = false;
+  function ownEditInProgress() {
+    return ownEdit;
+  }
+  function ownExec(command, text) {
+    ownEdit = true;
     try {
-      return document.execCommand("insertText", false, text);
+      return document.execCommand(command, false, text);
     } catch (e) {
       return false;
+    } finally {
+      ownEdit = false;
     }
+  }
+  function execInsert(text) {
+    return ownExec("insertText", text);
+  }
+  function caretOf(c) {
+    const active = document.activeElement === c.el || c.el.contains(document.activeElement);
+    if (!active) return null;
+    if (c.kind === "textarea") return [c.el.selectionStart, c.el.selectionEnd];
+    const sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0) return null;
+    const r = sel.getRangeAt(0);
+    if (!c.el.contains(r.startContainer) || !c.el.contains(r.endContainer)) return null;
+    const off = (node, o) => {
+      const pre = document.createRange();
+      pre.selectNodeContents(c.el);
+      pre.setEnd(node, o);
+      return pre.toString().length;
+    };
+    return [off(r.startContainer, r.startOffset), off(r.endContainer, r.endOffset)];
   }
   function insertText(c, text) {
     if (userText(c)) return fail("user_typing", "the compose box holds the user's text; nothing was changed");
@@ -741,15 +767,17 @@
       inserted = null;
       return fail("not_found", "Clanker's text is no longer in the compose box; nothing was removed");
     }
-    const want = now.slice(0, idx) + now.slice(idx + inserted.text.length);
-    if (!selectRange(c, idx, idx + inserted.text.length)) return fail("clear_failed", "could not select Clanker's text");
-    try {
-      document.execCommand("delete");
-    } catch (e) {
-    }
-    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
     const n = inserted.text.length;
+    const want = now.slice(0, idx) + now.slice(idx + n);
+    const caret = caretOf(c);
+    if (!selectRange(c, idx, idx + n)) return fail("clear_failed", "could not select Clanker's text");
+    ownExec("delete");
+    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
     inserted = null;
+    if (caret) {
+      const shift = (p) => p <= idx ? p : Math.max(idx, p - n);
+      selectRange(c, shift(caret[0]), shift(caret[1]));
+    }
     return { ok: true, data: { removed: n } };
   }
   function focusCompose(c) {
@@ -1239,6 +1267,7 @@
       emit("compose", s);
     }
     function onComposeEvent(ev) {
+      if (ownEditInProgress()) return;
       const t = ev.target;
       if (!t || t.nodeType !== 1) return;
       if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") reportCompose(false);
@@ -1310,9 +1339,12 @@
 .toast { min-width: 220px; max-width: 360px; padding: 10px 14px; border-radius: 8px; font-size: 13px;
   color: #fff; background: #1a73e8; box-shadow: 0 2px 8px rgba(0,0,0,.25); pointer-events: auto; }
 .toast.error { background: #c5221f; } .toast.success { background: #188038; }
-.overlay { position: fixed; inset: 0; background: rgba(32,33,36,.55); display: flex; align-items: center;
-  justify-content: center; pointer-events: auto; }
-.overlay div { background: #fff; color: #202124; padding: 18px 24px; border-radius: 10px; font-size: 15px; }
+.overlay { position: fixed; inset: 0; background: rgba(32,33,36,.35); display: flex; align-items: center;
+  justify-content: center; pointer-events: none; }
+.overlay-card { background: #fff; color: #202124; padding: 18px 24px; border-radius: 10px; font-size: 15px;
+  pointer-events: auto; display: flex; align-items: center; gap: 16px; box-shadow: 0 2px 10px rgba(0,0,0,.3); }
+.overlay-card button { border: 1px solid #dadce0; background: #fff; color: #1a73e8; border-radius: 6px;
+  padding: 6px 14px; font-size: 14px; cursor: pointer; }
 .pill { position: fixed; left: 16px; bottom: 16px; padding: 5px 12px; border-radius: 14px; border: 0;
   font-size: 12px; cursor: pointer; pointer-events: auto; background: #e8eaed; color: #3c4043; }
 .pill.active { background: #188038; color: #fff; } .pill.available { background: #1a73e8; color: #fff; }
@@ -1411,7 +1443,16 @@
       ensure();
       hideOverlay();
       const o = el("div", "overlay", "overlay");
-      o.appendChild(el("div", "", "overlay-text", text));
+      const card = el("div", "overlay-card", "overlay-card");
+      card.appendChild(el("span", "", "overlay-text", text));
+      const cancel = el("button", "", "overlay-cancel", "Cancel");
+      cancel.addEventListener("click", (ev) => {
+        if (!ev.isTrusted) return;
+        hideOverlay();
+        emit("overlay_cancel", { reason: "cancel" });
+      });
+      card.appendChild(cancel);
+      o.appendChild(card);
       root.insertBefore(o, parts2.toasts);
       parts2.overlay = o;
     }
@@ -1420,6 +1461,9 @@
         parts2.overlay.remove();
         parts2.overlay = null;
       }
+    }
+    function overlayShown() {
+      return !!parts2.overlay;
     }
     function closeMenu() {
       if (parts2.menu) {
@@ -1473,7 +1517,7 @@
     function keepAttached() {
       if (host && !host.isConnected && (parts2.banner || parts2.overlay || parts2.pill || parts2.toasts.children.length)) ensure();
     }
-    return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, setStatus, hideStatus, keepAttached, host: () => host };
+    return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };
   }
 
   // src/commands.js
@@ -1681,6 +1725,13 @@
       readyState: document.readyState,
       selectorsChecked: SELECTORS_CHECKED
     });
+    document.addEventListener("keydown", (ev) => {
+      if (!ev.isTrusted || !ui.overlayShown()) return;
+      const t = ev.target;
+      if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
+      ui.hideOverlay();
+      emit("overlay_cancel", { reason: "key" });
+    }, true);
     obs.start(selfTest);
   })();
 })();

@@ -119,8 +119,37 @@ function selectRange(c, start, end) {
   return true;
 }
 
-function execInsert(text) {
-  try { return document.execCommand('insertText', false, text); } catch (e) { return false; }
+// ownEdit is true while one of Clanker's own edits runs. The page fires input events
+// synchronously inside execCommand, before `inserted` is updated; the observer must not
+// report that half-done state as the user's text, or Go would stop typing for nothing.
+let ownEdit = false;
+
+export function ownEditInProgress() { return ownEdit; }
+
+function ownExec(command, text) {
+  ownEdit = true;
+  try { return document.execCommand(command, false, text); } catch (e) { return false; } finally { ownEdit = false; }
+}
+
+function execInsert(text) { return ownExec('insertText', text); }
+
+// caretOf returns the selection in the box as text offsets [start, end], or null when the
+// box does not hold the focus (then there is no caret of the user's to keep).
+function caretOf(c) {
+  const active = document.activeElement === c.el || c.el.contains(document.activeElement);
+  if (!active) return null;
+  if (c.kind === 'textarea') return [c.el.selectionStart, c.el.selectionEnd];
+  const sel = window.getSelection();
+  if (!sel || sel.rangeCount === 0) return null;
+  const r = sel.getRangeAt(0);
+  if (!c.el.contains(r.startContainer) || !c.el.contains(r.endContainer)) return null;
+  const off = (node, o) => {
+    const pre = document.createRange();
+    pre.selectNodeContents(c.el);
+    pre.setEnd(node, o);
+    return pre.toString().length;
+  };
+  return [off(r.startContainer, r.startOffset), off(r.endContainer, r.endOffset)];
 }
 
 // insertText replaces an empty (or Clanker-filled) box with text.
@@ -169,12 +198,20 @@ export function clearInserted(c) {
     inserted = null;
     return fail('not_found', 'Clanker\'s text is no longer in the compose box; nothing was removed');
   }
-  const want = now.slice(0, idx) + now.slice(idx + inserted.text.length);
-  if (!selectRange(c, idx, idx + inserted.text.length)) return fail('clear_failed', 'could not select Clanker\'s text');
-  try { document.execCommand('delete'); } catch (e) { /* checked below */ }
-  if (textOf(c) !== want) return fail('clear_failed', 'the page did not remove the text');
   const n = inserted.text.length;
+  const want = now.slice(0, idx) + now.slice(idx + n);
+  // The user may be typing right now (that is usually why Clanker's text goes): their caret
+  // is put back where it was relative to their own text, so the next key they press lands
+  // where they expect and their characters stay exactly as typed.
+  const caret = caretOf(c);
+  if (!selectRange(c, idx, idx + n)) return fail('clear_failed', 'could not select Clanker\'s text');
+  ownExec('delete');
+  if (textOf(c) !== want) return fail('clear_failed', 'the page did not remove the text');
   inserted = null;
+  if (caret) {
+    const shift = (p) => (p <= idx ? p : Math.max(idx, p - n));
+    selectRange(c, shift(caret[0]), shift(caret[1]));
+  }
   return { ok: true, data: { removed: n } };
 }
 

@@ -7,7 +7,7 @@ import { createTransport } from './transport.js';
 import { createObserver } from './observe.js';
 import { createUI } from './ui.js';
 import { createCommands } from './commands.js';
-import { runSelfTest, SELECTORS_CHECKED } from './selectors.js';
+import { runSelfTest, SELECTORS_CHECKED, S } from './selectors.js';
 import { SCHEMA } from '../gen/schema.gen.js';
 import { capString } from './util.js';
 
@@ -33,5 +33,14 @@ const BRIDGE = 'clanker-bridge/1';
     readyState: document.readyState,
     selectorsChecked: SELECTORS_CHECKED,
   });
+  // A key pressed in the compose box while Clanker visits another conversation is the user
+  // taking over: the overlay goes and Go ends the visit.
+  document.addEventListener('keydown', (ev) => {
+    if (!ev.isTrusted || !ui.overlayShown()) return;
+    const t = ev.target;
+    if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
+    ui.hideOverlay();
+    emit('overlay_cancel', { reason: 'key' });
+  }, true);
   obs.start(selfTest);
 })();

@@ -25,7 +25,7 @@
 import { S } from './selectors.js';
 import { parseCore, isReady, headerNames, parseSidebarItem } from './parse.js';
 import { conversationIdFrom, capString, isAutomatedName, utf8Bytes } from './util.js';
-import { composeState } from './compose.js';
+import { composeState, ownEditInProgress } from './compose.js';
 
 const QUIET_MS = 300;
 const EMPTY_WAIT_MS = 10000;
@@ -586,6 +586,8 @@ export function createObserver(emit, ui, maxEventBytes) {
   }
 
   function onComposeEvent(ev) {
+    // Clanker's own edit: the command reports the compose state itself once it is done.
+    if (ownEditInProgress()) return;
     const t = ev.target;
     if (!t || t.nodeType !== 1) return;
     if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === 'focusout') reportCompose(false);

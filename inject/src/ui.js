@@ -82,11 +82,23 @@ export function createUI(emit) {
     setTimeout(() => t.remove(), 5000);
   }
 
+  // The overlay dims the page but lets every click and key through (pointer-events: none), so
+  // the user can always take over: clicking a conversation in the sidebar, typing in the
+  // compose box or pressing Cancel on the card ends the visit. Only the card takes clicks.
   function showOverlay(text) {
     ensure();
     hideOverlay();
     const o = el('div', 'overlay', 'overlay');
-    o.appendChild(el('div', '', 'overlay-text', text));
+    const card = el('div', 'overlay-card', 'overlay-card');
+    card.appendChild(el('span', '', 'overlay-text', text));
+    const cancel = el('button', '', 'overlay-cancel', 'Cancel');
+    cancel.addEventListener('click', (ev) => {
+      if (!ev.isTrusted) return;
+      hideOverlay();
+      emit('overlay_cancel', { reason: 'cancel' });
+    });
+    card.appendChild(cancel);
+    o.appendChild(card);
     root.insertBefore(o, parts.toasts);
     parts.overlay = o;
   }
@@ -94,6 +106,8 @@ export function createUI(emit) {
   function hideOverlay() {
     if (parts.overlay) { parts.overlay.remove(); parts.overlay = null; }
   }
+
+  function overlayShown() { return !!parts.overlay; }
 
   function closeMenu() {
     if (parts.menu) { parts.menu.remove(); parts.menu = null; }
@@ -147,5 +161,5 @@ export function createUI(emit) {
     if (host && !host.isConnected && (parts.banner || parts.overlay || parts.pill || parts.toasts.children.length)) ensure();
   }
 
-  return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, setStatus, hideStatus, keepAttached, host: () => host };
+  return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };
 }

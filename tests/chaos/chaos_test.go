@@ -122,6 +122,9 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 				total.wrongConv += res.stats.wrongConv
 				total.fetches += res.stats.fetches
 				total.requests += res.stats.requests
+				total.interrupts += res.stats.interrupts
+				total.hopsChecked += res.stats.hopsChecked
+				total.takeovers += res.stats.takeovers
 				if len(res.violations) > 0 {
 					failed++
 				}
@@ -146,6 +149,8 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 		"%d inserts refused for a user draft, %d text commands refused as wrong conversation, %d image fetches",
 		len(seeds), events, time.Since(start).Round(time.Millisecond), failed, total.requests, total.replies,
 		total.announcements, total.refusedDraft, total.wrongConv, total.fetches)
+	t.Logf("loop events: %d typing interruptions, %d hops checked for a lost answer, %d visits taken over by the user",
+		total.interrupts, total.hopsChecked, total.takeovers)
 	for _, k := range knownBugs {
 		if known[k.id] > 0 {
 			t.Logf("known engine bug %q hit in %d of %d seeds (not failing; -strict fails): %s", k.id, known[k.id], len(seeds), k.repro)

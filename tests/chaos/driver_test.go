@@ -37,6 +37,9 @@ const (
 	evReload
 	evNavFail
 	evFetchFail
+	evTypeDuringTyping
+	evHop
+	evVisitClick
 )
 
 // event is one step of a session. Its fields are drawn when the session is generated and
@@ -113,6 +116,12 @@ func (e event) String() string {
 		return fmt.Sprintf("navigation clicks fail: %v", e.Var == 1)
 	case evFetchFail:
 		return fmt.Sprintf("image fetches fail: %v", e.Var == 1)
+	case evTypeDuringTyping:
+		return fmt.Sprintf("user types while Clanker types, then %s the draft", map[bool]string{true: "sends", false: "clears"}[e.Var == 1])
+	case evHop:
+		return fmt.Sprintf("someone asks Clanker in the foreground; the user hops to %s and %s while the answer is in flight, then comes back", convName(e.Conv), convName((e.Conv+1+e.Var)%numConvs))
+	case evVisitClick:
+		return "during a visit the user " + []string{"clicks another conversation", "presses Cancel", "types in the compose box"}[e.Var%3]
 	}
 	return "?"
 }
@@ -124,7 +133,8 @@ func generate(rng *rand.Rand, n int) []event {
 		{Kind: evUserSend, N: 5}, {Kind: evSwitch, N: 6}, {Kind: evMode, N: 8}, {Kind: evDeactivateAll, N: 1},
 		{Kind: evSidebar, N: 3}, {Kind: evWindow, N: 2}, {Kind: evWait, N: 22}, {Kind: evLLM, N: 6},
 		{Kind: evSettings, N: 2}, {Kind: evRestart, N: 2}, {Kind: evHistory, N: 1}, {Kind: evIDSwap, N: 4},
-		{Kind: evReload, N: 1}, {Kind: evNavFail, N: 1}, {Kind: evFetchFail, N: 1}}
+		{Kind: evReload, N: 1}, {Kind: evNavFail, N: 1}, {Kind: evFetchFail, N: 1},
+		{Kind: evTypeDuringTyping, N: 3}, {Kind: evHop, N: 2}, {Kind: evVisitClick, N: 2}}
 	return testkit.Draw(rng, n, weights, func(k kind) event {
 		e := event{Kind: k}
 		switch k {
@@ -172,6 +182,12 @@ func generate(rng *rand.Rand, n int) []event {
 			}
 		case evSettings:
 			e.Var = rng.IntN(len(settingsVariants))
+		case evTypeDuringTyping:
+			e.Var = rng.IntN(2)
+		case evHop:
+			e.Conv, e.Var = rng.IntN(numConvs), rng.IntN(numConvs-1)
+		case evVisitClick:
+			e.Conv, e.Var = rng.IntN(numConvs), rng.IntN(3)
 		}
 		return e
 	})
@@ -431,6 +447,12 @@ func (s *session) apply(e event) {
 		s.restart()
 	case evWait:
 		time.Sleep(e.D)
+	case evTypeDuringTyping:
+		s.typeDuringTyping(e.Var == 1)
+	case evHop:
+		s.hop(e)
+	case evVisitClick:
+		s.visitClick(e)
 	}
 	p.emit(evs...)
 	synctest.Wait()

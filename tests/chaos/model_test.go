@@ -223,3 +223,15 @@ func (m *model) Complete(ctx context.Context, req engine.LLMRequest) (engine.Rep
 	}
 	return m.adapter().Complete(context.WithValue(ctx, rawKey{}, raw), req)
 }
+
+func (m *model) requestsCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.requests
+}
+
+func (m *model) policyNow() policy {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pol
+}

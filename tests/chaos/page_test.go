@@ -59,6 +59,7 @@ type page struct {
 	// switchGen counts switches; unreported counts switches the bridge has not reported yet.
 	switchGen, unreported int
 	fetchFails            bool
+	navigations           int // navigate commands the engine sent
 
 	llm  *model
 	sent []sentText
@@ -78,6 +79,9 @@ type sentText struct {
 
 type stats struct {
 	replies, announcements, refusedDraft, wrongConv, fetches, requests int
+	// interrupts, hopsChecked and takeovers count the compound loop events that reached their
+	// checks (loop_test.go), so a run that never exercises them shows it.
+	interrupts, hopsChecked, takeovers int
 }
 
 func newPage(m *model) *page {
@@ -239,6 +243,7 @@ func (p *page) Do(cmd engine.Command) {
 			errText = "not_found"
 		}
 	case engine.CmdNavigate:
+		p.navigations++
 		c := p.byID(cmd.Conversation)
 		switch {
 		case c == nil:

@@ -47,8 +47,11 @@ func NewActions(opts MenuOptions, log *slog.Logger) *Actions {
 
 // Purge-all and purge-conversation questions, asked before anything is deleted.
 const (
-	purgeAllQuestion  = "Delete the stored state of every conversation (summaries, customizations, profiles, caches)? Settings are kept. This cannot be undone."
-	purgeConvQuestion = "Delete the stored state of this conversation (summary, customization, profiles, caches)? Settings are kept."
+	purgeAllQuestion = "Delete what Clanker remembers about every conversation: summaries, customizations, people's profiles, " +
+		"last-message and news tracking, and cached images? Each conversation's mode and model, the settings, the API key and " +
+		"usage records are kept. This cannot be undone."
+	purgeConvQuestion = "Delete what Clanker remembers about this conversation: summary, customization, people's profiles, " +
+		"last-message and news tracking, and cached images? Its mode and model, and the settings, are kept."
 )
 
 func (a *Actions) fail(what string, err error) {

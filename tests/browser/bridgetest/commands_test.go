@@ -231,3 +231,48 @@ func TestPageStatesSignedOutNoConversationAndUnrecognised(t *testing.T) {
 	eval(t, h.ctx, `fx.open('CONV_B', 0), 1`, nil)
 	h.waitConversation(m, "CONV_B")
 }
+
+// The user starts typing while Clanker types: Clanker's own steps never show up as the user's
+// text, the user's keys do at once, and taking Clanker's partial text out leaves the user's
+// characters exactly as typed with the caret where they left it, so the next key lands after
+// them.
+func TestUserTypingDuringClankersTypingKeepsTheirTextAndCaret(t *testing.T) {
+	for _, variant := range []struct{ name, query string }{{"textarea", ""}, {"contenteditable", "?ce=1"}} {
+		t.Run(variant.name, func(t *testing.T) {
+			h, _ := openFixture(t, "/web/conversations/CONV_A"+variant.query, atDocumentStart)
+			h.waitConversation(0, "CONV_A")
+			read := func() string {
+				var s string
+				eval(t, h.ctx, `(function(){var b=document.querySelector('[data-e2e-message-input-box]'); return b.value !== undefined ? b.value : b.innerText.replace(/\u00a0/g,' ').replace(/\n$/,'');})()`, &s)
+				return s
+			}
+			m := h.mark()
+			for _, step := range []string{"[clanker] ", "s", "u", "r"} {
+				h.mustOK(protocol.TypeStep{ConversationID: "CONV_A", Text: step})
+			}
+			for _, env := range h.since(m) {
+				if c, ok := env.Event.(protocol.Compose); ok && c.HasUserText {
+					t.Fatalf("Clanker's own typing was reported as the user's text: %+v (events: %s)", c, summary(h.since(m)))
+				}
+			}
+			m = h.mark()
+			browser.Run(t, h.ctx, "user types", chromedp.Click(`[data-e2e-message-input-box]`, chromedp.ByQuery),
+				chromedp.KeyEvent(kb.End), chromedp.SendKeys(`[data-e2e-message-input-box]`, "no", chromedp.ByQuery))
+			h.waitFor(m, "compose with the user's text", 5*time.Second, func(e protocol.Event) bool {
+				c, ok := e.(protocol.Compose)
+				return ok && c.HasUserText
+			})
+			h.mustOK(protocol.ClearInserted{})
+			if got := read(); got != "no" {
+				t.Fatalf("after clear_inserted the box holds %q, want only the user's %q", got, "no")
+			}
+			browser.Run(t, h.ctx, "user keeps typing", chromedp.SendKeys(`[data-e2e-message-input-box]`, "pe", chromedp.ByQuery))
+			if got := read(); got != "nope" {
+				t.Fatalf("the user's next keys made %q, want %q (caret kept after their text)", got, "nope")
+			}
+			if r := h.do(protocol.TypeStep{ConversationID: "CONV_A", Text: "x"}); r.OK || r.Code != "user_typing" {
+				t.Errorf("type_step over the user's draft = %+v, want user_typing", r)
+			}
+		})
+	}
+}

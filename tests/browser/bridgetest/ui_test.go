@@ -183,3 +183,54 @@ func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 		t.Error("pill still shown after hide_status")
 	}
 }
+
+// While Clanker visits another conversation the overlay only dims the page: the sidebar and
+// the compose box still get real clicks and keys, and its Cancel button ends the visit. A key
+// in the compose box or Cancel is reported to Go as overlay_cancel, and the overlay goes.
+func TestOverlayLeavesTheSidebarComposeAndCancelUsable(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	cancelled := func(m int, reason string) {
+		t.Helper()
+		h.waitFor(m, "overlay_cancel "+reason, 5*time.Second, func(e protocol.Event) bool {
+			c, ok := e.(protocol.OverlayCancel)
+			return ok && c.Reason == reason
+		})
+		if n, _ := shadowPart(t, h.ctx, "overlay"); n != nil {
+			t.Fatalf("overlay still shown after %s", reason)
+		}
+	}
+
+	h.mustOK(protocol.ShowOverlay{Text: "Clanker is processing an inactive conversation"})
+	// Hit testing at the sidebar link and the compose box finds the page's elements, not the overlay.
+	var hits []string
+	eval(t, h.ctx, `(function(){
+		return ['a[data-e2e-conversation]', '[data-e2e-message-input-box]'].map(function(q){
+			var r = document.querySelector(q).getBoundingClientRect();
+			var e = document.elementFromPoint(r.left + r.width/2, r.top + r.height/2);
+			return e ? e.tagName.toLowerCase() : 'none';
+		});
+	})()`, &hits)
+	if len(hits) != 2 || hits[0] == "clanker-ui" || hits[1] == "clanker-ui" || hits[0] == "none" {
+		t.Fatalf("with the overlay shown, the points of the sidebar link and the compose box hit %v; want the page's elements", hits)
+	}
+	m := h.mark()
+	clickPart(t, h.ctx, "overlay-cancel")
+	cancelled(m, "cancel")
+
+	h.mustOK(protocol.ShowOverlay{Text: "Clanker is processing an inactive conversation"})
+	m = h.mark()
+	eval(t, h.ctx, `document.querySelector('[data-e2e-message-input-box]').focus(), 1`, nil)
+	browser.Run(t, h.ctx, "user types", chromedp.KeyEvent("x"))
+	cancelled(m, "key")
+
+	h.mustOK(protocol.ShowOverlay{Text: "Clanker is processing an inactive conversation"})
+	m = h.mark()
+	var at []float64
+	eval(t, h.ctx, `(function(){var r=document.querySelector('a[data-e2e-conversation][href$="CONV_B"]').getBoundingClientRect(); return [r.left + r.width/2, r.top + r.height/2];})()`, &at)
+	browser.Run(t, h.ctx, "click the sidebar", chromedp.MouseClickXY(at[0], at[1]))
+	h.waitFor(m, "the page to open CONV_B", 10*time.Second, func(e protocol.Event) bool {
+		s, ok := e.(protocol.PageState)
+		return ok && s.ConversationID == "CONV_B"
+	})
+}

@@ -1,0 +1,404 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests for the conversation loop: nothing the user or Clanker started is lost, and nothing
+// traps the user.
+
+func bannersWith(h *harness, key string) []Command {
+	var out []Command
+	for _, c := range h.page.commands(CmdBanner) {
+		if c.Key == key {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// A request refused before it was sent because the stored settings cannot be used (an http://
+// endpoint that is not loopback, say) shows a banner instead of a toast per message, keeps the
+// conversation's mode, and the banner goes when the settings are saved again.
+func TestUnusableStoredSettingsShowABannerKeepTheModeAndClearOnSave(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const why = "Clanker's AI settings cannot be used, so nothing was sent: use https:// for anything else. Open Settings to fix them."
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{}, &LLMError{Class: ErrSettings, UserText: why}
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "what's up"))
+		h.wait(5 * time.Second)
+		h.wantRequests(1, "one refused request")
+		h.wantSent("after a refused request")
+		if b := bannersWith(h, BannerSettings); len(b) != 1 || b[0].Text != why {
+			t.Fatalf("want one settings banner saying %q, got %+v", why, b)
+		}
+		if n := len(h.page.commands(CmdToast)); n != 0 {
+			t.Fatalf("want no toast for unusable settings, got %d", n)
+		}
+		if h.store.mode("c1") != ModeActive {
+			t.Fatalf("the mode changed to %q; fixing the settings must be enough", h.store.mode("c1"))
+		}
+		h.llm.set(0, nil)
+		h.send(SettingsChanged{Settings: testSettings()})
+		b := bannersWith(h, BannerSettings)
+		if last := b[len(b)-1]; last.Text != "" {
+			t.Fatalf("want the settings banner removed after a save, got %+v", b)
+		}
+		h.receive("c1", in("Ann", "and now?"))
+		h.wait(10 * time.Second)
+		h.wantSent("after the fix", "c1|"+Prefix+"ok")
+		if !strings.HasPrefix(h.page.sentTexts()[0].text, Prefix) {
+			t.Fatal("reply without prefix")
+		}
+	})
+}
+
+// typingStarted waits until Clanker has typed at least n steps into the box.
+func typingStarted(h *harness, n int) {
+	h.t.Helper()
+	for i := 0; len(h.page.commands(CmdTypeText)) < n; i++ {
+		if i > 400 {
+			h.t.Fatalf("Clanker did not start typing (insert %d, steps %d)", len(h.page.commands(CmdInsertText)), len(h.page.commands(CmdTypeText)))
+		}
+		h.wait(25 * time.Millisecond)
+	}
+}
+
+// The user types while Clanker types: Clanker stops at once, takes out only its own partial
+// text, shows nothing, and sends the whole reply once the user clears their draft.
+func TestUserTypingWhileClankerTypesStopsAndSendsAfterTheDraftIsCleared(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const reply = "sure, seven works for me and I will bring the salad"
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "wait")
+		steps := len(h.page.commands(CmdTypeText))
+		if n := len(h.page.commands(CmdRemoveText)); n != 1 {
+			t.Fatalf("want Clanker's partial text removed once, got %d removes", n)
+		}
+		if got := h.userText("c1"); got != "wait" {
+			t.Fatalf("the box holds %q besides Clanker's text, want the user's %q", got, "wait")
+		}
+		h.page.mu.Lock()
+		box := h.page.box["c1"]
+		h.page.mu.Unlock()
+		if box != "wait" {
+			t.Fatalf("the box holds %q, want only the user's text", box)
+		}
+		h.userTypes("c1", "... ok")
+		h.wait(30 * time.Second)
+		if n := len(h.page.commands(CmdTypeText)); n != steps {
+			t.Fatalf("Clanker typed %d more steps into the user's draft", n-steps)
+		}
+		if n := len(h.page.commands(CmdToast)); n != 0 {
+			t.Fatalf("want no toast when the user types, got %+v", h.page.commands(CmdToast))
+		}
+		h.wantSent("while the user has a draft")
+		if got := h.userText("c1"); got != "wait... ok" {
+			t.Fatalf("the user's text became %q, want it exactly as typed", got)
+		}
+		h.userEmpties("c1", false)
+		h.wait(20 * time.Second)
+		h.wantSent("after the user cleared their draft", "c1|"+Prefix+reply)
+		h.wantRequests(1, "the held reply needs no new request")
+	})
+}
+
+// The user sends their own message instead: that is a newer message, so the held reply is not
+// posted as it was; Clanker decides again with the user's message in view.
+func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+			last := r.History[len(r.History)-1]
+			return Reply{Text: "answer to " + last.Text + " and a little more text to type"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "yes at 7")
+		h.wait(5 * time.Second)
+		h.wantSent("while the user has a draft")
+		h.userEmpties("c1", true)
+		h.wait(30 * time.Second)
+		reqs := h.wantRequests(2, "the user's message makes Clanker decide again")
+		if last := reqs[1].History[len(reqs[1].History)-1]; last.Text != "yes at 7" {
+			t.Fatalf("the second request ends with %q, want the user's message", last.Text)
+		}
+		h.wantSent("only the re-decided reply", "c1|"+Prefix+"answer to yes at 7 and a little more text to type")
+	})
+}
+
+// Answers in flight for several conversations: the user asks in A, hops to B and C while the
+// answers are on their way. Each answer is kept for its own conversation and delivered when
+// the user returns there, unless newer messages arrived there.
+func TestAnswersInFlightAcrossSeveralConversationsAreEachDeliveredOnReturn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) {
+			return Reply{Text: "for " + string(r.Conversation)}, nil
+		})
+		for _, id := range []ConversationID{"A", "B", "C", "D"} {
+			h.store.setMode(id, ModeActive)
+		}
+		h.open("A", in("Ann", "hi"))
+		h.receive("A", in("Ann", "question for A"))
+		h.wait(2 * time.Second) // A's request is in flight
+		h.open("B", in("Bob", "hi"))
+		h.receive("B", in("Bob", "question for B"))
+		h.wait(12 * time.Second) // A answered while the user was in B; B's request is in flight
+		h.open("C", in("Cat", "hi"))
+		h.receive("C", in("Cat", "question for C"))
+		h.wait(12 * time.Second) // B answered while the user was in C
+		h.open("D", in("Dan", "hi"))
+		h.wait(12 * time.Second) // C answered while the user was in D
+		h.wantRequests(3, "one request per question")
+		h.wantSent("nothing is sent into a conversation that is not on screen")
+		if s := h.snap(); strings.Join(convIDs(s.Deferred), ",") != "A,B,C" {
+			t.Fatalf("deferred replies for %v, want A, B and C", s.Deferred)
+		}
+		h.receive("B", in("Bob", "never mind")) // B moved on while the user was away
+		h.reopen("A")
+		h.wait(10 * time.Second)
+		h.reopen("C")
+		h.wait(10 * time.Second)
+		h.reopen("B")
+		h.wait(10 * time.Second)
+		sent := h.page.sentTexts()
+		if len(sent) < 2 || sent[0].conv != "A" || sent[0].text != Prefix+"for A" || sent[1].conv != "C" || sent[1].text != Prefix+"for C" {
+			t.Fatalf("sent %+v; want A's answer in A, then C's answer in C", sent)
+		}
+		for _, st := range sent[2:] {
+			if st.text == Prefix+"for B" && len(h.llm.requests()) == 3 {
+				t.Fatalf("B's old answer was posted although B has a newer message")
+			}
+		}
+		for _, st := range sent {
+			if !strings.HasSuffix(st.text, "for "+string(st.conv)) {
+				t.Fatalf("%q was sent into %s, the wrong conversation", st.text, st.conv)
+			}
+		}
+	})
+}
+
+// The user leaves A and comes back before A's answer arrives: the answer is posted in A.
+func TestAnswerArrivingAfterTheUserCameBackIsPosted(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) { return Reply{Text: "back to you"}, nil })
+		h.store.setMode("A", ModeActive)
+		h.open("A", in("Ann", "hi"))
+		h.receive("A", in("Ann", "question"))
+		h.wait(2 * time.Second)
+		h.open("B", in("Bob", "hi"))
+		h.wait(time.Second)
+		h.reopen("A")
+		h.wait(20 * time.Second)
+		h.wantSent("the answer once the user is back", "A|"+Prefix+"back to you")
+	})
+}
+
+func convIDs(ids []ConversationID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
+	}
+	return out
+}
+
+func lastBanner(h *harness, key string) (string, bool) {
+	b := bannersWith(h, key)
+	if len(b) == 0 {
+		return "", false
+	}
+	return b[len(b)-1].Text, true
+}
+
+// The deactivated banner of an auth failure goes when its cause is gone: the mode switched on
+// again, the settings saved, or a request succeeding; it comes back when the cause recurs.
+func TestDeactivatedBannerIsClearedWhenItsCauseIsGone(t *testing.T) {
+	for _, fix := range []string{"mode", "settings", "success"} {
+		t.Run(fix, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t)
+				fail := func(LLMRequest) (Reply, error) {
+					return Reply{}, &LLMError{Class: ErrAuth, Status: 401, UserText: "Invalid API key."}
+				}
+				h.llm.set(0, fail)
+				h.store.setMode("c1", ModeActive)
+				h.open("c1", in("Ann", "hi"))
+				h.receive("c1", in("Ann", "hello?"))
+				h.wait(5 * time.Second)
+				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+					t.Fatal("want the deactivated banner after the auth failure")
+				}
+				h.llm.set(0, nil)
+				switch fix {
+				case "mode":
+					h.send(SetMode{Mode: ModeAvailable})
+				case "settings":
+					h.send(SettingsChanged{Settings: testSettings()})
+				case "success":
+					h.store.setMode("c2", ModeActive)
+					h.open("c2", in("Bob", "hi"))
+					h.receive("c2", in("Bob", "still there?"))
+					h.wait(5 * time.Second)
+				}
+				if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+					t.Fatalf("after %s the deactivated banner is %q, want it removed", fix, text)
+				}
+				// The cause recurs: the banner is shown again.
+				h.llm.set(0, fail)
+				h.store.setMode("c3", ModeActive)
+				h.open("c3", in("Cy", "hi"))
+				h.receive("c3", in("Cy", "hey"))
+				h.wait(5 * time.Second)
+				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+					t.Fatal("want the banner back when the cause recurs")
+				}
+			})
+		})
+	}
+}
+
+// A spent monthly budget's banner goes when the next month begins.
+func TestSpentBudgetBannerIsClearedInTheNextMonth(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{}, &LLMError{Class: ErrBudget, UserText: "Your monthly budget is spent; Clanker is off until next month or until you raise it."}
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "hello?"))
+		h.wait(5 * time.Second)
+		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+			t.Fatal("want the budget banner")
+		}
+		now := time.Now().In(time.UTC)
+		nextMonth := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+		h.wait(time.Until(nextMonth) - time.Hour)
+		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+			t.Fatal("the budget banner went before the month ended")
+		}
+		h.wait(2 * time.Hour)
+		if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+			t.Fatalf("in the next month the budget banner is %q, want it removed", text)
+		}
+	})
+}
+
+// A purge goes through the engine: an answer in flight for the purged conversation neither
+// saves memory nor posts, a deferred reply is forgotten, and a short confirmation follows.
+func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		name := "conversation"
+		if all {
+			name = "all"
+		}
+		t.Run(name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t)
+				summary := "Ann likes tacos"
+				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) {
+					return Reply{Text: "tacos it is", Update: ContextUpdate{Summary: &summary}}, nil
+				})
+				h.store.setMode("c1", ModeActive)
+				h.store.setMode("c2", ModeActive)
+				// c2 gets a deferred answer, c1 an answer in flight.
+				h.open("c2", in("Bob", "hi"))
+				h.receive("c2", in("Bob", "lunch?"))
+				h.wait(2 * time.Second)
+				h.open("c1", in("Ann", "hi"))
+				h.receive("c1", in("Ann", "dinner?"))
+				h.wait(15 * time.Second) // c2's answer deferred, c1's request in flight
+				if len(h.store.updates["c2"]) != 1 {
+					t.Fatalf("setup: want c2's memory saved once before the purge, got %d", len(h.store.updates["c2"]))
+				}
+				var applied bool
+				done := make(chan error, 1)
+				ev := Purge{Conversation: "c1", All: all, What: "the memory", Apply: func() error { applied = true; return nil }, Done: done}
+				h.send(ev)
+				if err := <-done; err != nil || !applied {
+					t.Fatalf("purge: applied=%v err=%v", applied, err)
+				}
+				h.wait(time.Minute)
+				h.store.mu.Lock()
+				saved := len(h.store.updates["c1"])
+				h.store.mu.Unlock()
+				if saved != 0 {
+					t.Fatalf("an answer computed before the purge saved memory %d times after it", saved)
+				}
+				h.wantSent("nothing computed from purged memory is posted")
+				s := h.snap()
+				if all && len(s.Deferred) != 0 {
+					t.Fatalf("deferred replies %v survived purge all", s.Deferred)
+				}
+				if !all && strings.Join(convIDs(s.Deferred), ",") != "c2" {
+					t.Fatalf("deferred replies %v; purging c1 must keep c2's", s.Deferred)
+				}
+				var confirmed bool
+				for _, c := range h.page.commands(CmdToast) {
+					confirmed = confirmed || (c.Level == "success" && c.Text == "Deleted the memory.")
+				}
+				if !confirmed {
+					t.Fatalf("want a short confirmation toast, got %+v", h.page.commands(CmdToast))
+				}
+				// Clanker keeps working in c1 afterwards.
+				h.receive("c1", in("Ann", "so?"))
+				h.wait(time.Minute)
+				h.wantSent("after the purge", "c1|"+Prefix+"tacos it is")
+			})
+		})
+	}
+}
+
+// The user ends a visit with the overlay's Cancel or by typing in the visited conversation's
+// compose box: the overlay goes at once, nothing more is posted there, the queue is dropped
+// and Clanker does not navigate back.
+func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
+	for _, how := range []string{"cancel", "key"} {
+		t.Run(how, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
+				h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
+				h.receive("c2", in("Bob", "one"))
+				h.receive("c4", in("Dee", "two"))
+				h.wait(time.Second) // visiting c2, request in flight
+				if s := h.snap(); s.Visiting != "c2" {
+					t.Fatalf("setup: want a visit to c2, got %q", s.Visiting)
+				}
+				overlays := len(h.page.commands(CmdOverlay))
+				switch how {
+				case "cancel":
+					h.send(VisitCancelled{Reason: "the user pressed Cancel"})
+				case "key":
+					h.userTypes("c2", "h")
+				}
+				ov := h.page.commands(CmdOverlay)
+				if len(ov) != overlays+1 || ov[len(ov)-1].Text != "" {
+					t.Fatalf("want the overlay hidden at once, got %+v", ov[overlays:])
+				}
+				h.wait(5 * time.Minute)
+				if got := navigations(h); len(got) != 1 || got[0] != "c2" {
+					t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
+				}
+				if s := h.snap(); s.Foreground.ID != "c2" || len(s.SidebarQueue) != 0 || s.Visiting != "" {
+					t.Fatalf("want the user left in c2 with an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.SidebarQueue, s.Visiting)
+				}
+				h.wantSent("the visit's answer is not posted after the user took over")
+			})
+		})
+	}
+}

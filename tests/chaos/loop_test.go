@@ -1,0 +1,263 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing/synctest"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+)
+
+// The compound events below each drive one situation of the conversation loop to its end
+// (the user typing while Clanker types, hopping through conversations with an answer in
+// flight, taking over during a visit) and check its invariants: the user's text is never
+// changed, no reply lands in the wrong conversation (checkSend), and no reply is lost unless
+// a newer message (or something else the engine must respect) explains it.
+
+// sleepUntil advances the bubble's clock in small steps until cond holds (with the lock
+// held) or max passed, and reports whether it held.
+func (s *session) sleepUntil(max time.Duration, cond func() bool) bool {
+	for waited := time.Duration(0); waited <= max; waited += 50 * time.Millisecond {
+		s.p.mu.Lock()
+		ok := cond()
+		s.p.mu.Unlock()
+		if ok {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+		synctest.Wait()
+	}
+	return false
+}
+
+func (s *session) participating(c *conv) bool {
+	rec, ok, err := s.p.store.LoadConversation(c.id)
+	return err == nil && ok && (rec.Mode == engine.ModeAvailable || rec.Mode == engine.ModeActive) && s.p.configured && !c.automated
+}
+
+func lastID(c *conv) string {
+	if n := len(c.msgs); n > 0 {
+		return c.msgs[n-1].ID
+	}
+	return ""
+}
+
+// newerThan reports whether anyone but this Clanker wrote in c after message id.
+func newerThan(c *conv, id string) bool {
+	for i := len(c.msgs) - 1; i >= 0; i-- {
+		m := c.msgs[i]
+		if m.ID == id {
+			return false
+		}
+		if !m.IsOwnClanker() {
+			return true
+		}
+	}
+	return true
+}
+
+// typeDuringTyping waits for Clanker to be typing in the foreground, types into the box, and
+// then sends or clears the draft.
+func (s *session) typeDuringTyping(send bool) {
+	p := s.p
+	if !s.sleepUntil(15*time.Second, func() bool {
+		c := p.current
+		return c.user == "" && len(c.clanker) > len(engine.Prefix) && c.clanker == c.typed
+	}) {
+		return // Clanker did not type in this window; nothing to interrupt
+	}
+	p.mu.Lock()
+	c := p.current
+	sentBefore, gen, newest := len(p.sent), p.switchGen, lastID(c)
+	c.user += "mine "
+	p.stats.interrupts++
+	ev := p.compose(c)
+	p.mu.Unlock()
+	p.emit(ev)
+	synctest.Wait()
+	time.Sleep(2 * time.Second)
+	synctest.Wait()
+	p.mu.Lock()
+	if p.current == c && c.clanker != "" {
+		p.violate("Clanker's text %q is still in %s's box 2 s after the user started typing (user's text %q)", c.clanker, c.id, c.user)
+	}
+	if c.user != "mine " {
+		p.violate("the user's text in %s became %q, want %q", c.id, c.user, "mine ")
+	}
+	if len(p.sent) != sentBefore {
+		p.violate("a text was sent in %s while the user was typing: %q", p.sent[len(p.sent)-1].conv, p.sent[len(p.sent)-1].text)
+	}
+	var evs []engine.Event
+	if send {
+		p.seq++
+		id := fmt.Sprintf("tmp_%d", p.seq)
+		p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
+		m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: strings.TrimSpace(c.user)}
+		c.user = ""
+		c.msgs = append(c.msgs, m)
+		evs = append(evs, engine.MessageAdded{Conversation: c.id, Message: m}, p.compose(c), p.sidebar())
+	} else {
+		c.user = ""
+		evs = append(evs, p.compose(c))
+	}
+	p.mu.Unlock()
+	p.emit(evs...)
+	synctest.Wait()
+	if send {
+		return // a newer message (the user's own) arrived: Clanker decides again, anything goes
+	}
+	time.Sleep(30 * time.Second)
+	synctest.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current != c || p.switchGen != gen || newerThan(c, newest) || !s.participating(c) {
+		return // the world moved on (a visit, a new message, a mode change): nothing to demand
+	}
+	for _, st := range p.sent[sentBefore:] {
+		if st.conv == c.id {
+			return
+		}
+	}
+	p.violate("the reply Clanker was typing in %s was lost after the user cleared their draft (no newer message there)", c.id)
+}
+
+// hop has someone ask Clanker in the foreground, then the user hops to two other
+// conversations while the answer is in flight and comes back. The answer must reach the
+// asking conversation unless something newer was said there.
+func (s *session) hop(e event) {
+	p := s.p
+	p.mu.Lock()
+	a := p.current
+	if a.automated || !p.configured {
+		p.mu.Unlock()
+		return
+	}
+	if !s.participating(a) {
+		// The user switches Clanker on first (the greeting goes out before the question).
+		p.mu.Unlock()
+		p.emit(engine.SetMode{Conversation: a.id, Mode: engine.ModeActive, Source: "chaos"})
+		synctest.Wait()
+		time.Sleep(40 * time.Second)
+		synctest.Wait()
+		p.mu.Lock()
+		if p.current != a || !s.participating(a) {
+			p.mu.Unlock()
+			return
+		}
+	}
+	s.msgSeq++
+	q := engine.Message{ID: fmt.Sprintf("m%d", s.msgSeq), Sender: a.people[0], Direction: engine.Incoming, Text: fmt.Sprintf("Clanker, question %d?", s.msgSeq)}
+	a.msgs = append(a.msgs, q)
+	reqs := s.m.requestsCount()
+	pol := s.m.policyNow()
+	evs := []engine.Event{engine.MessageAdded{Conversation: a.id, Message: q}, p.sidebar()}
+	p.mu.Unlock()
+	p.emit(evs...)
+	synctest.Wait()
+	asked := s.sleepUntil(20*time.Second, func() bool { return s.m.requestsCount() > reqs })
+	sentBefore := func() int { p.mu.Lock(); defer p.mu.Unlock(); return len(p.sent) }()
+	for _, i := range []int{e.Conv, (e.Conv + 1 + e.Var) % numConvs} {
+		p.mu.Lock()
+		sw := p.switchTo(p.convs[i])
+		p.mu.Unlock()
+		p.emit(sw...)
+		synctest.Wait()
+		time.Sleep(1500 * time.Millisecond)
+		synctest.Wait()
+	}
+	time.Sleep(time.Minute)
+	synctest.Wait()
+	p.mu.Lock()
+	sw := p.switchTo(a)
+	gen := p.switchGen
+	p.mu.Unlock()
+	p.emit(sw...)
+	synctest.Wait()
+	time.Sleep(30 * time.Second)
+	synctest.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !asked || pol.out != outJSON || pol.latency > 20*time.Second || p.current != a || p.switchGen != gen ||
+		newerThan(a, q.ID) || !s.participating(a) || a.user != "" || a.clanker != "" {
+		return // no answer was asked for, the model misbehaves on purpose, or the world moved on
+	}
+	p.stats.hopsChecked++
+	for _, st := range p.sent[sentBefore:] {
+		if _, info, ok := s.m.lookup(st.text); ok && st.conv == a.id && p.norm(info.trigger) == q.ID {
+			return
+		}
+	}
+	p.violate("the answer to %s in %s was lost while the user hopped through other conversations (nothing newer was said there)", q.ID, a.id)
+}
+
+// visitClick waits for Clanker to visit an inactive conversation and lets the user take over.
+// The visit must end at once and Clanker must not navigate again or post in the visited
+// conversation.
+func (s *session) visitClick(e event) {
+	p := s.p
+	var visited engine.ConversationID
+	visiting := func() bool {
+		snap, err := s.eng.Snapshot(context.Background())
+		if err != nil || snap.Visiting == "" || snap.Foreground == nil || snap.Foreground.ID != snap.Visiting || snap.Foreground.Switching {
+			return false
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		visited = snap.Visiting
+		// The page must show what the engine believes, or the user's action meets another
+		// conversation than the visited one.
+		return p.current.id == visited && p.unreported == 0
+	}
+	found := false
+	for waited := time.Duration(0); waited < time.Minute && !found; waited += 200 * time.Millisecond {
+		if found = visiting(); !found {
+			time.Sleep(200 * time.Millisecond)
+			synctest.Wait()
+		}
+	}
+	if !found {
+		return
+	}
+	p.mu.Lock()
+	navs, sentBefore := p.navigations, len(p.sent)
+	p.stats.takeovers++
+	cur := p.current
+	var evs []engine.Event
+	switch e.Var % 3 {
+	case 0:
+		target := p.convs[e.Conv]
+		if target.id == visited {
+			target = p.convs[(e.Conv+1)%numConvs]
+		}
+		evs = p.switchTo(target)
+	case 1:
+		evs = []engine.Event{engine.VisitCancelled{Reason: "chaos: the user pressed Cancel"}}
+	case 2:
+		cur.user += "me "
+		evs = []engine.Event{p.compose(cur)}
+	}
+	p.mu.Unlock()
+	p.emit(evs...)
+	synctest.Wait()
+	if snap, err := s.eng.Snapshot(context.Background()); err == nil && snap.Visiting != "" {
+		p.mu.Lock()
+		p.violate("the visit to %s goes on after the user took over (%s)", snap.Visiting, e)
+		p.mu.Unlock()
+	}
+	time.Sleep(time.Minute)
+	synctest.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.navigations != navs {
+		p.violate("Clanker navigated %d times after the user ended the visit to %s", p.navigations-navs, visited)
+	}
+	if e.Var%3 != 0 {
+		for _, st := range p.sent[sentBefore:] {
+			if st.conv == visited && st.text != engine.DeactivatedText && st.text != engine.AvailableText {
+				p.violate("Clanker posted %q in %s after the user cancelled its visit there", st.text, visited)
+			}
+		}
+	}
+}

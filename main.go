@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/desktop/session"
-	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/diag"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run"
@@ -181,18 +180,16 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 		}
 		text = string(b)
 	}
-	sc, err := openStore(g, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "clanker: %v\n", err)
-		return 1
+	dir, err := run.DataDir(g.dataDir, g.demo)
+	if err == nil {
+		err = run.SettingsWindow(run.SettingsWindowOptions{
+			DataDir:         dir,
+			NoKeychain:      g.noKeychain,
+			Diagnostics:     text,
+			ShowDiagnostics: g.showDiag,
+			Logger:          log,
+		})
 	}
-	defer sc.Close()
-	err = settingswin.RunSettingsWindow(settingswin.SettingsOptions{
-		Store:           sc,
-		Diagnostics:     text,
-		ShowDiagnostics: g.showDiag,
-		Logger:          log,
-	})
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1

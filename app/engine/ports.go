@@ -270,3 +270,18 @@ type ImageCache interface {
 	LoadImage(ctx context.Context, id ConversationID, src string) (img PreparedImage, ok bool, err error)
 	SaveImage(ctx context.Context, id ConversationID, src string, img PreparedImage) error
 }
+
+// ConnectionProbe is what the settings window asks of the model client when the user clicks
+// Test connection, with the values typed in the form (not yet saved). app/llm implements it
+// and app/run hands it to the window, so the window needs no model client of its own.
+type ConnectionProbe interface {
+	// WebSearchNote is the provider's remark on web search for endpoint ("" when none).
+	WebSearchNote(endpoint string) string
+	// ListModels returns the model names the server lists; nil when it lists none or
+	// cannot be asked.
+	ListModels(ctx context.Context, endpoint, apiKey string) []string
+	// Ping sends one small request for model. A failure the client recognises is an
+	// *LLMError whose UserText says what to fix; any other error means the server answered
+	// in a format Clanker does not read.
+	Ping(ctx context.Context, endpoint, apiKey, model string) error
+}

@@ -2,22 +2,18 @@ package settingswin
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/desktop/internal/text"
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/app/llm"
 )
 
-// SettingsStore is the part of the store the settings window uses (*sqlite.Store).
+// SettingsStore is the part of the store the settings window uses (app/run passes the app's
+// store, opened with the same keychain choice as the app).
 type SettingsStore interface {
 	Settings(ctx context.Context) (engine.Settings, error)
 	SaveSettings(ctx context.Context, st engine.Settings) (engine.Settings, error)
@@ -30,11 +26,13 @@ type SettingsStore interface {
 // SettingsService is what the settings window's page calls (bound to that window only,
 // never to the Messages window). It reads and writes the store; the running app sees
 // every save through the store's Watch. The API key goes in but never comes back out:
-// the page only ever sees it masked.
+// the page only ever sees it masked. It reaches the model only through Probe, so the
+// window links no model client of its own.
 type SettingsService struct {
 	Store SettingsStore
-	// HTTPClient is used by TestConnection (default: a client with a 30 s timeout).
-	HTTPClient *http.Client
+	// Probe answers Test connection and gives the web search note (app/llm's Probe in the
+	// app); without it there is no note and Test connection fails.
+	Probe engine.ConnectionProbe
 	// Diagnostics is a text the window shows in its Diagnostics view (may be empty).
 	Diagnostics string
 	// StartOnDiagnostics opens the page on the Diagnostics view.
@@ -136,8 +134,8 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 	if v.Missing == nil {
 		v.Missing = []string{}
 	}
-	if st.Endpoint != "" {
-		v.WebSearchNote = llm.DetectProvider(st.Endpoint).WebSearchNote()
+	if st.Endpoint != "" && s.Probe != nil {
+		v.WebSearchNote = s.Probe.WebSearchNote(st.Endpoint)
 	}
 	usage, err := s.Store.MonthToDate(ctx, time.Local)
 	if err != nil {
@@ -207,8 +205,12 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 
 // TestConnection tries the endpoint with the form's values: it lists the models (when
 // the server answers /models) and sends one small request through the same LLM client
-// the app uses, so a wrong key, endpoint or model shows up here rather than in a chat.
+// the app uses (Probe), so a wrong key, endpoint or model shows up here rather than in a
+// chat.
 func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
+	if s.Probe == nil {
+		return nil, errors.New("settings window: no connection probe was given")
+	}
 	endpoint, err := engine.NormalizeEndpoint(req.Endpoint)
 	if err != nil {
 		return &TestResult{Message: err.Error()}, nil
@@ -222,11 +224,7 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 	if key == "" {
 		return &TestResult{Message: "Enter an API key first."}, nil
 	}
-	hc := s.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	res := &TestResult{Models: listModels(ctx, hc, endpoint, key)}
+	res := &TestResult{Models: s.Probe.ListModels(ctx, endpoint, key)}
 	model := strings.TrimSpace(req.Model)
 	if model == "" {
 		if len(res.Models) > 0 {
@@ -237,12 +235,7 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 		}
 		return res, nil
 	}
-	client := llm.New(llm.Config{Endpoint: endpoint, APIKey: key, Model: model, MaxTokens: 64,
-		Timeout: 30 * time.Second, HTTPClient: hc, Logger: s.log()})
-	_, err = client.Complete(ctx, llm.Request{LLMRequest: engine.LLMRequest{
-		UserName: "Test", Participants: []string{"Test"},
-		History: []engine.Message{{Sender: "Test", Text: "This is a connection test from Clanker's settings. Reply briefly."}},
-	}})
+	err = s.Probe.Ping(ctx, endpoint, key, model)
 	var le *engine.LLMError
 	switch {
 	case err == nil:
@@ -258,37 +251,4 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 		res.Message = fmt.Sprintf("Connected: %s answered, though not in Clanker's reply format (%v).", model, err)
 	}
 	return res, nil
-}
-
-// listModels asks GET {endpoint}/models; any failure just means no list.
-func listModels(ctx context.Context, hc *http.Client, endpoint, key string) []string {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(endpoint, "/")+"/models", nil)
-	if err != nil {
-		return nil
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil
-	}
-	var body struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body) != nil {
-		return nil
-	}
-	var out []string
-	for _, m := range body.Data {
-		if id := engine.Clip(text.OneLine(m.ID), 200); id != "" && len(out) < 500 {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

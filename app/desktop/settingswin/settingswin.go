@@ -8,7 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
-	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/app/engine"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -16,12 +16,14 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 )
 
-// SettingsOptions configure the settings window process (`clanker settings`).
+// SettingsOptions configure the settings window process (`clanker settings`). The window
+// opens nothing itself: app/run passes the store (opened with the app's keychain choice)
+// and the model client's probe.
 type SettingsOptions struct {
-	// DataDir is the app's data directory; the store is opened there unless Store is set.
-	DataDir string
-	// Store, when set, is used instead of opening DataDir (the caller closes it).
+	// Store is the app's store; the caller opens and closes it.
 	Store SettingsStore
+	// Probe answers Test connection.
+	Probe engine.ConnectionProbe
 	// Diagnostics is a text for the Diagnostics view (the main app passes the snapshot
 	// it rendered when the user chose Diagnostics > Show ... state).
 	Diagnostics string
@@ -40,20 +42,10 @@ func RunSettingsWindow(o SettingsOptions) error {
 	if log == nil {
 		log = slog.Default()
 	}
-	store := o.Store
-	if store == nil {
-		if o.DataDir == "" {
-			return errors.New("settings window: no data directory given")
-		}
-		st, err := sqlite.Open(o.DataDir)
-		if err != nil {
-			return fmt.Errorf("settings window: open the store: %w", err)
-		}
-		st.Log = log
-		defer st.Close()
-		store = st
+	if o.Store == nil || o.Probe == nil {
+		return errors.New("settings window: no store or no connection probe given")
 	}
-	svc := &SettingsService{Store: store, Diagnostics: o.Diagnostics, StartOnDiagnostics: o.ShowDiagnostics,
+	svc := &SettingsService{Store: o.Store, Probe: o.Probe, Diagnostics: o.Diagnostics, StartOnDiagnostics: o.ShowDiagnostics,
 		Log: log.With("component", "settings")}
 	assets, err := fs.Sub(settingsui.FS, ".")
 	if err != nil {

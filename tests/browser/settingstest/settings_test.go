@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
+	llmclient "github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
 	"github.com/clanker-desktop/clanker/tests/browser"
@@ -43,7 +44,7 @@ func setup(t *testing.T) *fixture {
 	llmURL := llm.Start()
 	t.Cleanup(llm.Close)
 
-	svc := &settingswin.SettingsService{Store: store, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
+	svc := &settingswin.SettingsService{Store: store, Probe: llmclient.Probe{}, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
 	assets, _ := fs.Sub(settingsui.FS, ".")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,5 +1,6 @@
-// Command settingsapp runs the settings window process (settingswin.RunSettingsWindow) on a
-// data directory, for the e2e test that it starts and renders.
+// Command settingsapp runs the settings window process as the app does (run.SettingsWindow,
+// with the key kept in the database) on a data directory, for the e2e test that it starts
+// and renders.
 package main
 
 import (
@@ -8,7 +9,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
+	"github.com/clanker-desktop/clanker/app/run"
 )
 
 func main() {
@@ -16,9 +17,10 @@ func main() {
 	readyFile := flag.String("ready-file", "", "file written once the window is up")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	err := settingswin.RunSettingsWindow(settingswin.SettingsOptions{
-		DataDir: *dataDir,
-		Logger:  log,
+	err := run.SettingsWindow(run.SettingsWindowOptions{
+		DataDir:    *dataDir,
+		NoKeychain: true,
+		Logger:     log,
 		OnReady: func() {
 			if *readyFile != "" {
 				_ = os.WriteFile(*readyFile, []byte("up"), 0o600)

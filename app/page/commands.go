@@ -31,7 +31,8 @@ type TypeStep struct {
 // ClearInserted removes exactly the text Clanker inserted, leaving anything else.
 type ClearInserted struct{}
 
-// FocusCompose focuses the compose box (before the shell sends its native Enter).
+// FocusCompose focuses the compose box (before the shell sends its native Enter). The
+// page refuses it with user_typing when the user typed into the box meanwhile.
 type FocusCompose struct{}
 
 // ComposeState asks for a fresh compose event.

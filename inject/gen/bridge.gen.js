@@ -781,6 +781,7 @@
     return { ok: true, data: { removed: n } };
   }
   function focusCompose(c) {
+    if (userText(c)) return fail("user_typing", "the compose box holds the user's text besides Clanker's; Enter was not pressed");
     c.el.focus();
     return { ok: true, data: { focused: document.activeElement === c.el || c.el.contains(document.activeElement) } };
   }

@@ -215,7 +215,10 @@ export function clearInserted(c) {
   return { ok: true, data: { removed: n } };
 }
 
+// focusCompose readies the box for the native Enter. It refuses when the user typed into
+// the box since Clanker's text went in: the Enter would send their text with Clanker's.
 export function focusCompose(c) {
+  if (userText(c)) return fail('user_typing', 'the compose box holds the user\'s text besides Clanker\'s; Enter was not pressed');
   c.el.focus();
   return { ok: true, data: { focused: document.activeElement === c.el || c.el.contains(document.activeElement) } };
 }

@@ -106,9 +106,21 @@ func TestInsertTypeAndClearTouchOnlyClankersText(t *testing.T) {
 			if got := read(); got != " mine" {
 				t.Errorf("the user's draft became %q, want it untouched", got)
 			}
+			// Before the Enter: focus_compose refuses while anything of the user's is in the
+			// box (the Enter would send it) and focuses a box holding only Clanker's text.
+			if r := h.do(protocol.FocusCompose{}); r.OK || r.Code != "user_typing" {
+				t.Errorf("focus_compose over the user's draft = %+v, want user_typing", r)
+			}
+			eval(t, h.ctx, `(function(){var b=document.querySelector('[data-e2e-message-input-box]'); if (b.value !== undefined) b.value=''; else b.textContent=''; return 1;})()`, nil)
+			h.mustOK(protocol.InsertText{ConversationID: "CONV_A", Text: "[clanker] ready"})
 			data := h.mustOK(protocol.FocusCompose{})
 			if !strings.Contains(string(data), `"focused":true`) {
 				t.Errorf("focus_compose data %s, want focused", data)
+			}
+			browser.Run(t, h.ctx, "user types after Clanker's text", chromedp.Click(`[data-e2e-message-input-box]`, chromedp.ByQuery),
+				chromedp.KeyEvent(kb.End), chromedp.SendKeys(`[data-e2e-message-input-box]`, " and me", chromedp.ByQuery))
+			if r := h.do(protocol.FocusCompose{}); r.OK || r.Code != "user_typing" {
+				t.Errorf("focus_compose with the user's text after Clanker's = %+v, want user_typing", r)
 			}
 		})
 	}

@@ -44,6 +44,9 @@ type fakePage struct {
 	noNav   bool // ignore navigate commands (navigation "fails")
 	// holdFetch leaves fetch_image commands unanswered (a fetch that hangs).
 	holdFetch bool
+	// typeAfterInsert makes the user type into the box right after Clanker's next insert
+	// (a draft the engine has not been told about yet).
+	typeAfterInsert bool
 }
 
 func newFakePage() *fakePage {
@@ -81,7 +84,13 @@ func (p *fakePage) Do(cmd Command) {
 		} else {
 			p.box[cmd.Conversation] = cmd.Text
 			p.clanker[cmd.Conversation] = cmd.Text
+			if p.typeAfterInsert {
+				p.typeAfterInsert = false
+				p.conv(cmd.Conversation).draft = true
+			}
 		}
+	case cmd.Kind == CmdTypeText && p.conv(cmd.Conversation).draft:
+		errText = ResultUserTyping // the user typed into the box meanwhile
 	case cmd.Kind == CmdTypeText:
 		if p.box[cmd.Conversation] != p.clanker[cmd.Conversation] {
 			errText = ResultUserTyping
@@ -97,6 +106,8 @@ func (p *fakePage) Do(cmd Command) {
 			}
 		}
 		p.clanker[cmd.Conversation] = ""
+	case cmd.Kind == CmdPressEnter && p.conv(cmd.Conversation).draft:
+		errText = ResultUserTyping // as the bridge's focus before the Enter refuses
 	case cmd.Kind == CmdPressEnter:
 		text := p.box[cmd.Conversation]
 		p.box[cmd.Conversation] = ""

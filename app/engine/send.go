@@ -234,6 +234,14 @@ func (e *Engine) step(j *sendJob) {
 			if e.cur != j {
 				return
 			}
+			if r.Err == ResultUserTyping {
+				// The page refused before pressing (the user typed into the box after
+				// Clanker's text went in): nothing was sent, so the job yields to the user
+				// as after a refused typing step.
+				j.entering = false
+				e.yieldToUser("the page refused the Enter: " + r.Err)
+				return
+			}
 			if r.Err != "" {
 				e.failCurrent(r.Err)
 				return

@@ -251,3 +251,44 @@ func TestOverlongModelReplyIsCutToTheEnginesCap(t *testing.T) {
 		}
 	})
 }
+
+// The user typing into the box while Clanker's text is in it (the page refuses the next
+// typing step, or the Enter) takes Clanker's text out again and holds the reply until their
+// draft clears: the two are never sent together, and the reply is not lost or toasted as a
+// failure.
+func TestUserTypingIntoClankersTextHoldsTheReplyInsteadOfSendingBoth(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		relaxed bool
+		refused CommandKind
+	}{
+		{"mid-typing", true, CmdTypeText},
+		{"before the Enter", false, CmdPressEnter},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = c.relaxed })
+				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "on my way"}, nil })
+				h.store.setMode("c1", ModeActive)
+				h.open("c1", in("Ann", "hi"))
+				h.page.mu.Lock()
+				h.page.typeAfterInsert = true
+				h.page.mu.Unlock()
+				h.receive("c1", in("Ann", "where are you?"))
+				h.wait(time.Minute)
+				h.wantSent("the user typed into the box after Clanker's insert")
+				if len(h.page.commands(CmdRemoveText)) == 0 {
+					t.Errorf("Clanker's text was not taken out of the box after the page refused the %s", c.refused)
+				}
+				for _, tc := range h.page.commands(CmdToast) {
+					if strings.Contains(tc.Text, "Failed to send") {
+						t.Errorf("toast %q: a reply held for the user's draft is not a failure", tc.Text)
+					}
+				}
+				h.setDraft("c1", false)
+				h.wait(time.Minute)
+				h.wantSent("the user's draft cleared", "c1|[clanker] on my way")
+			})
+		})
+	}
+}

@@ -45,7 +45,7 @@ func TestUnusableStoredSettingsShowABannerKeepTheModeAndClearOnSave(t *testing.T
 			t.Fatalf("the mode changed to %q; fixing the settings must be enough", h.store.mode("c1"))
 		}
 		h.llm.set(0, nil)
-		h.send(SettingsChanged{Settings: testSettings()})
+		h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
 		b := bannersWith(h, BannerSettings)
 		if last := b[len(b)-1]; last.Text != "" {
 			t.Fatalf("want the settings banner removed after a save, got %+v", b)
@@ -248,7 +248,7 @@ func TestDeactivatedBannerIsClearedWhenItsCauseIsGone(t *testing.T) {
 				case "mode":
 					h.send(SetMode{Mode: ModeAvailable})
 				case "settings":
-					h.send(SettingsChanged{Settings: testSettings()})
+					h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
 				case "success":
 					h.store.setMode("c2", ModeActive)
 					h.open("c2", in("Bob", "hi"))

@@ -1727,7 +1727,7 @@
       selectorsChecked: SELECTORS_CHECKED
     });
     document.addEventListener("keydown", (ev) => {
-      if (!ev.isTrusted || !ui.overlayShown()) return;
+      if (!ev.isTrusted || !ui.overlayShown() || ev.key === "Enter") return;
       const t = ev.target;
       if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
       ui.hideOverlay();

@@ -34,9 +34,10 @@ const BRIDGE = 'clanker-bridge/1';
     selectorsChecked: SELECTORS_CHECKED,
   });
   // A key pressed in the compose box while Clanker visits another conversation is the user
-  // taking over: the overlay goes and Go ends the visit.
+  // taking over: the overlay goes and Go ends the visit. Enter is left out: it is the trusted
+  // key the shell presses to send Clanker's own reply in the visited conversation.
   document.addEventListener('keydown', (ev) => {
-    if (!ev.isTrusted || !ui.overlayShown()) return;
+    if (!ev.isTrusted || !ui.overlayShown() || ev.key === 'Enter') return;
     const t = ev.target;
     if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
     ui.hideOverlay();

@@ -512,6 +512,134 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	// The user types while Clanker types (real X keys): Clanker stops at once and takes out only
+	// its own text. Deleting the draft brings the whole reply; sending the draft instead sends
+	// exactly the user's words and never Clanker's partial text.
+	for _, then := range []string{"clears", "sends"} {
+		if !t.Run("UserTypingWhileClankerTypesKeepsTheirTextThen"+then, func(t *testing.T) {
+			f.t = t
+			f.open(bob)
+			f.waitQuiet()
+			story := "Tacos (" + then + ") started as a simple meal of folded tortillas and fillings, and every town has its own favourite way to make them."
+			steps := f.status().Commands["type_step"]
+			f.llm.Enqueue(fakellm.JSONReply(story, "Bob asked about tacos."))
+			if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, tell me about tacos (" + then + ")"}); err != nil {
+				t.Fatal(err)
+			}
+			testkit.WaitFor(t, 60*time.Second, "typing to start", func() (bool, string) {
+				st := f.status()
+				return st.Commands["type_step"]-steps >= 3, fmt.Sprintf("%+v", st)
+			})
+			mine := "wait " + then
+			typeKeys := exec.Command("xdotool", "type", "--delay", "40", mine)
+			typeKeys.Env = []string{"DISPLAY=" + display.Name}
+			if out, err := typeKeys.CombinedOutput(); err != nil {
+				t.Fatalf("xdotool type: %v: %s", err, out)
+			}
+			testkit.WaitFor(t, 20*time.Second, "Clanker to stop typing and hold the reply behind the draft", func() (bool, string) {
+				st := f.status()
+				return !st.Sending && st.Draft && st.QueuedSends > 0, fmt.Sprintf("%+v", st)
+			})
+			stepsHeld := f.status().Commands["type_step"]
+			time.Sleep(time.Second)
+			if n := f.status().Commands["type_step"]; n != stepsHeld {
+				t.Fatalf("Clanker typed %d more steps into the user's draft", n-stepsHeld)
+			}
+			if ss := f.sends(bob, "[clanker] Tacos ("+then); len(ss) != 0 {
+				t.Fatalf("the reply was sent while the user was typing: %+v", ss)
+			}
+			if st := f.status(); strings.Contains(strings.ToLower(strings.Join(st.Notify, " ")), "user_typing") {
+				t.Fatalf("the user was shown an error for typing: %+v", st.Notify)
+			}
+			if then == "clears" {
+				key := exec.Command("xdotool", "key", "ctrl+a", "BackSpace")
+				key.Env = []string{"DISPLAY=" + display.Name}
+				if out, err := key.CombinedOutput(); err != nil {
+					t.Fatalf("xdotool: %v: %s", err, out)
+				}
+				f.waitSent(bob, "[clanker] "+story)
+				f.waitQuiet()
+				if ss := f.sends(bob, "[clanker] Tacos ("+then); len(ss) != 1 {
+					t.Fatalf("want the reply sent once, got %+v", ss)
+				}
+			} else {
+				key := exec.Command("xdotool", "key", "Return")
+				key.Env = []string{"DISPLAY=" + display.Name}
+				if out, err := key.CombinedOutput(); err != nil {
+					t.Fatalf("xdotool: %v: %s", err, out)
+				}
+				testkit.WaitFor(t, 20*time.Second, "the user's own message to be sent", func() (bool, string) {
+					ss := f.sends(bob, mine)
+					return len(ss) == 1, fmt.Sprintf("%+v", ss)
+				})
+				if ss := f.sends(bob, mine); ss[0].Text != mine {
+					t.Fatalf("the user's message was sent as %q, want exactly %q", ss[0].Text, mine)
+				}
+				f.waitQuiet()
+				for _, s := range f.sends(bob, "[clanker] Tacos ("+then) {
+					if s.Text != "[clanker] "+story {
+						t.Fatalf("a partial reply was sent: %q", s.Text)
+					}
+				}
+			}
+			f.noUntrustedInput()
+		}) {
+			return
+		}
+	}
+
+	// Answers in flight for two conversations while the user hops through a third: each answer
+	// waits for its own conversation and is posted there when the user comes back.
+	if !t.Run("AnswersInFlightWhileHoppingAreEachPostedOnReturn", func(t *testing.T) {
+		f.t = t
+		family := f.conversation(sim.DemoFamily)
+		f.open(family)
+		f.pillMenu("available")
+		f.waitMode("available")
+		f.waitSent(family, engine.AvailableText)
+		f.waitQuiet()
+		f.open(bob)
+		f.waitQuiet()
+		reqs := len(f.llm.Requests())
+		f.llm.Enqueue(fakellm.JSONReply("Answer for Bob.", "Bob asked.").WithLatency(8*time.Second),
+			fakellm.JSONReply("Answer for the family.", "The family asked.").WithLatency(8*time.Second))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, a question for you"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "Bob's request to be in flight", func() (bool, string) {
+			return len(f.llm.Requests()) > reqs, fmt.Sprintf("%+v", f.status())
+		})
+		f.open(family)
+		if _, err := f.ctl.Deliver(family, sim.Message{From: "Mom", Text: "clanker, a question from us"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 60*time.Second, "the family's request to be in flight", func() (bool, string) {
+			return len(f.llm.Requests()) > reqs+1, fmt.Sprintf("%+v", f.status())
+		})
+		f.open(jane)
+		testkit.WaitFor(t, 60*time.Second, "both answers to arrive", func() (bool, string) {
+			st := f.status()
+			return !st.InFlight, fmt.Sprintf("%+v", st)
+		})
+		if ss := f.sends("", "[clanker] Answer for"); len(ss) != 0 {
+			t.Fatalf("an answer was posted while its conversation was not on screen: %+v", ss)
+		}
+		f.open(bob)
+		f.waitSent(bob, "[clanker] Answer for Bob.")
+		f.waitQuiet()
+		f.open(family)
+		f.waitSent(family, "[clanker] Answer for the family.")
+		f.waitQuiet()
+		if ss := f.sends(jane, "[clanker] Answer for"); len(ss) != 0 {
+			t.Fatalf("an answer was posted in the conversation the user hopped through: %+v", ss)
+		}
+		f.open(jane) // where the earlier steps left the user, as the next step expects
+		f.waitQuiet()
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
 	if !t.Run("HiddenWindowInProcessModeAnswersABackgroundConversationAndReturns", func(t *testing.T) {
 		f.t = t
 		f.pillMenu("available")

@@ -21,7 +21,7 @@ import (
 // The adapters around it (store, model client, images, keychain, page link, diagnostics,
 // demo, desktop shell) import the domain and never each other, so each can be replaced or
 // tested without the rest; app/run is the one place that wires them, and nothing under app/
-// imports it. Test-only code in tests/ never reaches the product. A few third-party
+// imports it; main.go reaches the app only through app/run. Test-only code in tests/ never reaches the product. A few third-party
 // libraries belong to one adapter each, so, for example, D-Bus stays in the desktop session.
 
 const modulePath = "github.com/clanker-desktop/clanker"
@@ -115,6 +115,8 @@ func checkLayering(pkgs []listedPackage) []string {
 			switch {
 			case under(to, "tests"):
 				problems = append(problems, name+" imports "+to+"; nothing in the product may import tests/")
+			case from == "" && to != "app/run":
+				problems = append(problems, "main.go imports "+to+"; the command line reaches the app only through app/run")
 			case to == "app/run" && under(from, "app"):
 				problems = append(problems, name+" imports app/run; only main.go assembles the app")
 			case fromAdapter != "" && under(to, "app") && to != "app/engine" && adapterOf(to) != fromAdapter:
@@ -189,7 +191,7 @@ func TestLayeringRulesCatchViolations(t *testing.T) {
 		{ImportPath: m("app/desktop/menus"), Imports: []string{m("app/engine")}},
 		{ImportPath: m("app/desktop/session"), Imports: []string{"github.com/godbus/dbus/v5"}},
 		{ImportPath: m("app/run"), Imports: []string{m("app/sqlite"), m("app/llm"), m("app/desktop/window")}},
-		{ImportPath: modulePath, Imports: []string{m("app/run")}},
+		{ImportPath: modulePath, Imports: []string{m("app/run"), m("app/sqlite")}},
 	}
 	want := []string{
 		"app/desktop/window imports app/run; only main.go assembles the app",
@@ -197,6 +199,7 @@ func TestLayeringRulesCatchViolations(t *testing.T) {
 		"app/engine depends on github.com/some/lib; the domain may use only the standard library",
 		"app/llm imports tests/fakellm; nothing in the product may import tests/",
 		"app/sqlite imports app/llm; an adapter imports only app/engine and its own subpackages, app/run wires adapters together",
+		"main.go imports app/sqlite; the command line reaches the app only through app/run",
 		"tests/fakellm is test-only code but the product links it; move what the product needs under app/",
 	}
 	got := checkLayering(pkgs)

@@ -15,11 +15,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/clanker-desktop/clanker/app/desktop/session"
-	"github.com/clanker-desktop/clanker/app/diag"
-	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run"
-	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -148,7 +144,7 @@ func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
 		Version:         version,
 		Logger:          log,
 	})
-	if errors.Is(err, session.ErrAlreadyRunning) {
+	if errors.Is(err, run.ErrAlreadyRunning) {
 		// Not a failure: the running app was asked to show its window.
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 0
@@ -197,27 +193,12 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 	return 0
 }
 
-func openStore(g globalFlags, log *slog.Logger) (*sqlite.Store, error) {
-	dir, err := run.DataDir(g.dataDir, g.demo)
-	if err != nil {
-		return nil, err
-	}
-	s, err := run.OpenStore(dir, g.noKeychain, log)
-	if err != nil {
-		return nil, err
-	}
-	if r := s.Recovery(); r != nil {
-		log.Warn(r.Message())
-	}
-	return s, nil
-}
-
 func config(g globalFlags, args []string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: clanker config list | get KEY | set KEY VALUE (set apiKey - reads stdin)")
 		return 2
 	}
-	sc, err := openStore(g, log)
+	sc, err := run.OpenDataStore(g.dataDir, g.demo, g.noKeychain, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1
@@ -264,25 +245,13 @@ func config(g globalFlags, args []string, stdin io.Reader, stdout, stderr io.Wri
 }
 
 func diagnostics(g globalFlags, stdout, stderr io.Writer, log *slog.Logger) int {
-	sc, err := openStore(g, log)
+	sc, err := run.OpenDataStore(g.dataDir, g.demo, g.noKeychain, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1
 	}
 	defer sc.Close()
-	ctx := context.Background()
-	d, err := run.DiagnosticsReport(ctx, sc, engine.Snapshot{})
-	if err != nil {
-		fmt.Fprintf(stderr, "clanker: %v\n", err)
-		return 1
-	}
-	d.AppVersion = version
-	d.Notes = append(d.Notes, "Taken by `clanker diag` from the stored data: the engine does not run in this process, so there is no live page or conversation state.")
-	key, _, err := sc.APIKey(ctx)
-	if err != nil {
-		log.Warn("the API key could not be read; it is still never printed", "err", err)
-	}
-	b, err := diag.JSON(diag.Sanitize(d, key))
+	b, err := run.DiagnosticsJSON(context.Background(), sc, version, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1

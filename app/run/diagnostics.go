@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/diag"
@@ -31,4 +32,21 @@ func DiagnosticsReport(ctx context.Context, s *sqlite.Store, snap engine.Snapsho
 		in.Notes = append(in.Notes, "database recovered at "+r.At.UTC().Format(time.RFC3339)+": "+r.Reason+"; old file kept at "+r.MovedTo)
 	}
 	return diag.Build(in), nil
+}
+
+// DiagnosticsJSON is `clanker diag`: the sanitised report of the stored data as JSON, with the
+// API key scrubbed wherever it might appear. The engine does not run in that process, so the
+// report says there is no live page or conversation state.
+func DiagnosticsJSON(ctx context.Context, s *sqlite.Store, version string, log *slog.Logger) ([]byte, error) {
+	d, err := DiagnosticsReport(ctx, s, engine.Snapshot{})
+	if err != nil {
+		return nil, err
+	}
+	d.AppVersion = version
+	d.Notes = append(d.Notes, "Taken by `clanker diag` from the stored data: the engine does not run in this process, so there is no live page or conversation state.")
+	key, _, err := s.APIKey(ctx)
+	if err != nil && log != nil {
+		log.Warn("the API key could not be read; it is still never printed", "err", err)
+	}
+	return diag.JSON(diag.Sanitize(d, key))
 }

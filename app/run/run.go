@@ -143,6 +143,28 @@ func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, er
 	return s, nil
 }
 
+// OpenDataStore resolves the data directory (the demo's with demo set), opens its store with
+// the keychain choice applied, and logs a past recovery, for the subcommands that work on the
+// stored data without running the app (config, diag).
+func OpenDataStore(dataDir string, demo, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
+	dir, err := DataDir(dataDir, demo)
+	if err != nil {
+		return nil, err
+	}
+	s, err := OpenStore(dir, noKeychain, log)
+	if err != nil {
+		return nil, err
+	}
+	if r := s.Recovery(); r != nil && log != nil {
+		log.Warn(r.Message())
+	}
+	return s, nil
+}
+
+// ErrAlreadyRunning is what New returns when another instance is running; that instance
+// was asked to show its window.
+var ErrAlreadyRunning = session.ErrAlreadyRunning
+
 // CheckMessagesURL accepts https, or http on a loopback host (tests and the simulator).
 func CheckMessagesURL(raw string) error {
 	u, err := url.Parse(raw)

@@ -153,11 +153,13 @@ func (s *session) hop(e event) {
 	reqs := s.m.requestsCount()
 	pol := s.m.policyNow()
 	evs := []engine.Event{engine.MessageAdded{Conversation: a.id, Message: q}, p.sidebar()}
+	// Count sends from before the question: without relaxed responsiveness an untyped answer
+	// can be posted in the same instant the request is seen, before the hops begin.
+	sentBefore := len(p.sent)
 	p.mu.Unlock()
 	p.emit(evs...)
 	synctest.Wait()
 	asked := s.sleepUntil(20*time.Second, func() bool { return s.m.requestsCount() > reqs })
-	sentBefore := func() int { p.mu.Lock(); defer p.mu.Unlock(); return len(p.sent) }()
 	for _, i := range []int{e.Conv, (e.Conv + 1 + e.Var) % numConvs} {
 		p.mu.Lock()
 		sw := p.switchTo(p.convs[i])

@@ -150,34 +150,3 @@ func TestDetectProviderByHost(t *testing.T) {
 		t.Error("generic endpoints must report no web search, known providers must report it")
 	}
 }
-
-// BenchmarkPrompt50Messages reports the prompt size for a 50-message
-// conversation sent whole (history size 50) and the share of it that is the
-// long-lived, cacheable prefix; and for the default 20-message window, how
-// much of the next request (after one more message) is a cache hit.
-func BenchmarkPrompt50Messages(b *testing.B) {
-	conv := conversationOf(50)
-	var p Prompt
-	for b.Loop() {
-		p = BuildPrompt(conv)
-	}
-	b.ReportMetric(float64(p.Bytes()), "prompt-bytes")
-	b.ReportMetric(float64(p.StablePrefixBytes()), "stable-prefix-bytes")
-	b.ReportMetric(100*float64(p.StablePrefixBytes())/float64(p.Bytes()), "stable-%")
-
-	full := conv
-	next := full
-	next.History = append(append([]engine.Message(nil), full.History...), engine.Message{Sender: "Ann", Text: "Clanker, what do you think?"})
-	// History size 50, sliding: the window drops the oldest message.
-	a50 := BuildPrompt(window(full, 50))
-	b50 := BuildPrompt(window(next, 50))
-	b.ReportMetric(100*float64(CommonPrefixBytes(a50, b50))/float64(b50.Bytes()), "next-req-shared-%")
-}
-
-func window(c Request, n int) Request {
-	if len(c.History) > n {
-		c.OlderCount = len(c.History) - n
-		c.History = c.History[len(c.History)-n:]
-	}
-	return c
-}

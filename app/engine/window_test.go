@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 func numbered(n int) []Message {
@@ -55,4 +56,31 @@ func TestHistoryWindowStartsAfreshWhenItsAnchorIsGone(t *testing.T) {
 	if s, st, _ := HistoryWindow(nil, 50, next); s != 0 || st != 0 {
 		t.Fatalf("an empty conversation: start %d, settled %d", s, st)
 	}
+}
+
+// Through the engine: the next request after a reply keeps the window's first message and
+// puts the memory where it was, so the provider can reuse the previous request.
+func TestConsecutiveRequestsKeepTheHistoryWindow(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.HistorySize = 10 })
+		h.store.setMode("c1", ModeActive)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil }) // stays silent
+		var msgs []Message
+		for range 30 {
+			msgs = append(msgs, in("Ann", "old"))
+		}
+		h.open("c1", msgs...)
+		h.receive("c1", in("Ann", "first"))
+		h.wait(10 * time.Second)
+		h.receive("c1", in("Bob", "second"))
+		h.wait(10 * time.Second)
+		reqs := h.wantRequests(2, "one request per new message")
+		a, b := reqs[0], reqs[1]
+		if len(a.History) != 10 || a.Settled != 10 || a.OlderCount != 21 {
+			t.Fatalf("first request: %d messages, settled %d, %d older; want a fresh window of 10", len(a.History), a.Settled, a.OlderCount)
+		}
+		if len(b.History) != 11 || b.Settled != 10 || b.OlderCount != 21 || b.History[0].ID != a.History[0].ID || b.History[10].Text != "second" {
+			t.Fatalf("second request: %d messages, settled %d, %d older; want the same window of 10 plus the new message", len(b.History), b.Settled, b.OlderCount)
+		}
+	})
 }

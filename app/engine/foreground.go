@@ -24,6 +24,8 @@ type foreground struct {
 	// held are the new messages whose trigger decision waits for their sender (see
 	// senderWait), by message id.
 	held map[string]*heldDecision
+	// window is where the model's view of this conversation was last laid out.
+	window WindowAnchor
 }
 
 // heldDecision is a new message reported without its label: whether it triggers a reply is

@@ -147,20 +147,20 @@ func (e *Engine) pumpPending() {
 	e.startRequest(RequestReply, p.gen)
 }
 
-// history returns the most recent messages for the model with "You" replaced by the user's name
-// only where it names the local user: the sender label of the user's own messages. Other
-// people's text is never rewritten: a "You" that someone typed means someone else.
-func (e *Engine) history() ([]Message, int) {
+// history returns the messages the model is shown (see HistoryWindow), how many older ones
+// are not shown and how many of the shown ones go before the memory, with "You" replaced by
+// the user's name only where it names the local user: the sender label of the user's own
+// messages. Other people's text is never rewritten: a "You" that someone typed means someone
+// else.
+func (e *Engine) history() ([]Message, int, int) {
 	msgs := e.fg.msgs
 	n := e.settings.HistorySize
 	if n <= 0 {
 		n = 20
 	}
-	older := 0
-	if len(msgs) > n {
-		older = len(msgs) - n
-		msgs = msgs[older:]
-	}
+	older, settled, anchor := HistoryWindow(msgs, n, e.fg.window)
+	e.fg.window = anchor
+	msgs = msgs[older:]
 	out := make([]Message, len(msgs))
 	for i, m := range msgs {
 		m.OwnClanker = m.IsOwnClanker()
@@ -170,7 +170,7 @@ func (e *Engine) history() ([]Message, int) {
 		}
 		out[i] = m
 	}
-	return out, older
+	return out, older, settled
 }
 
 func (e *Engine) participants() []string {
@@ -203,7 +203,7 @@ func (e *Engine) participants() []string {
 
 // startRequest asks the model on its own goroutine for the foreground conversation.
 func (e *Engine) startRequest(kind RequestKind, gen uint64) {
-	hist, older := e.history()
+	hist, older, settled := e.history()
 	req := LLMRequest{
 		Kind:            kind,
 		Conversation:    e.fg.id,
@@ -212,6 +212,7 @@ func (e *Engine) startRequest(kind RequestKind, gen uint64) {
 		Participants:    e.participants(),
 		History:         hist,
 		OlderCount:      older,
+		Settled:         settled,
 		WebSearch:       e.settings.WebSearch,
 		NewsMaxSearches: e.settings.NewsMaxSearches,
 	}

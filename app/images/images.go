@@ -8,8 +8,9 @@
 // A sequential JPEG, what cameras write, is decoded at a reduced DCT scale by this
 // package's own decoder, so a 12-megapixel photo is never built in full; its Y, Cb and Cr
 // planes are scaled as they are and encoded without a detour through RGB. Other files,
-// and JPEGs the fast decoder leaves alone (progressive, CMYK, ...), go through the
-// standard decoders and the same scaler and encoder.
+// and JPEGs the fast decoder leaves alone (progressive, CMYK, ...), are read by the
+// standard decoders, scaled and turned upright by github.com/disintegration/imaging, and
+// encoded by the same encoder.
 package images
 
 import (
@@ -23,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/bmp"  // registers the BMP decoder
 	_ "golang.org/x/image/tiff" // registers the TIFF decoder
 	_ "golang.org/x/image/webp" // registers the WebP decoder
@@ -153,17 +155,7 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 		}
 	}
 	if src == nil {
-		img, _, err := image.Decode(bytes.NewReader(data))
-		if err != nil {
-			return Result{}, wk, fmt.Errorf("%w: decode %s: %v", ErrCorrupt, format, err)
-		}
-		// A GIF's first frame may be smaller than its screen: scale what was decoded.
-		b := img.Bounds()
-		if b.Empty() || int64(b.Dx())*int64(b.Dy()) > int64(maxPixels) {
-			return Result{}, wk, fmt.Errorf("%w: %s decoded as %dx%d, its header says %dx%d", ErrCorrupt, format, b.Dx(), b.Dy(), cfg.Width, cfg.Height)
-		}
-		tw, th = TargetSize(b.Dx(), b.Dy())
-		src = planesOf(img, s.alloc)
+		return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)
 	}
 	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
 
@@ -180,9 +172,78 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 		out[i] = orient(out[i], orientation, s.alloc)
 	}
 	w, h := orientedSize(tw, th, orientation)
+	return encodeResult(s, out, w, h, format), wk, nil
+}
+
+// optimizeWithImaging is the general path, for PNG, GIF, WebP, TIFF, BMP and the JPEGs the
+// fast decoder leaves alone (progressive, CMYK, ...): the standard decoders read the file,
+// github.com/disintegration/imaging scales it (Catmull-Rom, with alpha weighted correctly
+// at transparent edges) and turns it upright, and the result goes to the same plane
+// encoder as the fast path. These files are rarer and mostly small, so the general
+// library is worth more here than the planar path's speed.
+func (o Optimizer) optimizeWithImaging(data []byte, format string, cfg image.Config, orientation int, s *scratch, wk work) (Result, work, error) {
+	maxPixels := o.MaxPixels
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return Result{}, wk, fmt.Errorf("%w: decode %s: %v", ErrCorrupt, format, err)
+	}
+	// A GIF's first frame may be smaller than its screen: scale what was decoded.
+	b := img.Bounds()
+	if b.Empty() || int64(b.Dx())*int64(b.Dy()) > int64(maxPixels) {
+		return Result{}, wk, fmt.Errorf("%w: %s decoded as %dx%d, its header says %dx%d", ErrCorrupt, format, b.Dx(), b.Dy(), cfg.Width, cfg.Height)
+	}
+	wk.decodedPixels = int64(b.Dx()) * int64(b.Dy())
+	tw, th := TargetSize(b.Dx(), b.Dy())
+	var scaled image.Image = img
+	if tw != b.Dx() || th != b.Dy() {
+		scaled = imaging.Resize(img, tw, th, imaging.CatmullRom)
+	}
+	scaled = orientImage(scaled, orientation)
+
+	// planesOf lays transparency over white; the encoder writes 4:2:0, so the chroma
+	// planes are halved each way with the same filter.
+	full := planesOf(scaled, s.alloc)
+	w, h := full[0].w, full[0].h
+	out := full[:1]
+	for _, p := range full[1:] {
+		c := plane{w: (w + 1) / 2, h: (h + 1) / 2, stride: (w + 1) / 2}
+		c.pix = s.alloc(c.w * c.h)
+		resize(c, p, catmullRom, s.alloc)
+		out = append(out, c)
+	}
+	return encodeResult(s, out, w, h, format), wk, nil
+}
+
+// orientImage turns img upright by EXIF orientation o with imaging's flips and turns (the
+// values are TIFF's; see orient). Orientation 1 and unknown values return img.
+func orientImage(img image.Image, o int) image.Image {
+	switch o {
+	case 2:
+		return imaging.FlipH(img)
+	case 3:
+		return imaging.Rotate180(img)
+	case 4:
+		return imaging.FlipV(img)
+	case 5:
+		return imaging.Transpose(img)
+	case 6:
+		return imaging.Rotate270(img) // imaging turns counter-clockwise: 270 is 90 clockwise
+	case 7:
+		return imaging.Transverse(img)
+	case 8:
+		return imaging.Rotate90(img)
+	}
+	return img
+}
+
+// encodeResult encodes the Y (and Cb, Cr) planes of a w x h image as the Result.
+func encodeResult(s *scratch, out []plane, w, h int, format string) Result {
 	s.buf.Reset()
 	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16)
-	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: format}, wk, nil
+	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: format}
 }
 
 // dctScale picks n for decoding a w x h JPEG at n/8 of its size on the way to tw x th: the

@@ -172,3 +172,42 @@ func TestIDCT4MatchesGenericTransform(t *testing.T) {
 		}
 	}
 }
+
+// A progressive JPEG with an EXIF orientation is turned upright on the general path too:
+// the orientation read from its header is applied after imaging has scaled it.
+func TestProgressiveJPEGIsTurnedUpright(t *testing.T) {
+	data, err := os.ReadFile("testdata/progressive.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Optimize(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turned, wk, err := Optimizer{}.optimize(withOrientation(t, data, 6))
+	if err != nil || wk.dctScale != 0 {
+		t.Fatalf("scale %d, %v: want the general path", wk.dctScale, err)
+	}
+	if turned.Width != plain.Height || turned.Height != plain.Width {
+		t.Fatalf("orientation 6 gave %dx%d, want %dx%d", turned.Width, turned.Height, plain.Height, plain.Width)
+	}
+	// Turned 90 degrees clockwise, the plain result's bottom-left corner is now top-left.
+	a, b := decodeResult(t, plain), decodeResult(t, turned)
+	for _, c := range []struct{ ax, ay, bx, by int }{
+		{4, plain.Height - 5, 4, 4},
+		{plain.Width - 5, 4, turned.Width - 5, turned.Height - 5},
+	} {
+		ar, ag, ab, _ := a.At(c.ax, c.ay).RGBA()
+		br, bg, bb, _ := b.At(c.bx, c.by).RGBA()
+		if d := max(absDiff(ar, br), absDiff(ag, bg), absDiff(ab, bb)) >> 8; d > 24 {
+			t.Errorf("plain (%d,%d) and turned (%d,%d) differ by %d", c.ax, c.ay, c.bx, c.by, d)
+		}
+	}
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}

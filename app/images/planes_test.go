@@ -1,6 +1,10 @@
 package images
 
-import "testing"
+import (
+	"image"
+	"image/color"
+	"testing"
+)
 
 // Every output sample's weights must sum to exactly one (flat areas stay flat) and read
 // only samples inside the source, for reductions, enlargements and tiny edges alike.
@@ -40,6 +44,31 @@ func TestOrientMovesCorners(t *testing.T) {
 		}
 		if ww, hh := orientedSize(3, 2, o); q.w != ww || q.h != hh {
 			t.Errorf("orientation %d: %dx%d, want %dx%d", o, q.w, q.h, ww, hh)
+		}
+	}
+}
+
+// The general path turns images with imaging; each orientation must put the corners where
+// the planar path's orient does.
+func TestOrientImageMovesCornersLikeOrient(t *testing.T) {
+	img := image.NewGray(image.Rect(0, 0, 3, 2))
+	copy(img.Pix, []byte{1, 0, 2, 3, 0, 4})
+	p := plane{w: 3, h: 2, stride: 3, pix: img.Pix}
+	alloc := func(n int) []byte { return make([]byte, n) }
+	for o := 1; o <= 8; o++ {
+		want := orient(p, o, alloc)
+		got := orientImage(img, o)
+		b := got.Bounds()
+		if b.Dx() != want.w || b.Dy() != want.h {
+			t.Fatalf("orientation %d: %dx%d, want %dx%d", o, b.Dx(), b.Dy(), want.w, want.h)
+		}
+		for y := range want.h {
+			for x := range want.w {
+				g := color.GrayModel.Convert(got.At(b.Min.X+x, b.Min.Y+y)).(color.Gray).Y
+				if w := want.pix[y*want.stride+x]; g != w {
+					t.Errorf("orientation %d: (%d,%d) is %d, want %d", o, x, y, g, w)
+				}
+			}
 		}
 	}
 }

@@ -129,13 +129,13 @@ func TestRequestBodyPerProvider(t *testing.T) {
 			if _, ok := r.Fields["web_search_options"]; ok != tc.wantSearchOpts {
 				t.Errorf("web_search_options present=%v, want %v", ok, tc.wantSearchOpts)
 			}
-			// The history arrives in order: system, summary, Ann's text, Bob's image with alt text.
+			// The request holds the rules, Ann's text, Bob's image with alt text and the memory.
 			var texts []string
 			for _, m := range r.Messages {
 				texts = append(texts, m.Role+"|"+m.Text())
 			}
 			joined := strings.Join(texts, "\n")
-			for _, want := range []string{"system|You are Clanker", "user|[CONVERSATION SUMMARY", "user|Ann: Clanker, where should we go?",
+			for _, want := range []string{"system|You are Clanker", "user|[MEMORY - from the Clanker app", "[CONVERSATION SUMMARY", "user|Ann: Clanker, where should we go?",
 				`user|Bob: [IMAGE: blob:https://messages.google.com/img-1] "a lake"`, `{"Ann":"likes hiking"}`, "The local user is Dana"} {
 				if !strings.Contains(joined, want) {
 					t.Errorf("messages: want %q in\n%s", want, joined)
@@ -255,7 +255,7 @@ func TestFollowUpCarriesTheImageWithAltTextSizeAndProfiles(t *testing.T) {
 	if !strings.Contains(last.Text(), `Alt text: "a lake"`) || !strings.Contains(last.Text(), "448x336") {
 		t.Errorf("follow-up text must carry alt text and size, got %q", last.Text())
 	}
-	if !strings.Contains(reqs[0].Messages[0].Text(), `"Ann":"likes hiking"`) {
+	if !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-2].Text(), `"Ann":"likes hiking"`) { // the memory, just before the image
 		t.Error("follow-up must carry the participant profiles")
 	}
 }

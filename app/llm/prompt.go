@@ -49,11 +49,13 @@ type Part struct {
 	ImageURL string // data URL, only on the image follow-up message
 }
 
-// Prompt is the ordered list of messages for one request. The first Stable
-// parts change only when the conversation's memory changes (rules,
-// participants, persona, profiles, summary); the recent messages and any
-// per-request instruction follow, so consecutive requests share a
-// byte-identical prefix that providers can cache.
+// Prompt is the ordered list of messages for one request, laid out so that consecutive
+// requests share a long byte-identical prefix that providers cache: the fixed rules and the
+// participants first, then the settled history (whose first message stays put for a block of
+// requests, see engine.HistoryWindow), then the memory the model keeps (which changes when
+// the model updates it), then the messages newer than the memory and any per-request
+// instruction. The first Stable parts are the ones the next request of the same block repeats
+// unless the memory changed.
 type Prompt struct {
 	Parts  []Part
 	Stable int
@@ -171,30 +173,20 @@ func BuildPrompt(req Request) Prompt {
 	if names := participantNames(req.Participants, local); len(names) > 0 {
 		fmt.Fprintf(&sys, "Participants: %s.\n", strings.Join(names, ", "))
 	}
-	if s := strings.TrimSpace(mem.Customization); s != "" {
-		sys.WriteString("\n[ACTIVE CUSTOMIZATION]\n")
-		sys.WriteString(s)
-		sys.WriteByte('\n')
-	}
-	if len(mem.Profiles) > 0 {
-		// json.Marshal sorts map keys, so the same profiles always give the
-		// same bytes.
-		b, _ := json.Marshal(mem.Profiles)
-		sys.WriteString("\n[PARTICIPANT PROFILES]\n")
-		sys.Write(b)
-		sys.WriteByte('\n')
-	}
 	parts = append(parts, Part{Role: System, Text: strings.TrimRight(sys.String(), "\n")})
 
-	if s := strings.TrimSpace(mem.Summary); s != "" {
-		parts = append(parts, Part{Role: User, Text: "[CONVERSATION SUMMARY - older messages are not shown]\n" + s})
+	settled := req.Settled
+	if settled <= 0 || settled > len(req.History) {
+		settled = len(req.History)
+	}
+	for _, m := range req.History[:settled] {
+		parts = append(parts, historyParts(m, local)...)
+	}
+	if text := memoryText(mem, req.OlderCount); text != "" {
+		parts = append(parts, Part{Role: User, Text: text})
 	}
 	stable := len(parts)
-
-	if req.OlderCount > 0 {
-		parts = append(parts, Part{Role: User, Text: fmt.Sprintf("[%d older messages are not shown; the summary covers them]", req.OlderCount)})
-	}
-	for _, m := range req.History {
+	for _, m := range req.History[settled:] {
 		parts = append(parts, historyParts(m, local)...)
 	}
 
@@ -208,6 +200,37 @@ func BuildPrompt(req Request) Prompt {
 		parts = append(parts, Part{Role: User, Text: fmt.Sprintf(newsInstructionFormat, max(1, req.NewsMaxSearches))})
 	}
 	return Prompt{Parts: parts, Stable: stable}
+}
+
+// memoryText is the app's message holding what the model keeps about the conversation and
+// how many older messages it does not see, or "" when there is nothing to say. It comes
+// after the settled history rather than in the system message, so that a memory update
+// costs the provider's cache only what follows it.
+func memoryText(mem engine.Memory, older int) string {
+	var b strings.Builder
+	if older > 0 {
+		fmt.Fprintf(&b, "[%d older messages, before the ones above, are not shown; the summary covers them]\n", older)
+	}
+	if s := strings.TrimSpace(mem.Customization); s != "" {
+		b.WriteString("\n[ACTIVE CUSTOMIZATION]\n")
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	if len(mem.Profiles) > 0 {
+		// json.Marshal sorts map keys, so the same profiles always give the same bytes.
+		p, _ := json.Marshal(mem.Profiles)
+		b.WriteString("\n[PARTICIPANT PROFILES]\n")
+		b.Write(p)
+		b.WriteByte('\n')
+	}
+	if s := strings.TrimSpace(mem.Summary); s != "" {
+		b.WriteString("\n[CONVERSATION SUMMARY - older messages are not shown]\n")
+		b.WriteString(s)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "[MEMORY - from the Clanker app, not written by a participant]\n" + strings.TrimSpace(b.String())
 }
 
 func participantNames(names []string, local string) []string {

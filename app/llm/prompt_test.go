@@ -42,7 +42,7 @@ func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T
 		},
 	}})
 	var got []string
-	for _, part := range p.Parts[p.Stable:] {
+	for _, part := range p.Parts[1:] { // after the rules; there is no memory to show
 		got = append(got, string(part.Role)+"|"+part.Text)
 	}
 	want := []string{
@@ -59,12 +59,26 @@ func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T
 
 func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	conv := conversationOf(30)
+	conv.OlderCount = 12
 	before := BuildPrompt(conv)
-	// A new message arrives and the 20-message window slides by one.
+	if mem := before.Parts[before.Stable-1].Text; !strings.HasPrefix(mem, "[MEMORY") || !strings.Contains(mem, "[12 older messages") ||
+		!strings.Contains(mem, "cheerful sailor") || !strings.Contains(mem, "runs marathons") || !strings.Contains(mem, "trip to the coast") {
+		t.Fatalf("the memory must close the stable part with the counter, customization, profiles and summary, got %q", mem)
+	}
+	// A new message arrives within the window's block: the settled history and the memory
+	// stay where they were and the message follows them.
+	conv.Settled = len(conv.History)
 	conv.History = append(conv.History, engine.Message{Sender: "Ann", Text: "Clanker, thoughts?"})
 	after := BuildPrompt(conv)
-	if CommonPrefixBytes(before, after) < before.StablePrefixBytes() {
-		t.Fatalf("consecutive prompts share %d bytes, but the stable prefix is %d", CommonPrefixBytes(before, after), before.StablePrefixBytes())
+	if CommonPrefixBytes(before, after) != before.Bytes() || after.Stable != before.Stable {
+		t.Fatalf("the next request of a block must repeat the whole previous one: shared %d of %d bytes", CommonPrefixBytes(before, after), before.Bytes())
+	}
+	// The model updates its summary: what precedes the memory is still shared.
+	updated := conv
+	updated.Memory.Summary = "Ann and Bob settled on the coast."
+	mem := BuildPrompt(updated)
+	if got, want := CommonPrefixBytes(after, mem), after.StablePrefixBytes()-len(after.Parts[after.Stable-1].Text)-len("\n\n"); got < want {
+		t.Fatalf("a memory update must keep the rules and the settled history (%d bytes), shared %d", want, got)
 	}
 	// An activation or news instruction goes at the end, after the prefix.
 	act := conv
@@ -135,35 +149,4 @@ func TestDetectProviderByHost(t *testing.T) {
 	if Generic.SupportsWebSearch() || !XAI.SupportsWebSearch() || !strings.Contains(Generic.WebSearchNote(), "not available") {
 		t.Error("generic endpoints must report no web search, known providers must report it")
 	}
-}
-
-// BenchmarkPrompt50Messages reports the prompt size for a 50-message
-// conversation sent whole (history size 50) and the share of it that is the
-// long-lived, cacheable prefix; and for the default 20-message window, how
-// much of the next request (after one more message) is a cache hit.
-func BenchmarkPrompt50Messages(b *testing.B) {
-	conv := conversationOf(50)
-	var p Prompt
-	for b.Loop() {
-		p = BuildPrompt(conv)
-	}
-	b.ReportMetric(float64(p.Bytes()), "prompt-bytes")
-	b.ReportMetric(float64(p.StablePrefixBytes()), "stable-prefix-bytes")
-	b.ReportMetric(100*float64(p.StablePrefixBytes())/float64(p.Bytes()), "stable-%")
-
-	full := conv
-	next := full
-	next.History = append(append([]engine.Message(nil), full.History...), engine.Message{Sender: "Ann", Text: "Clanker, what do you think?"})
-	// History size 50, sliding: the window drops the oldest message.
-	a50 := BuildPrompt(window(full, 50))
-	b50 := BuildPrompt(window(next, 50))
-	b.ReportMetric(100*float64(CommonPrefixBytes(a50, b50))/float64(b50.Bytes()), "next-req-shared-%")
-}
-
-func window(c Request, n int) Request {
-	if len(c.History) > n {
-		c.OlderCount = len(c.History) - n
-		c.History = c.History[len(c.History)-n:]
-	}
-	return c
 }

@@ -795,6 +795,8 @@
   var STATE_CHECK_MS = 250;
   var RECHECK_FIRST_MS = 1e3;
   var RECHECK_MAX_MS = 3e4;
+  var LOADING_CHECK_MS = 30;
+  var LOADING_POLL_MS = 200;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
@@ -829,6 +831,7 @@
       // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
       recheckTimer: 0,
       recheckMs: RECHECK_FIRST_MS,
+      stateDue: 0,
       sidebarTimer: 0,
       sidebarSnap: null,
       compose: "",
@@ -873,7 +876,7 @@
       }
       if (s === "loading") {
         const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
-        scheduleState(left > 0 ? Math.min(1e3, Math.max(50, left + 10)) : 1e3);
+        scheduleState(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1e3);
       }
       if (s === "unrecognised") {
         if (!st.recheckTimer) {
@@ -904,8 +907,14 @@
       historyBatch = [];
     }
     function scheduleState(ms) {
-      if (st.stateTimer) return;
-      st.stateTimer = setTimeout(checkState, ms === void 0 ? STATE_CHECK_MS : ms);
+      const wait = ms === void 0 ? STATE_CHECK_MS : ms;
+      const due = performance.now() + wait;
+      if (st.stateTimer) {
+        if (st.stateDue <= due) return;
+        clearTimeout(st.stateTimer);
+      }
+      st.stateDue = due;
+      st.stateTimer = setTimeout(checkState, wait);
     }
     function checkUrl() {
       if (location.href === st.url) return;
@@ -1223,7 +1232,7 @@
       }
       if (sidebarTouched) scheduleSidebar();
       if (composeTouched) reportCompose(false);
-      if (structure) scheduleState();
+      if (structure) scheduleState(st.pageState === "loading" ? LOADING_CHECK_MS : void 0);
       if (structure) ui.keepAttached();
       const dt = performance.now() - t0;
       stats.observerMs += dt;

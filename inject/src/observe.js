@@ -35,6 +35,10 @@ const SIDEBAR_DEBOUNCE_MS = 500;
 const STATE_CHECK_MS = 250;
 const RECHECK_FIRST_MS = 1000;
 const RECHECK_MAX_MS = 30000;
+// While the page is loading, a structural change is checked this soon, and without changes the
+// state is re-checked this often until the unrecognised grace ends (then once a second).
+const LOADING_CHECK_MS = 30;
+const LOADING_POLL_MS = 200;
 
 export function createObserver(emit, ui, maxEventBytes) {
   const cfg = { unrecognisedGraceMs: 10000 };
@@ -64,6 +68,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
     recheckTimer: 0,
     recheckMs: RECHECK_FIRST_MS,
+    stateDue: 0,
     sidebarTimer: 0,
     sidebarSnap: null,
     compose: '',
@@ -120,11 +125,11 @@ export function createObserver(emit, ui, maxEventBytes) {
       st.pageState = s;
       emit('page_state', { state: s, url: capString(location.href, 2048), conversationId: st.convId });
     }
-    // While loading, keep checking so "unrecognised" is reported when the grace ends
-    // (and, after it, once a second until the page decides).
+    // While loading, keep checking so the page is reported usable soon after it renders and
+    // "unrecognised" when the grace ends (and, after it, once a second until the page decides).
     if (s === 'loading') {
       const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
-      scheduleState(left > 0 ? Math.min(1000, Math.max(50, left + 10)) : 1000);
+      scheduleState(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1000);
     }
     // "Unrecognised" is never final: a slow machine may draw the app long after the grace,
     // or change it in ways the observer does not see (an attribute outside its filter).
@@ -160,9 +165,18 @@ export function createObserver(emit, ui, maxEventBytes) {
     historyBatch = [];
   }
 
+  // scheduleState checks the state in ms (STATE_CHECK_MS by default). A check already due
+  // sooner stands; one due later is brought forward, so a change seen while a slow poll is
+  // pending is not left waiting for it.
   function scheduleState(ms) {
-    if (st.stateTimer) return;
-    st.stateTimer = setTimeout(checkState, ms === undefined ? STATE_CHECK_MS : ms);
+    const wait = ms === undefined ? STATE_CHECK_MS : ms;
+    const due = performance.now() + wait;
+    if (st.stateTimer) {
+      if (st.stateDue <= due) return;
+      clearTimeout(st.stateTimer);
+    }
+    st.stateDue = due;
+    st.stateTimer = setTimeout(checkState, wait);
   }
 
   // ---- conversation switching ------------------------------------------------------
@@ -534,7 +548,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (composeTouched) reportCompose(false);
     // Any structural change may have taken the page's known parts away (Google re-renders
     // without a reload), so the state is re-checked, debounced, after every one.
-    if (structure) scheduleState();
+    if (structure) scheduleState(st.pageState === 'loading' ? LOADING_CHECK_MS : undefined);
     if (structure) ui.keepAttached();
     const dt = performance.now() - t0;
     stats.observerMs += dt;

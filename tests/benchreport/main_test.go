@@ -76,6 +76,12 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "clanker_1.0.0_amd64.deb"), make([]byte, 2_500_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "Clanker-1.0.0-windows-amd64-setup.exe"), make([]byte, 10_000_001), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clanker-1.0.0-windows-amd64.exe"), make([]byte, 40_000_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +89,9 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| clanker_1.0.0_amd64.deb | 2.5 MB |", "Tauri wrapper about 8 MB", "120 MB"} {
+	for _, want := range []string{"| clanker_1.0.0_amd64.deb | 2.50 MB (2500000 bytes) **target <= 10 MB: met** |",
+		"| Clanker-1.0.0-windows-amd64-setup.exe | 10.00 MB (10000001 bytes) **target <= 10 MB: NOT met** |",
+		"| clanker-1.0.0-windows-amd64.exe | 40.00 MB (40000000 bytes) |", "Tauri wrapper about 8 MB", "120 MB"} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("section lacks %q:\n%s", want, sec)
 		}

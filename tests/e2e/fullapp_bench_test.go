@@ -42,25 +42,43 @@ func (f *fullApp) configure() {
 // BenchmarkAppStartToBridgeReady measures, per start of the real binary (a fresh HOME,
 // so WebKit's caches are cold; a configured data directory), the milliseconds from exec
 // to the bridge's first page_state event reaching Go, and to the page being usable (a
-// page_state of no_conversation or conversation).
+// page_state of no_conversation or conversation: the bridge has seen the conversation
+// list). Beside them, from the same runs, ms-to-page-loaded: when the simulator page's own
+// script had run and opened its event stream (it renders the list right after fetching its
+// state and pictures from loopback), the page-load time the usable figure is compared with.
 func BenchmarkAppStartToBridgeReady(b *testing.B) {
 	needDisplayB(b)
 	f := newFullApp(b)
 	f.configure()
-	var toState, toUsable []float64
+	var toState, toUsable, toLoaded []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		testkit.WaitFor(b, 30*time.Second, "the previous run's page to disconnect from the simulator", func() (bool, string) {
+			st, err := f.ctl.Status()
+			return err == nil && st.Pages == 0, fmt.Sprintf("%+v %v", st, err)
+		})
+		b.StartTimer()
 		f.launch()
-		var first time.Duration
+		var first, loaded time.Duration
 		testkit.WaitFor(b, 60*time.Second, "the bridge's first page_state and a usable page", func() (bool, string) {
+			if loaded == 0 {
+				if st, err := f.ctl.Status(); err == nil && st.Pages > 0 {
+					loaded = time.Since(f.app.Started)
+				}
+			}
 			st := f.status()
 			if st.PageState != "" && first == 0 {
 				first = time.Since(f.app.Started)
 			}
 			usable := st.PageState == "no_conversation" || st.PageState == "conversation"
 			if usable {
+				if loaded == 0 { // connected between the two looks
+					loaded = time.Since(f.app.Started)
+				}
 				toState = append(toState, ms(first))
 				toUsable = append(toUsable, ms(time.Since(f.app.Started)))
+				toLoaded = append(toLoaded, ms(loaded))
 			}
 			return usable, fmt.Sprintf("%+v", st)
 		})
@@ -70,16 +88,21 @@ func BenchmarkAppStartToBridgeReady(b *testing.B) {
 	}
 	b.ReportMetric(median(toState), "ms-to-bridge-ready")
 	b.ReportMetric(median(toUsable), "ms-to-page-usable")
+	b.ReportMetric(median(toLoaded), "ms-to-page-loaded")
 }
 
-// BenchmarkAppMemory reports the resident memory (VmRSS, MiB) of the app process and of
-// WebKit's web and network processes, idle on an open conversation and after a
-// simulated 10-minute conversation. The conversation is compressed in time: 200
-// incoming messages (one every 3 s would be 10 minutes) delivered back to back, every
-// tenth addressing Clanker, which answers at zero model latency (20 typed replies).
+// BenchmarkAppMemory reports the memory of the app process and of WebKit's web and
+// network processes as PSS (proportional set size, MiB: shared pages are split between the
+// processes sharing them, so the figures add up), idle on an open conversation and after a
+// simulated 10-minute conversation, and what an open settings window adds. The
+// conversation is compressed in time: 200 incoming messages (one every 3 s would be 10
+// minutes) delivered back to back, every tenth addressing Clanker, which answers at zero
+// model latency (20 typed replies). The settings window is opened from the status pill's
+// Settings... item, as a user does; it is a process of its own (clanker settings, with its
+// own WebKit processes), measured while open and again once it has been closed.
 func BenchmarkAppMemory(b *testing.B) {
 	needDisplayB(b)
-	var idle, after map[string]float64
+	var idle, after, withSettings, closed map[string]float64
 	for i := 0; i < b.N; i++ {
 		f := newFullApp(b)
 		f.configure()
@@ -90,7 +113,7 @@ func BenchmarkAppMemory(b *testing.B) {
 		f.waitSent(bob, engine.AvailableText)
 		f.waitQuiet()
 		time.Sleep(3 * time.Second) // let the page and WebKit settle before sampling
-		idle = rssMiB(b, f)
+		idle = pssMiB(b, f)
 
 		for m := 1; m <= 200; m++ {
 			text := fmt.Sprintf("message %d of the long chat about nothing in particular", m)
@@ -107,35 +130,98 @@ func BenchmarkAppMemory(b *testing.B) {
 			}
 		}
 		time.Sleep(3 * time.Second)
-		after = rssMiB(b, f)
+		after = pssMiB(b, f)
+
+		f.openSettingsFromPill()
+		time.Sleep(3 * time.Second)
+		withSettings = pssMiB(b, f)
+		f.closeSettingsWindows()
+		testkit.WaitFor(b, 20*time.Second, "the settings process to end", func() (bool, string) {
+			n := len(Descendants(f.app.Cmd.Process.Pid, "clanker"))
+			return n == 0, fmt.Sprintf("%d settings processes", n)
+		})
+		time.Sleep(3 * time.Second)
+		closed = pssMiB(b, f)
 		f.app.Stop()
 	}
-	for _, name := range []string{"app", "webprocess", "networkprocess"} {
-		b.ReportMetric(idle[name], "MiB-"+name+"-idle")
-		b.ReportMetric(after[name], "MiB-"+name+"-after-chat")
+	for _, name := range []string{"app", "webprocess", "networkprocess", "total"} {
+		b.ReportMetric(idle[name], "MiB-pss-"+name+"-idle")
+		b.ReportMetric(after[name], "MiB-pss-"+name+"-after-chat")
+	}
+	b.ReportMetric(100*(after["total"]/idle["total"]-1), "growth-%")
+	// Opening the settings window also shifts shared pages onto its processes, so what it
+	// adds is the whole tree's PSS while it is open less the tree's PSS just before.
+	b.ReportMetric(withSettings["total"]+withSettings["settings"]-after["total"], "MiB-pss-settings-extra")
+	b.ReportMetric(withSettings["settings"], "MiB-pss-settings-window")
+	b.ReportMetric(closed["settings"], "MiB-pss-settings-after-close")
+	b.ReportMetric(closed["total"], "MiB-pss-total-after-settings-closed")
+}
+
+// openSettingsFromPill opens the settings window with the status pill's last item
+// (Settings...), clicked as pillMenu clicks, and waits for its window.
+func (f *fullApp) openSettingsFromPill() {
+	f.t.Helper()
+	x, y, _, h := windowGeometry(f.t, "Clanker")
+	for attempt := 1; ; attempt++ {
+		click(f.t, x+50, y+h-28)
+		click(f.t, x+60, y+h-52-15) // half a 31 px item above the menu's bottom
+		if ok, _ := testkit.Poll(10*time.Second, func() (bool, string) { return windowVisible("Clanker settings"), "" }); ok {
+			return
+		}
+		if attempt == 3 {
+			f.t.Fatalf("the settings window did not open from the status pill after %d attempts", attempt)
+		}
 	}
 }
 
-// rssMiB sums the app's process tree by kind: the app itself, WebKit's web processes
-// and its network process (process names are cut to 15 bytes by the kernel).
-func rssMiB(b *testing.B, f *fullApp) map[string]float64 {
+// pssMiB sums the PSS of the app's process tree by kind: the app itself, WebKit's web
+// processes, its network process, and the settings window (a clanker child process and its
+// own WebKit processes), which "total" leaves out.
+func pssMiB(b *testing.B, f *fullApp) map[string]float64 {
 	b.Helper()
-	byName, err := ProcessTreeRSS(f.app.Cmd.Process.Pid)
+	root := f.app.Cmd.Process.Pid
+	procs, err := ProcessTreePSS(root)
 	if err != nil {
 		b.Fatal(err)
 	}
-	out := map[string]float64{}
-	for name, kib := range byName {
-		switch {
-		case name == "clanker":
-			out["app"] += float64(kib) / 1024
-		case strings.HasPrefix(name, "WebKitWebProces"):
-			out["webprocess"] += float64(kib) / 1024
-		case strings.HasPrefix(name, "WebKitNetworkPr"):
-			out["networkprocess"] += float64(kib) / 1024
+	settings := map[int]bool{}
+	for _, p := range procs {
+		if p.PID != root && p.Name == "clanker" {
+			settings[p.PID] = true
 		}
 	}
-	b.Logf("resident memory by process name (KiB): %v", byName)
+	parentOf := map[int]int{}
+	for _, p := range procs {
+		parentOf[p.PID] = p.Parent
+	}
+	inSettings := func(pid int) bool {
+		for q := pid; q > 1 && q != root; q = parentOf[q] {
+			if settings[q] {
+				return true
+			}
+		}
+		return false
+	}
+	out := map[string]float64{}
+	for _, p := range procs {
+		mib := float64(p.KiB) / 1024
+		if inSettings(p.PID) {
+			out["settings"] += mib
+			continue
+		}
+		switch {
+		case p.PID == root:
+			out["app"] += mib
+		case strings.HasPrefix(p.Name, "WebKitWebProces"):
+			out["webprocess"] += mib
+		case strings.HasPrefix(p.Name, "WebKitNetworkPr"):
+			out["networkprocess"] += mib
+		default:
+			out["other"] += mib
+		}
+		out["total"] += mib
+	}
+	b.Logf("PSS by process: %+v", procs)
 	return out
 }
 

@@ -146,7 +146,7 @@ func (a *App) purge(ev engine.Purge) error {
 	case err := <-done:
 		return err
 	case <-time.After(purgeTimeout):
-		return errors.New("Clanker's engine did not get to it in time; try again")
+		return errors.New("the purge did not reach Clanker's engine in time; try again")
 	case <-a.ctx.Done():
 		return a.ctx.Err()
 	}

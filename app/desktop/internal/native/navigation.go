@@ -9,10 +9,6 @@ import (
 // Navigation results the Windows view turns into LoadChanged and LoadFailed reports. No
 // Windows code here, so the rules are tested on every OS.
 
-// webErrorCanceled is COREWEBVIEW2_WEB_ERROR_STATUS_OPERATION_CANCELED: a navigation
-// replaced by the next one, which is not a failure anyone should see.
-const webErrorCanceled = 14
-
 // webErrorText is the user-facing text of a COREWEBVIEW2_WEB_ERROR_STATUS, shown on the
 // offline page.
 func webErrorText(status int32) string {

@@ -37,6 +37,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// webErrorCanceled is COREWEBVIEW2_WEB_ERROR_STATUS_OPERATION_CANCELED: a navigation
+// replaced by the next one, which is not a failure anyone should see.
+const webErrorCanceled = 14
+
 type windowsPlatform struct {
 	mu     sync.Mutex
 	w      *wails

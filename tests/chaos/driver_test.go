@@ -336,10 +336,7 @@ func (s *session) apply(e event) {
 			m.Sender, m.Text, m.Images = c.people[0], fmt.Sprintf("Your code is %d. Reply STOP to end, clanker", s.msgSeq), nil
 		}
 		c.msgs = append(c.msgs, m)
-		if c == cur {
-			evs = append(evs, engine.MessageAdded{Conversation: c.id, Message: m})
-		}
-		evs = append(evs, p.sidebar())
+		evs = append(append(evs, p.added(c, m)...), p.sidebar())
 	case evUserType:
 		cur.user += "draft "
 		evs = append(evs, p.compose(cur))
@@ -363,23 +360,28 @@ func (s *session) apply(e event) {
 		p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
 		m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
 		cur.msgs = append(cur.msgs, m)
-		evs = append(evs, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur), p.sidebar())
+		evs = append(append(evs, p.added(cur, m)...), p.compose(cur), p.sidebar())
 	case evSwitch:
-		sw := p.switchTo(p.convs[e.Conv])
+		c := p.convs[e.Conv]
+		sw := p.switchTo(c)
 		if e.Var == 1 {
 			// The page changed at once; the engine hears of it only after the bridge parsed it,
-			// so commands sent meanwhile meet the new conversation.
+			// so commands sent meanwhile meet the new conversation. The report describes the
+			// conversation as it is when it is sent, rows added meanwhile included.
 			// A later switch supersedes this report, as the bridge only reports what is shown.
 			p.unreported++
+			p.settling = true
 			gen := p.switchGen
 			time.AfterFunc(e.D, func() {
 				p.mu.Lock()
 				p.unreported--
-				stale := gen != p.switchGen
-				p.mu.Unlock()
-				if !stale {
-					p.emit(sw...)
+				var sw []engine.Event
+				if gen == p.switchGen {
+					p.settling = false
+					sw = p.report(c)
 				}
+				p.mu.Unlock()
+				p.emit(sw...)
 			})
 			break
 		}

@@ -45,7 +45,7 @@ func (c *conv) row() engine.SidebarRow {
 // while the engine is idle, so the lock only guards against the odd late LLM goroutine.
 type page struct {
 	mu      sync.Mutex
-	eng     *engine.Engine
+	eng     eventSink
 	store   *sqlite.EngineStore
 	convs   []*conv
 	current *conv
@@ -58,8 +58,12 @@ type page struct {
 	navFails   bool
 	// switchGen counts switches; unreported counts switches the bridge has not reported yet.
 	switchGen, unreported int
-	fetchFails            bool
-	navigations           int // navigate commands the engine sent
+	// settling is true while the switch to the conversation on screen is not reported yet.
+	// The bridge reports rows one by one only after a conversation settled, so rows added
+	// meanwhile reach the engine in the report's baseline, which is read when it is sent.
+	settling    bool
+	fetchFails  bool
+	navigations int // navigate commands the engine sent
 
 	llm  *model
 	sent []sentText
@@ -70,6 +74,11 @@ type page struct {
 	known      map[string]int // known engine bug id -> times hit
 	step       int
 	stats      stats
+}
+
+// eventSink is where the page's events go: the engine, or a recorder in the model's own tests.
+type eventSink interface {
+	Send(engine.Event) error
 }
 
 type sentText struct {
@@ -175,7 +184,23 @@ func (p *page) opened(c *conv) []engine.Event {
 func (p *page) switchTo(c *conv) []engine.Event {
 	p.current = c
 	p.switchGen++
+	p.settling = false
+	return p.report(c)
+}
+
+// report is what the bridge sends once conversation c has settled on screen.
+func (p *page) report(c *conv) []engine.Event {
 	return append([]engine.Event{engine.ConversationChanging{To: c.id}}, p.opened(c)...)
+}
+
+// added is how the engine hears of a new row m just added to c: as a MessageAdded when c is
+// on screen and settled; not at all when c is not on screen (only the sidebar changes) or its
+// switch is unreported (the report's baseline will carry m, in its place among the rows).
+func (p *page) added(c *conv, m engine.Message) []engine.Event {
+	if c != p.current || p.settling {
+		return nil
+	}
+	return []engine.Event{engine.MessageAdded{Conversation: c.id, Message: m}}
 }
 
 func (p *page) sidebar() engine.SidebarUpdate {
@@ -233,7 +258,7 @@ func (p *page) Do(cmd engine.Command) {
 			p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
 			m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
 			cur.msgs = append(cur.msgs, m)
-			after = append(after, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur))
+			after = append(append(after, p.added(cur, m)...), p.compose(cur))
 		}
 	case engine.CmdRemoveText:
 		// clear_inserted acts on the box on screen and removes exactly Clanker's text.

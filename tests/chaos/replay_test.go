@@ -92,3 +92,22 @@ func TestChaosReplayNoReplyAnswersAClankerThatAnsweredOurHeldNotice(t *testing.T
 		t.Errorf("the Available notice was never sent; the replay no longer puts our message between the two Clanker messages")
 	}
 }
+
+// This one was the page model's fault, not the engine's (see
+// TestPageModelReportsRowsOfAnUnsettledConversationInItsBaseline); the replay keeps the
+// shortened list so the model cannot slip back.
+func TestChaosReplayRowsAddedWhileASwitchSettlesKeepTheirOrder(t *testing.T) {
+	res := replay(t, 5002784, []event{
+		{Kind: evSwitch, Conv: 1},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: 85 * time.Second},
+		{Kind: evSwitch, Conv: 5, Var: 1, D: 411 * time.Millisecond},
+		{Kind: evRemote, Conv: 1, Var: 5}, // another Clanker naming clanker, in c1 while c5 is shown
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 120 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 2}, // a person's image, before c1 is reported again
+		{Kind: evWait, D: 13 * time.Second},
+	})
+	if res.stats.replies == 0 {
+		t.Errorf("no reply was sent; the replay no longer answers the person's image")
+	}
+}

@@ -118,6 +118,33 @@ func TestRetryAfterLongerThanTheCapIsNotWaitedFor(t *testing.T) {
 	})
 }
 
+// Found by FuzzClassifyHTTP: Retry-After: 1e10 seconds overflowed time.Duration into a
+// negative wait, read as "no wait given", so the client retried after about a second. Absurd
+// values (and ones too large for a float) are capped, which is still too long to wait: the
+// client gives up at once, as for any Retry-After over its limit.
+func TestAbsurdRetryAfterIsTooLongToWaitAndGivenUpOn(t *testing.T) {
+	for _, h := range []http.Header{
+		{"Retry-After": {"1e10"}},
+		{"Retry-After": {"1e400"}},
+		{"Retry-After": {"+Inf"}},
+		{"Retry-After": {"9223372037"}}, // the first whole second past time.Duration's range
+		{"Retry-After-Ms": {"1e300"}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			tr := &scripted{resps: []func() *http.Response{status(429, h, rateBody), status(200, nil, okBody)}}
+			start := time.Now()
+			_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
+			var e *engine.LLMError
+			if !errors.As(err, &e) || e.RetryAfter != maxRetryAfter {
+				t.Fatalf("%v: want the rate-limit error with the wait capped at %v, got %v", h, maxRetryAfter, err)
+			}
+			if time.Since(start) != 0 || len(tr.times) != 1 {
+				t.Fatalf("%v: want an immediate give-up, waited %v over %d attempts", h, time.Since(start), len(tr.times))
+			}
+		})
+	}
+}
+
 func TestCancelledContextStopsARetryWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"20"}}, rateBody)}}

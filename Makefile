@@ -89,14 +89,25 @@ chaos:
 	@set -o pipefail; go test -tags $(TAGS) -count=1 -timeout 120m ./tests/chaos -run '^TestChaosSeedsKeepEveryInvariant$$' \
 	  -seeds=$(SEEDS) -base=$(BASE) -v 2>&1 | grep -Ev '^ *(=== (RUN|PAUSE|CONT|NAME)|--- PASS)'
 
-## fuzz: run every fuzz target for FUZZTIME each (their seed corpora run in make test)
+## fuzz: run every fuzz target (of PKGS) for FUZZTIME each (their seed corpora run in make test). A failing
+## target does not stop the run: every failing one is listed at the end and the exit code is 1.
+## Go saves each failing input under the package's testdata/fuzz/<target>/.
 FUZZTIME ?= 5m
 fuzz:
-	@for pkg in $$(go list -tags $(TAGS) ./...); do \
-	  for f in $$(go test -tags $(TAGS) -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; go test -tags $(TAGS) -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@failed=""; n=0; \
+	for pkg in $$(go list -tags $(TAGS) $(PKGS)); do \
+	  if ! list=$$(go test -tags $(TAGS) -list '^Fuzz' $$pkg 2>&1); then \
+	    echo "$$list"; failed="$$failed $$pkg(could-not-list-targets)"; continue; \
+	  fi; \
+	  for f in $$(echo "$$list" | grep '^Fuzz'); do \
+	    n=$$((n+1)); echo "== $$pkg $$f"; \
+	    go test -tags $(TAGS) -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || failed="$$failed $$pkg.$$f"; \
 	  done; \
-	done
+	done; \
+	if [ -n "$$failed" ]; then \
+	  echo "fuzz: $$n targets ran for $(FUZZTIME) each; these failed:"; for f in $$failed; do echo "  $$f"; done; exit 1; \
+	fi; \
+	echo "fuzz: all $$n targets passed for $(FUZZTIME) each"
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:

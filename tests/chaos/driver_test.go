@@ -363,29 +363,13 @@ func (s *session) apply(e event) {
 		evs = append(append(evs, p.added(cur, m)...), p.compose(cur), p.sidebar())
 	case evSwitch:
 		c := p.convs[e.Conv]
-		sw := p.switchTo(c)
 		if e.Var == 1 {
 			// The page changed at once; the engine hears of it only after the bridge parsed it,
-			// so commands sent meanwhile meet the new conversation. The report describes the
-			// conversation as it is when it is sent, rows added meanwhile included.
-			// A later switch supersedes this report, as the bridge only reports what is shown.
-			p.unreported++
-			p.settling = true
-			gen := p.switchGen
-			time.AfterFunc(e.D, func() {
-				p.mu.Lock()
-				p.unreported--
-				var sw []engine.Event
-				if gen == p.switchGen {
-					p.settling = false
-					sw = p.report(c)
-				}
-				p.mu.Unlock()
-				p.emit(sw...)
-			})
+			// so commands sent meanwhile meet the new conversation.
+			p.switchLater(c, e.D)
 			break
 		}
-		evs = append(evs, sw...)
+		evs = append(evs, p.switchTo(c)...)
 	case evMode:
 		mode := modeNames[e.Var%3]
 		src := entryPoints[e.Var/3%3]

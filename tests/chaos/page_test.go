@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -61,7 +62,12 @@ type page struct {
 	// settling is true while the switch to the conversation on screen is not reported yet.
 	// The bridge reports rows one by one only after a conversation settled, so rows added
 	// meanwhile reach the engine in the report's baseline, which is read when it is sent.
-	settling    bool
+	settling bool
+	// unannounced are delayed switches whose start (page_state naming the new conversation,
+	// which the engine sees as ConversationChanging) is not sent yet, in click order. The
+	// bridge sends one for every change of conversation, in order, even for a conversation
+	// that never settled because the user moved on; only its settled report is skipped.
+	unannounced []pendingStart
 	fetchFails  bool
 	navigations int // navigate commands the engine sent
 
@@ -79,6 +85,12 @@ type page struct {
 // eventSink is where the page's events go: the engine, or a recorder in the model's own tests.
 type eventSink interface {
 	Send(engine.Event) error
+}
+
+// pendingStart is a delayed switch whose start the bridge has not sent yet.
+type pendingStart struct {
+	gen int // the switchGen it got; later switches have larger ones
+	to  engine.ConversationID
 }
 
 type sentText struct {
@@ -181,16 +193,53 @@ func (p *page) opened(c *conv) []engine.Event {
 	return evs
 }
 
-func (p *page) switchTo(c *conv) []engine.Event {
+// show puts c on screen; the bridge has not said anything about it yet.
+func (p *page) show(c *conv) {
 	p.current = c
 	p.switchGen++
 	p.settling = false
-	return p.report(c)
 }
 
-// report is what the bridge sends once conversation c has settled on screen.
-func (p *page) report(c *conv) []engine.Event {
-	return append([]engine.Event{engine.ConversationChanging{To: c.id}}, p.opened(c)...)
+// switchTo shows c and returns what the bridge sends at once: the start of every earlier
+// switch it has not announced yet, then c's start and its settled report.
+func (p *page) switchTo(c *conv) []engine.Event {
+	evs := p.announceThrough(p.switchGen)
+	p.show(c)
+	return append(append(evs, engine.ConversationChanging{To: c.id}), p.opened(c)...)
+}
+
+// announceThrough returns, in click order, the starts of the unannounced switches up to and
+// including the one numbered gen, and forgets them.
+func (p *page) announceThrough(gen int) []engine.Event {
+	var evs []engine.Event
+	for len(p.unannounced) > 0 && p.unannounced[0].gen <= gen {
+		evs = append(evs, engine.ConversationChanging{To: p.unannounced[0].to})
+		p.unannounced = p.unannounced[1:]
+	}
+	return evs
+}
+
+// switchLater shows c now and lets the bridge report the switch after d: its start (after the
+// starts of earlier switches still unannounced) and, unless the user switched again meanwhile,
+// its settled report, read when it is sent so that rows added meanwhile are in it. Until then
+// commands meet c while the engine still believes the old conversation is shown.
+func (p *page) switchLater(c *conv, d time.Duration) {
+	p.show(c)
+	p.settling = true
+	p.unreported++
+	gen := p.switchGen
+	p.unannounced = append(p.unannounced, pendingStart{gen: gen, to: c.id})
+	time.AfterFunc(d, func() {
+		p.mu.Lock()
+		p.unreported--
+		evs := p.announceThrough(gen)
+		if gen == p.switchGen {
+			p.settling = false
+			evs = append(evs, p.opened(c)...)
+		}
+		p.mu.Unlock()
+		p.emit(evs...)
+	})
 }
 
 // added is how the engine hears of a new row m just added to c: as a MessageAdded when c is

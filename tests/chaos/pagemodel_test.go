@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -84,4 +85,62 @@ func TestPageModelReportsRowsOfAnUnsettledConversationInItsBaseline(t *testing.T
 			t.Fatalf("want m3 sent as a new row of the settled c1, got %+v", last)
 		}
 	})
+}
+
+// switches lists the switch events the recorder saw, as "changing cN" and "opened cN".
+func (r *recorder) switches() []string {
+	var out []string
+	for _, ev := range r.events() {
+		switch ev := ev.(type) {
+		case engine.ConversationChanging:
+			out = append(out, "changing "+string(ev.To))
+		case engine.ConversationOpened:
+			out = append(out, "opened "+string(ev.ID))
+		}
+	}
+	return out
+}
+
+// Seed 3141592653593152 once failed because the model dropped the start of a switch the user
+// left before it settled (c4 -> c1 -> c4, both reported late): the engine never learned that
+// c4 was left, took c4's report for a refresh, and read the user's sent message, whose id had
+// become permanent meanwhile, as a new one to answer. The bridge sends a page_state for every
+// change of conversation, in order; only the settled report of a conversation the user already
+// left is never sent.
+func TestPageModelAnnouncesEverySwitchInOrderEvenOneThatNeverSettled(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		evs   []event
+		after []string
+	}{
+		{"the later switch is reported first", []event{
+			{Kind: evSwitch, Conv: 1, Var: 1, D: 569 * time.Millisecond},
+			{Kind: evSwitch, Conv: 4, Var: 1, D: 288 * time.Millisecond},
+		}, []string{"changing c1", "changing c4", "opened c4"}},
+		{"the left switch is reported first", []event{
+			{Kind: evSwitch, Conv: 2, Var: 1, D: 100 * time.Millisecond},
+			{Kind: evSwitch, Conv: 3, Var: 1, D: 500 * time.Millisecond},
+		}, []string{"changing c2", "changing c3", "opened c3"}},
+		{"an immediate switch follows a delayed one", []event{
+			{Kind: evSwitch, Conv: 1, Var: 1, D: 300 * time.Millisecond},
+			{Kind: evSwitch, Conv: 2},
+		}, []string{"changing c1", "changing c2", "opened c2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rec := &recorder{}
+				p := newPage(newModel())
+				p.eng = rec
+				s := &session{t: t, p: p, m: p.llm}
+				for _, e := range tc.evs {
+					s.apply(e)
+				}
+				time.Sleep(time.Second)
+				synctest.Wait()
+				if got := rec.switches(); !slices.Equal(got, tc.after) {
+					t.Fatalf("want the bridge's switch events %q, got %q", tc.after, got)
+				}
+			})
+		})
+	}
 }

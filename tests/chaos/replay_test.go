@@ -111,3 +111,20 @@ func TestChaosReplayRowsAddedWhileASwitchSettlesKeepTheirOrder(t *testing.T) {
 		t.Errorf("no reply was sent; the replay no longer answers the person's image")
 	}
 }
+
+// Also the page model's fault (see TestPageModelAnnouncesEverySwitchInOrderEvenOneThatNeverSettled).
+func TestChaosReplayAQuickRoundTripAwayAndBackDoesNotAnswerTheUsersMessageAgain(t *testing.T) {
+	res := replay(t, 3141592653593152, []event{
+		{Kind: evMode, Conv: 4, Var: 7}, // Available from the tray: c4 is visited at once
+		{Kind: evLLM, Var: int(outJSON), D: 70 * time.Millisecond},
+		{Kind: evRemote, Conv: 4, Var: 1}, // a mention
+		{Kind: evUserSend, Var: 0},
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 569 * time.Millisecond},
+		{Kind: evIDSwap}, // the user's message gets its permanent id while c1 is shown
+		{Kind: evSwitch, Conv: 4, Var: 1, D: 288 * time.Millisecond},
+		{Kind: evWait, D: 400 * time.Millisecond},
+	})
+	if res.stats.replies == 0 {
+		t.Errorf("no reply was sent; the replay no longer answers the user's message")
+	}
+}

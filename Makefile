@@ -94,20 +94,7 @@ chaos:
 ## Go saves each failing input under the package's testdata/fuzz/<target>/.
 FUZZTIME ?= 5m
 fuzz:
-	@failed=""; n=0; \
-	for pkg in $$(go list -tags $(TAGS) $(PKGS)); do \
-	  if ! list=$$(go test -tags $(TAGS) -list '^Fuzz' $$pkg 2>&1); then \
-	    echo "$$list"; failed="$$failed $$pkg(could-not-list-targets)"; continue; \
-	  fi; \
-	  for f in $$(echo "$$list" | grep '^Fuzz'); do \
-	    n=$$((n+1)); echo "== $$pkg $$f"; \
-	    go test -tags $(TAGS) -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || failed="$$failed $$pkg.$$f"; \
-	  done; \
-	done; \
-	if [ -n "$$failed" ]; then \
-	  echo "fuzz: $$n targets ran for $(FUZZTIME) each; these failed:"; for f in $$failed; do echo "  $$f"; done; exit 1; \
-	fi; \
-	echo "fuzz: all $$n targets passed for $(FUZZTIME) each"
+	@TAGS=$(TAGS) FUZZTIME=$(FUZZTIME) bash build/fuzz.sh $(PKGS)
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:

@@ -145,6 +145,39 @@ func TestAbsurdRetryAfterIsTooLongToWaitAndGivenUpOn(t *testing.T) {
 	}
 }
 
+// TestRetryAfterIsCappedBeforeItIsConverted checks retryAfter itself: every value at or past the
+// cap comes back as exactly the cap (never negative, never wrapped), values below it unchanged,
+// and unreadable or non-positive values as "no wait given".
+func TestRetryAfterIsCappedBeforeItIsConverted(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    http.Header
+		want time.Duration
+	}{
+		{"no header", nil, 0},
+		{"seconds", http.Header{"Retry-After": {"7"}}, 7 * time.Second},
+		{"fractional seconds", http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond},
+		{"milliseconds win", http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"9"}}, 250 * time.Millisecond},
+		{"just under the cap", http.Header{"Retry-After": {"86399"}}, 86399 * time.Second},
+		{"exactly the cap", http.Header{"Retry-After": {"86400"}}, maxRetryAfter},
+		{"the fuzz crasher 1e10", http.Header{"Retry-After": {"1e10"}}, maxRetryAfter},
+		{"past time.Duration's range", http.Header{"Retry-After": {"9223372037"}}, maxRetryAfter},
+		{"too large for a float", http.Header{"Retry-After": {"1e400"}}, maxRetryAfter},
+		{"infinity", http.Header{"Retry-After": {"+Inf"}}, maxRetryAfter},
+		{"huge milliseconds", http.Header{"Retry-After-Ms": {"1e300"}}, maxRetryAfter},
+		{"zero", http.Header{"Retry-After": {"0"}}, 0},
+		{"negative", http.Header{"Retry-After": {"-5"}}, 0},
+		{"NaN", http.Header{"Retry-After": {"NaN"}}, 0},
+		{"words", http.Header{"Retry-After": {"soon"}}, 0},
+		{"a date in the past", http.Header{"Retry-After": {"Mon, 02 Jan 2006 15:04:05 GMT"}}, 0},
+		{"a date years ahead", http.Header{"Retry-After": {time.Now().AddDate(30, 0, 0).UTC().Format(http.TimeFormat)}}, maxRetryAfter},
+	} {
+		if got := retryAfter(c.h); got != c.want {
+			t.Errorf("%s: retryAfter(%v) = %v, want %v", c.name, c.h, got, c.want)
+		}
+	}
+}
+
 func TestCancelledContextStopsARetryWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"20"}}, rateBody)}}

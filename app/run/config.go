@@ -6,16 +6,46 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/keychain"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // APIKeyName is the config key of the API key; it is stored apart from the settings
 // (keychain or database) and only ever shown masked.
 const APIKeyName = "apiKey"
+
+// OpenStoreNoRepair opens the store for the commands that are not the app (config, diag, the
+// settings window): a damaged database is reported and left alone, and a read-only one is
+// opened for reading.
+func OpenStoreNoRepair(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
+	s, err := sqlite.OpenNoRepair(dir)
+	if err != nil {
+		return nil, storeError(dir, err)
+	}
+	if !noKeychain {
+		s.Secrets = keychain.System{}
+	}
+	if log != nil {
+		s.Log = log
+	}
+	return s, nil
+}
+
+// storeError adds the data directory to an open error, except to the store's own sentences
+// for a damaged or read-only database, which already say where and what to do.
+func storeError(dir string, err error) error {
+	var damaged *sqlite.DamagedError
+	var readOnly *sqlite.NotWritableError
+	if errors.As(err, &damaged) || errors.As(err, &readOnly) {
+		return err
+	}
+	return fmt.Errorf("open Clanker's database in %s: %w", dir, err)
+}
 
 // ConfigEntry is one setting as `clanker config list` shows it.
 type ConfigEntry struct {
@@ -144,6 +174,9 @@ func unknownKey(key string, flat map[string]json.RawMessage) error {
 // or the database when there is none; an empty value removes it.
 func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
 	key = canonicalKey(key)
+	if s.ReadOnly() {
+		return fmt.Errorf("%s was not changed: Clanker's database at %s is read-only for you; make it and its folder writable first", key, s.Path())
+	}
 	if key == APIKeyName {
 		_, err := s.SetAPIKey(ctx, value)
 		return err

@@ -109,7 +109,7 @@ func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) 
 // is found stale. Re-evaluating then must not ask again, or the user's message is answered twice.
 func TestStaleHeldReplyIsNotReevaluatedWhenTheNewerMessageIsAlreadyAnswered(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = true })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
 		n := 0
 		answer := func(LLMRequest) (Reply, error) { n++; return Reply{Text: fmt.Sprintf("answer %d", n)}, nil }
 		h.llm.set(time.Second, answer)

@@ -107,7 +107,7 @@ func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 // between, so nothing is asked until a human writes.
 func TestNoReplyIsRequestedWhenAnotherClankerAnsweredOursSinceTheTrigger(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.Relaxed = true })
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
 		h.open("c1", in("Ann", "hi"))
 		h.setDraft("c1", true)
 		h.send(SetMode{Mode: ModeAvailable}) // the notice waits behind the draft

@@ -121,7 +121,7 @@ func OpenNoRepair(dir string) (*Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return Open(dir)
 	}
-	s := &Store{path: path, Now: time.Now, Secrets: SystemKeyring{}, Log: slog.Default()}
+	s := &Store{path: path, Now: time.Now, Log: slog.Default()}
 	writable := checkWritable(path) == nil
 	if writable {
 		s.dropStaleSharedMemory()

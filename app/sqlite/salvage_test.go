@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clanker-desktop/clanker/app/settings"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 const (
@@ -23,11 +23,11 @@ const (
 
 func salvageConvID(i int) string { return fmt.Sprintf("conv-%02d", i) }
 
-func salvageMode(i int) Mode {
+func salvageMode(i int) engine.Mode {
 	if i%2 == 0 {
-		return ModeActive
+		return engine.ModeActive
 	}
-	return ModeAvailable
+	return engine.ModeAvailable
 }
 
 // salvageSummary is long enough that the conversations span many pages (three or four
@@ -47,17 +47,17 @@ func makeSalvageDB(t *testing.T, dir string) string {
 	}
 	s.Secrets = nil
 	ctx := context.Background()
-	st := settings.Defaults()
+	st := engine.DefaultSettings()
 	st.UserName, st.Model, st.Endpoint, st.HistorySize = "Ann", "salvage-model", "https://api.example.com/v1", 77
 	if _, err := s.SaveSettings(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	if loc, err := s.SetAPIKey(ctx, salvageKey); err != nil || loc != KeyDatabase {
+	if loc, err := s.SetAPIKey(ctx, salvageKey); err != nil || loc != engine.KeyDatabase {
 		t.Fatalf("set API key: %v %v", loc, err)
 	}
 	for i := range salvageConversations {
 		id := salvageConvID(i)
-		if err := s.SaveMemory(ctx, id, Memory{Summary: salvageSummary(i), Customization: "be brief"}); err != nil {
+		if err := s.SaveMemory(ctx, id, engine.Memory{Summary: salvageSummary(i), Customization: "be brief"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.SetMode(ctx, id, salvageMode(i)); err != nil {
@@ -65,7 +65,7 @@ func makeSalvageDB(t *testing.T, dir string) string {
 		}
 	}
 	for i := range salvageUsageRows {
-		u := Usage{ConversationID: salvageConvID(i), Model: "salvage-model", PromptTokens: 100, CompletionTokens: int64(i), At: t0.Add(time.Duration(i) * time.Minute)}
+		u := engine.Usage{Conversation: engine.ConversationID(salvageConvID(i)), Model: "salvage-model", Tokens: engine.Tokens{Prompt: 100, Completion: int64(i)}, At: t0.Add(time.Duration(i) * time.Minute)}
 		if err := s.RecordUsage(ctx, u); err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestDamagedDatabaseIsSalvagedIntoTheNewOne(t *testing.T) {
 				t.Errorf("settings carried over = %v (reported %v, %+v, %v), want %v", got, sv.Settings, st, err, c.want.settings)
 			}
 			key, loc, _ := s.APIKey(ctx)
-			if got := key == salvageKey && loc == KeyDatabase; got != c.want.key || sv.APIKey != c.want.key {
+			if got := key == salvageKey && loc == engine.KeyDatabase; got != c.want.key || sv.APIKey != c.want.key {
 				t.Errorf("API key carried over = %v (reported %v), want %v", got, sv.APIKey, c.want.key)
 			}
 
@@ -223,15 +223,15 @@ func TestDamagedDatabaseIsSalvagedIntoTheNewOne(t *testing.T) {
 			}
 			for _, cv := range convs {
 				var i int
-				if _, err := fmt.Sscanf(cv.ID, "conv-%d", &i); err != nil {
+				if _, err := fmt.Sscanf(string(cv.ID), "conv-%d", &i); err != nil {
 					t.Fatalf("unexpected conversation %q", cv.ID)
 				}
-				if cv.Mode != salvageMode(i) || cv.Summary != salvageSummary(i) || cv.Customization != "be brief" {
-					t.Errorf("%s came over changed: mode %s, summary %d bytes", cv.ID, cv.Mode, len(cv.Summary))
+				if cv.Mode != salvageMode(i) || cv.Memory.Summary != salvageSummary(i) || cv.Memory.Customization != "be brief" {
+					t.Errorf("%s came over changed: mode %s, summary %d bytes", cv.ID, cv.Mode, len(cv.Memory.Summary))
 				}
 			}
 			if c.want.missing != "" {
-				if cv, _ := s.Conversation(ctx, c.want.missing); cv.Summary != "" {
+				if cv, _, _ := s.Conversation(ctx, c.want.missing); cv.Memory.Summary != "" {
 					t.Errorf("%s was on the damaged part but came back with its memory", c.want.missing)
 				}
 			}
@@ -268,7 +268,7 @@ func TestDamagedDatabaseIsSalvagedIntoTheNewOne(t *testing.T) {
 			}
 
 			// The salvaged data is a normal database now: writable, and not recovered again.
-			if err := s.SetMode(ctx, "after", ModeActive); err != nil {
+			if err := s.SetMode(ctx, "after", engine.ModeActive); err != nil {
 				t.Fatalf("the new database is not usable: %v", err)
 			}
 			s.Close()

@@ -205,6 +205,10 @@ func New(opts Options) (a *App, err error) {
 		return nil, err
 	}
 	a.closers = append(a.closers, func() { _ = a.inst.Close() })
+	// No display: one sentence now, rather than GTK's panic once the window opens.
+	if err = session.CheckDisplay(); err != nil {
+		return nil, err
+	}
 	if a.store, err = OpenStore(a.dir, opts.NoKeychain, log); err != nil {
 		return nil, err
 	}

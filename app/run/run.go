@@ -204,7 +204,9 @@ func New(opts Options) (a *App, err error) {
 	if a.inst, err = session.AcquireInstance(a.dir, nil, log); err != nil {
 		return nil, err
 	}
-	a.closers = append(a.closers, func() { _ = a.inst.Close() })
+	// Closers capture what they close: an error return sets the result a to nil.
+	inst := a.inst
+	a.closers = append(a.closers, func() { _ = inst.Close() })
 	// No display: one sentence now, rather than GTK's panic once the window opens.
 	if err = session.CheckDisplay(); err != nil {
 		return nil, err
@@ -212,7 +214,8 @@ func New(opts Options) (a *App, err error) {
 	if a.store, err = OpenStore(a.dir, opts.NoKeychain, log); err != nil {
 		return nil, err
 	}
-	a.closers = append(a.closers, func() { _ = a.store.Close() })
+	store := a.store
+	a.closers = append(a.closers, func() { _ = store.Close() })
 
 	target := opts.MessagesURL
 	popups := append([]string(nil), opts.PopupOrigins...)

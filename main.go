@@ -127,6 +127,9 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
+	// The display itself is checked in run.New, after the single-instance check: waking
+	// the running app needs no display.
+	run.AvoidBusAutolaunch(log)
 	if g.messagesURL != "" {
 		if err := run.CheckMessagesURL(g.messagesURL); err != nil {
 			fmt.Fprintf(stderr, "clanker: %v\n", err)
@@ -167,6 +170,10 @@ const maxDiagnosticsBytes = 4 << 20
 // settingsWindow runs the settings window on the app's data (the demo's with --demo),
 // with the same keychain choice as the app.
 func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.Logger) int {
+	if err := run.CheckDesktop(log); err != nil {
+		fmt.Fprintf(stderr, "clanker: %v\n", err)
+		return 1
+	}
 	text := ""
 	if g.showDiag {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxDiagnosticsBytes))

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -18,6 +19,7 @@ var (
 	ErrEndpointCredentials error = Problem("The API endpoint must not contain a user name or password; put the key in the API key field.")
 	ErrEndpointQueryOrFrag error = Problem("The API endpoint must not contain a query (?...) or fragment (#...).")
 	ErrEndpointWhitespace  error = Problem("The API endpoint must not contain spaces.")
+	ErrEndpointTooLong     error = Problem(fmt.Sprintf("The API endpoint is too long (at most %d characters); it should look like https://api.example.com/v1.", MaxEndpointLength))
 )
 
 // NormalizeEndpoint checks an endpoint URL and returns it in canonical form: no
@@ -34,6 +36,9 @@ func NormalizeEndpoint(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return "", ErrEndpointEmpty
+	}
+	if len(s) > MaxEndpointLength {
+		return "", ErrEndpointTooLong
 	}
 	if strings.ContainsAny(s, " \t\r\n") {
 		return "", ErrEndpointWhitespace

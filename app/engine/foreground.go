@@ -75,6 +75,29 @@ func (f *foreground) newestRef() MessageRef {
 	return m.ref()
 }
 
+// clankerAnsweredUs reports whether the newest message we did not write is another Clanker's
+// that came after one of ours with no human message in between. A reply asked for now would
+// answer that Clanker, which is the ping-pong the invariants forbid, whatever message first
+// armed the timer.
+func (f *foreground) clankerAnsweredUs() bool {
+	i := len(f.msgs) - 1
+	for i >= 0 && f.msgs[i].IsOwnClanker() {
+		i--
+	}
+	if i < 0 || !f.msgs[i].IsOtherClanker() {
+		return false
+	}
+	for _, m := range slices.Backward(f.msgs[:i]) {
+		switch {
+		case m.IsOwnClanker():
+			return true
+		case m.isHuman():
+			return false
+		}
+	}
+	return false
+}
+
 // mode is the conversation's effective mode.
 func (e *Engine) mode() Mode {
 	if !e.configured() {

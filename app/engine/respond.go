@@ -144,6 +144,14 @@ func (e *Engine) pumpPending() {
 		return
 	}
 	e.pending = nil
+	if e.fg.clankerAnsweredUs() {
+		// The trigger was fine when it came, but since then one of our messages went out (a
+		// notice held behind a draft, say) and another Clanker answered it. The model would
+		// be answering that Clanker: the ping-pong the invariants forbid. A human message
+		// arms a new timer.
+		e.log.Info("engine: reply dropped, another Clanker answered ours since the trigger", "conversation", p.conv)
+		return
+	}
 	e.startRequest(RequestReply, p.gen)
 }
 
@@ -470,7 +478,9 @@ func (e *Engine) replyQueued(conv ConversationID) bool {
 }
 
 // reevaluate looks again at the foreground after a held reply went stale: the newest eligible
-// message after base gets a fresh response.
+// message after base gets a fresh response, unless a newer response is already on its way (a
+// timer, a request, or a reply queued behind the stale one, which was computed later and so saw
+// at least as much). Asking again then would answer the same message twice.
 func (e *Engine) reevaluate(base MessageRef) {
 	fg := e.fg
 	if fg == nil || e.pending != nil || e.inflight != nil {

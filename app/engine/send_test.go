@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -99,6 +100,36 @@ func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) 
 			t.Fatalf("want the second request to see the user's message, got %q", last)
 		}
 		h.wantSent("only the fresh reply", "c1|[clanker] fresh")
+	})
+}
+
+// Found by tests/chaos (seed 5000435): the user sends the draft a ready reply was held behind.
+// With relaxed timing the user's short message is answered (800 ms floor plus the model's
+// latency) before the settle second ends, so that answer is already queued when the held reply
+// is found stale. Re-evaluating then must not ask again, or the user's message is answered twice.
+func TestStaleHeldReplyIsNotReevaluatedWhenTheNewerMessageIsAlreadyAnswered(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
+		n := 0
+		answer := func(LLMRequest) (Reply, error) { n++; return Reply{Text: fmt.Sprintf("answer %d", n)}, nil }
+		h.llm.set(time.Second, answer)
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "thoughts?"))
+		h.wait(1200 * time.Millisecond) // asked after the 800 ms floor
+		h.wantRequests(1, "Ann's message")
+		h.setDraft("c1", true) // the user starts typing while the model thinks
+		h.wait(5 * time.Second)
+		h.wantSent("the answer is held behind the draft")
+		h.llm.set(100*time.Millisecond, answer)
+		h.receive("c1", out("ok")) // the user sends their draft
+		h.setDraft("c1", false)
+		h.wait(time.Minute)
+		reqs := h.wantRequests(2, "one request for the user's message, none from re-evaluating the stale reply")
+		if last := reqs[1].History[len(reqs[1].History)-1].Text; last != "ok" {
+			t.Fatalf("want the second request to answer the user's message, got %q last", last)
+		}
+		h.wantSent("only the answer to the newest message, once", "c1|[clanker] answer 2")
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // InactivePolicy says what Clanker does with new messages in conversations that are not in the
@@ -46,6 +48,17 @@ const (
 	// document cannot end up in every prompt.
 	MaxModelLength    = 200
 	MaxUserNameLength = 100
+
+	// MaxEndpointLength bounds the endpoint URL; real API base URLs are far shorter, and the
+	// URL is sent with every request.
+	MaxEndpointLength = 2048
+
+	// Budget limits: far above any real monthly spend, low enough that sums of them stay
+	// exact, and they keep 1e308 or infinity out of the budget arithmetic.
+	MaxMonthlyTokens   int64   = 1_000_000_000_000
+	MaxMonthlyCost     float64 = 1_000_000_000
+	MaxPricePerMillion float64 = 1_000_000
+	MaxPrices                  = 500
 )
 
 // Price is what a model costs, in the user's currency per million tokens.
@@ -199,17 +212,17 @@ func (s Settings) Validate() error {
 			add(FieldEndpoint, "%s", err.Error())
 		}
 	}
-	if len(s.Model) > MaxModelLength {
+	if utf8.RuneCountInString(s.Model) > MaxModelLength {
 		add(FieldModel, "The model name is too long (at most %d characters).", MaxModelLength)
 	}
-	if strings.ContainsAny(s.Model, "\r\n\t") {
-		add(FieldModel, "The model name cannot contain line breaks or tabs.")
+	if bad := textProblem(s.Model); bad != "" {
+		add(FieldModel, "The model name cannot contain %s.", bad)
 	}
-	if len(s.UserName) > MaxUserNameLength {
+	if utf8.RuneCountInString(s.UserName) > MaxUserNameLength {
 		add(FieldUserName, "Your name is too long (at most %d characters).", MaxUserNameLength)
 	}
-	if strings.ContainsAny(s.UserName, "\r\n\t") {
-		add(FieldUserName, "Your name cannot contain line breaks or tabs.")
+	if bad := textProblem(s.UserName); bad != "" {
+		add(FieldUserName, "Your name cannot contain %s.", bad)
 	}
 	if err := s.Budget.validate(); err != "" {
 		add(FieldBudget, "%s", err)
@@ -258,9 +271,18 @@ func (b Budget) validate() string {
 		if b.MonthlyTokens <= 0 {
 			return "A token budget needs a monthly limit above zero."
 		}
+		if b.MonthlyTokens > MaxMonthlyTokens {
+			return fmt.Sprintf("A token budget can be at most %d tokens a month.", MaxMonthlyTokens)
+		}
 	case BudgetCost:
 		if !(b.MonthlyCost > 0) {
 			return "A cost budget needs a monthly limit above zero."
+		}
+		if !(b.MonthlyCost <= MaxMonthlyCost) {
+			return fmt.Sprintf("A cost budget can be at most %.0f a month.", MaxMonthlyCost)
+		}
+		if len(b.Prices) > MaxPrices {
+			return fmt.Sprintf("At most %d model prices can be set (there are %d).", MaxPrices, len(b.Prices))
 		}
 		names := make([]string, 0, len(b.Prices))
 		for name := range b.Prices {
@@ -272,8 +294,14 @@ func (b Budget) validate() string {
 			if strings.TrimSpace(name) == "" {
 				return "Every model price needs a model name."
 			}
-			if p.PromptPerMillion < 0 || p.CompletionPerMillion < 0 || p.PromptPerMillion != p.PromptPerMillion || p.CompletionPerMillion != p.CompletionPerMillion {
+			if utf8.RuneCountInString(name) > MaxModelLength || textProblem(name) != "" {
+				return fmt.Sprintf("A model name in the prices is too long or contains control characters (at most %d characters).", MaxModelLength)
+			}
+			if !(p.PromptPerMillion >= 0) || !(p.CompletionPerMillion >= 0) {
 				return fmt.Sprintf("The price for model %q must be zero or more.", name)
+			}
+			if p.PromptPerMillion > MaxPricePerMillion || p.CompletionPerMillion > MaxPricePerMillion {
+				return fmt.Sprintf("The price for model %q can be at most %.0f per million tokens.", name, MaxPricePerMillion)
 			}
 		}
 	default:
@@ -304,6 +332,26 @@ func (s *Settings) Clamp() {
 	if s.Budget.validate() != "" {
 		s.Budget.Kind = BudgetNone
 	}
+}
+
+// textProblem names what a one-line text setting must not contain, or returns "" when it is
+// fine: invalid UTF-8, line breaks and tabs, any other control character (terminal escape
+// sequences start with one) and the bidirectional embeddings, overrides and isolates, which
+// change how the text around them reads in a prompt or a notification. Joiners stay allowed:
+// names in Persian and Indic scripts, and emoji, need them.
+func textProblem(v string) string {
+	if !utf8.ValidString(v) {
+		return "bytes that are not valid text (UTF-8)"
+	}
+	if strings.ContainsAny(v, "\r\n\t") {
+		return "line breaks or tabs"
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0xfeff {
+			return "control characters or escape sequences"
+		}
+	}
+	return ""
 }
 
 func clampInt(v, lo, hi int) int {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,6 +188,75 @@ func TestMaskKeyNeverRevealsMoreThanPrefixAndLastFour(t *testing.T) {
 	for key, want := range cases {
 		if got := MaskKey(key); got != want {
 			t.Errorf("MaskKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Every setting has a limit and a sentence: the table covers each bound issue 19 named
+// (endpoint length, control characters and escapes in names, a budget of 1e308) and the
+// others next to them, and checks the value just inside each limit is accepted.
+func TestEverySettingHasALimitWithASentence(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		name  string
+		field string // "" means the edit must be accepted
+		edit  func(*Settings)
+	}{
+		{"endpoint at the limit", "", func(s *Settings) {
+			s.Endpoint = "https://api.example.com/" + strings.Repeat("v", MaxEndpointLength-len("https://api.example.com/"))
+		}},
+		{"endpoint of 120 KB", FieldEndpoint, func(s *Settings) { s.Endpoint = "https://" + strings.Repeat("a", 120<<10) + ".com" }},
+		{"user name with an escape sequence", FieldUserName, func(s *Settings) { s.UserName = "Ann\x1b[2J" }},
+		{"user name with a bell", FieldUserName, func(s *Settings) { s.UserName = "Ann\a" }},
+		{"user name with a NUL", FieldUserName, func(s *Settings) { s.UserName = "Ann\x00" }},
+		{"user name with a C1 control", FieldUserName, func(s *Settings) { s.UserName = "Ann\u009b31m" }},
+		{"user name with a bidi override", FieldUserName, func(s *Settings) { s.UserName = "Ann\u202egnp.exe" }},
+		{"user name that is not UTF-8", FieldUserName, func(s *Settings) { s.UserName = "Ann\xff" }},
+		{"user name in Persian with a joiner", "", func(s *Settings) { s.UserName = "می\u200cخواهم" }},
+		{"user name of 100 letters outside ASCII", "", func(s *Settings) { s.UserName = strings.Repeat("é", MaxUserNameLength) }},
+		{"user name of 101 letters", FieldUserName, func(s *Settings) { s.UserName = strings.Repeat("é", MaxUserNameLength+1) }},
+		{"model with an escape", FieldModel, func(s *Settings) { s.Model = "gpt\x1b]0;x\a" }},
+		{"model of 201 characters", FieldModel, func(s *Settings) { s.Model = strings.Repeat("m", MaxModelLength+1) }},
+		{"cost budget of 1e308", FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 1e308} }},
+		{"cost budget of infinity", FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: inf} }},
+		{"cost budget at the limit", "", func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: MaxMonthlyCost} }},
+		{"token budget over the limit", FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: MaxMonthlyTokens + 1} }},
+		{"token budget at the limit", "", func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: MaxMonthlyTokens} }},
+		{"price of infinity", FieldBudget, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: inf}}}
+		}},
+		{"price over the limit", FieldBudget, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {CompletionPerMillion: MaxPricePerMillion * 2}}}
+		}},
+		{"priced model name with a newline", FieldBudget, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m\n": {}}}
+		}},
+		{"too many prices", FieldBudget, func(s *Settings) {
+			p := map[string]Price{}
+			for i := 0; i <= MaxPrices; i++ {
+				p[fmt.Sprintf("m%d", i)] = Price{PromptPerMillion: 1}
+			}
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: p}
+		}},
+	}
+	for _, c := range cases {
+		s := DefaultSettings()
+		c.edit(&s)
+		err := s.Validate()
+		if c.field == "" {
+			if err != nil {
+				t.Errorf("%s: refused: %v", c.name, err)
+			}
+			continue
+		}
+		var es FieldErrors
+		if !errors.As(err, &es) || es.For(c.field) == "" {
+			t.Errorf("%s: want an error on %s, got %v", c.name, c.field, err)
+			continue
+		}
+		msg := es.For(c.field)
+		if !strings.HasSuffix(msg, ".") || msg[0] < 'A' || msg[0] > 'Z' || len(msg) > 300 {
+			t.Errorf("%s: the message should be one short sentence, got %q", c.name, msg)
 		}
 	}
 }

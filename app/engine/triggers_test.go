@@ -100,6 +100,32 @@ func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 	})
 }
 
+// Found by tests/chaos (seed 3141592653590595): the trigger itself was fine (Bob's Clanker wrote
+// after the user), but our notice, held behind the user's draft, went out after it and Bob's
+// Clanker answered the notice before the reply timer fired. A request then would hand the model
+// a conversation whose last word is another Clanker answering us: a ping-pong with no human in
+// between, so nothing is asked until a human writes.
+func TestNoReplyIsRequestedWhenAnotherClankerAnsweredOursSinceTheTrigger(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
+		h.open("c1", in("Ann", "hi"))
+		h.setDraft("c1", true)
+		h.send(SetMode{Mode: ModeAvailable}) // the notice waits behind the draft
+		h.receive("c1", out("what do you think, clanker?"))
+		h.setDraft("c1", false)
+		h.receive("c1", in("Bob", "[clanker] hello fellow clanker"))
+		h.wait(1500 * time.Millisecond)
+		h.wantSent("the notice, after the settle second", "c1|"+AvailableText)
+		h.receive("c1", in("Bob", "[clanker] another bot says hi"))
+		h.wait(time.Minute)
+		h.wantRequests(0, "Bob's Clanker answered our notice and no human wrote since")
+		h.wantSent("nothing after the notice", "c1|"+AvailableText)
+		h.receive("c1", in("Ann", "so, clanker?"))
+		h.wait(time.Minute)
+		h.wantRequests(1, "a human wrote and named Clanker")
+	})
+}
+
 // Behaviour 21 (engine side): only labels that name the local user are rewritten; other
 // people's text keeps its "You".
 func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {

@@ -1,19 +1,22 @@
 package llm
 
 import (
+	"errors"
 	"net/http"
-
-	"github.com/clanker-desktop/clanker/app/engine"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // FuzzClassifyHTTP feeds arbitrary statuses, Retry-After values and error bodies to the error
 // classifier, which reads whatever an endpoint (or a proxy in front of it) sends back. It must
 // never panic; the class must follow from the status alone where the status decides (401
-// auth, 402 quota, 404 model, 5xx server); the provider's message shown to the user stays
-// capped; a retry wait is never negative; and the user text is never empty.
+// auth, 402 quota, 404 model, 5xx server); the message shown to the user stays capped; a
+// retry wait is never negative nor over its cap, and one too long to wait for is never read
+// as a short one; and the user text is never empty.
 func FuzzClassifyHTTP(f *testing.F) {
 	seeds := []struct {
 		status int
@@ -52,8 +55,14 @@ func FuzzClassifyHTTP(f *testing.F) {
 		if status >= 500 && status <= 599 && e.Class != engine.ErrServer {
 			t.Fatalf("status %d classified %v, want server", status, e.Class)
 		}
-		if e.RetryAfter < 0 {
-			t.Fatalf("negative retry wait %v from Retry-After %q", e.RetryAfter, retry)
+		if e.RetryAfter < 0 || e.RetryAfter > maxRetryAfter {
+			t.Fatalf("retry wait %v from Retry-After %q is outside 0..%v", e.RetryAfter, retry, maxRetryAfter)
+		}
+		// A wait the client would not sit through must stay one it would not sit through:
+		// huge values may be capped, never wrapped into a short (or negative) one.
+		if s, err := strconv.ParseFloat(strings.TrimSpace(retry), 64); (err == nil || errors.Is(err, strconv.ErrRange)) &&
+			s >= DefaultMaxRetryWait.Seconds() && e.RetryAfter < DefaultMaxRetryWait {
+			t.Fatalf("Retry-After %q (too long to wait) read as %v, which the client would wait for", retry, e.RetryAfter)
 		}
 		msg := ""
 		if e.Err != nil {

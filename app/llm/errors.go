@@ -193,25 +193,47 @@ func capMessage(s string) string {
 	return s
 }
 
+// maxRetryAfter caps the wait read from a response. A server (or a proxy) may send any number;
+// one past the cap, including one too large for a time.Duration, is read as the cap, which is
+// far longer than the client ever waits, so the request is given up on as "too long to wait".
+// Converting such a number unchecked overflows into a negative wait that looks like "no wait
+// given" and was retried after about a second.
+const maxRetryAfter = 24 * time.Hour
+
 // retryAfter reads retry-after-ms, then Retry-After as seconds or an HTTP
-// date.
+// date, capped at maxRetryAfter.
 func retryAfter(h http.Header) time.Duration {
 	if h == nil {
 		return 0
 	}
-	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
+	// positive parses a wait; a number too large for a float64 (ErrRange, +Inf) counts as huge.
+	positive := func(v string) (float64, bool) {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+		return n, n > 0 // false for NaN too
+	}
+	// wait converts n units, comparing with the cap before converting so nothing overflows.
+	wait := func(n float64, unit time.Duration) time.Duration {
+		if d := n * float64(unit); d < float64(maxRetryAfter) {
+			return time.Duration(d)
+		}
+		return maxRetryAfter
+	}
+	if ms, ok := positive(h.Get("Retry-After-Ms")); ok {
+		return wait(ms, time.Millisecond)
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
+	if s, ok := positive(v); ok {
+		return wait(s, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := time.Until(t); d > 0 {
-			return d
+			return min(d, maxRetryAfter)
 		}
 	}
 	return 0

@@ -118,6 +118,66 @@ func TestRetryAfterLongerThanTheCapIsNotWaitedFor(t *testing.T) {
 	})
 }
 
+// Found by FuzzClassifyHTTP: Retry-After: 1e10 seconds overflowed time.Duration into a
+// negative wait, read as "no wait given", so the client retried after about a second. Absurd
+// values (and ones too large for a float) are capped, which is still too long to wait: the
+// client gives up at once, as for any Retry-After over its limit.
+func TestAbsurdRetryAfterIsTooLongToWaitAndGivenUpOn(t *testing.T) {
+	for _, h := range []http.Header{
+		{"Retry-After": {"1e10"}},
+		{"Retry-After": {"1e400"}},
+		{"Retry-After": {"+Inf"}},
+		{"Retry-After": {"9223372037"}}, // the first whole second past time.Duration's range
+		{"Retry-After-Ms": {"1e300"}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			tr := &scripted{resps: []func() *http.Response{status(429, h, rateBody), status(200, nil, okBody)}}
+			start := time.Now()
+			_, err := scriptedClient(tr).Complete(context.Background(), sampleRequest())
+			var e *engine.LLMError
+			if !errors.As(err, &e) || e.RetryAfter != maxRetryAfter {
+				t.Fatalf("%v: want the rate-limit error with the wait capped at %v, got %v", h, maxRetryAfter, err)
+			}
+			if time.Since(start) != 0 || len(tr.times) != 1 {
+				t.Fatalf("%v: want an immediate give-up, waited %v over %d attempts", h, time.Since(start), len(tr.times))
+			}
+		})
+	}
+}
+
+// TestRetryAfterIsCappedBeforeItIsConverted checks retryAfter itself: every value at or past the
+// cap comes back as exactly the cap (never negative, never wrapped), values below it unchanged,
+// and unreadable or non-positive values as "no wait given".
+func TestRetryAfterIsCappedBeforeItIsConverted(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    http.Header
+		want time.Duration
+	}{
+		{"no header", nil, 0},
+		{"seconds", http.Header{"Retry-After": {"7"}}, 7 * time.Second},
+		{"fractional seconds", http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond},
+		{"milliseconds win", http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"9"}}, 250 * time.Millisecond},
+		{"just under the cap", http.Header{"Retry-After": {"86399"}}, 86399 * time.Second},
+		{"exactly the cap", http.Header{"Retry-After": {"86400"}}, maxRetryAfter},
+		{"the fuzz crasher 1e10", http.Header{"Retry-After": {"1e10"}}, maxRetryAfter},
+		{"past time.Duration's range", http.Header{"Retry-After": {"9223372037"}}, maxRetryAfter},
+		{"too large for a float", http.Header{"Retry-After": {"1e400"}}, maxRetryAfter},
+		{"infinity", http.Header{"Retry-After": {"+Inf"}}, maxRetryAfter},
+		{"huge milliseconds", http.Header{"Retry-After-Ms": {"1e300"}}, maxRetryAfter},
+		{"zero", http.Header{"Retry-After": {"0"}}, 0},
+		{"negative", http.Header{"Retry-After": {"-5"}}, 0},
+		{"NaN", http.Header{"Retry-After": {"NaN"}}, 0},
+		{"words", http.Header{"Retry-After": {"soon"}}, 0},
+		{"a date in the past", http.Header{"Retry-After": {"Mon, 02 Jan 2006 15:04:05 GMT"}}, 0},
+		{"a date years ahead", http.Header{"Retry-After": {time.Now().AddDate(30, 0, 0).UTC().Format(http.TimeFormat)}}, maxRetryAfter},
+	} {
+		if got := retryAfter(c.h); got != c.want {
+			t.Errorf("%s: retryAfter(%v) = %v, want %v", c.name, c.h, got, c.want)
+		}
+	}
+}
+
 func TestCancelledContextStopsARetryWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := &scripted{resps: []func() *http.Response{status(429, http.Header{"Retry-After": {"20"}}, rateBody)}}

@@ -6,16 +6,47 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/keychain"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // APIKeyName is the config key of the API key; it is stored apart from the settings
 // (keychain or database) and only ever shown masked.
 const APIKeyName = "apiKey"
+
+// OpenStoreNoRepair opens the store for the commands that are not the app (config, diag, the
+// settings window): a damaged database is reported and left alone, and a read-only one is
+// opened for reading.
+func OpenStoreNoRepair(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
+	s, err := sqlite.OpenNoRepair(dir)
+	if err != nil {
+		return nil, storeError(dir, err)
+	}
+	if !noKeychain {
+		s.Secrets = keychain.System{}
+	}
+	if log != nil {
+		s.Log = log
+	}
+	return s, nil
+}
+
+// storeError adds the data directory to an open error, except to the store's own sentences
+// for a damaged or read-only database, which already say where and what to do.
+func storeError(dir string, err error) error {
+	var damaged *sqlite.DamagedError
+	var readOnly *sqlite.NotWritableError
+	if errors.As(err, &damaged) || errors.As(err, &readOnly) {
+		return err
+	}
+	return fmt.Errorf("open Clanker's database in %s: %w", dir, err)
+}
 
 // ConfigEntry is one setting as `clanker config list` shows it.
 type ConfigEntry struct {
@@ -129,6 +160,52 @@ func ConfigGet(ctx context.Context, s *sqlite.Store, key string) (string, error)
 	return display(v), nil
 }
 
+// badValue is the sentence for a value of the wrong kind. It says what the setting (or the
+// part of it that is wrong) takes, instead of the JSON decoder's text, which names Go types
+// and struct fields the user never sees.
+func badValue(key string, old json.RawMessage, value string, err error) error {
+	part, kind := key, kindOf(old)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Type != nil {
+		kind = kindName(te.Type.Kind())
+		if te.Field != "" && te.Field != key {
+			part = te.Field
+		}
+	}
+	example := ""
+	if part == key && kind != "true or false" {
+		example = " like " + string(old)
+	}
+	return fmt.Errorf("%s takes %s%s, not %q; nothing was changed", part, kind, example, engine.Clip(value, 80))
+}
+
+// kindOf names the kind of a JSON value.
+func kindOf(v json.RawMessage) string {
+	switch t := strings.TrimSpace(string(v)); {
+	case strings.HasPrefix(t, "{"):
+		return "a JSON object"
+	case t == "true" || t == "false":
+		return "true or false"
+	case strings.HasPrefix(t, `"`):
+		return "text"
+	}
+	return "a number"
+}
+
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "text in quotes"
+	}
+	return "a JSON object"
+}
+
 func unknownKey(key string, flat map[string]json.RawMessage) error {
 	keys := []string{APIKeyName}
 	for k := range flat {
@@ -144,6 +221,9 @@ func unknownKey(key string, flat map[string]json.RawMessage) error {
 // or the database when there is none; an empty value removes it.
 func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
 	key = canonicalKey(key)
+	if s.ReadOnly() {
+		return fmt.Errorf("%s was not changed: Clanker's database at %s is read-only for you; make it and its folder writable first", key, s.Path())
+	}
 	if key == APIKeyName {
 		_, err := s.SetAPIKey(ctx, value)
 		return err
@@ -166,7 +246,7 @@ func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
 		nv, _ = json.Marshal(value)
 	} else {
 		if !json.Valid([]byte(value)) {
-			return fmt.Errorf("%s takes a value like %s, not %q", key, old, value)
+			return badValue(key, old, value, nil)
 		}
 		nv = json.RawMessage(value)
 	}
@@ -193,7 +273,7 @@ func ConfigSet(ctx context.Context, s *sqlite.Store, key, value string) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&next); err != nil {
-		return fmt.Errorf("%s: %v", key, err)
+		return badValue(key, old, value, err)
 	}
 	if _, err := s.SaveSettings(ctx, next); err != nil {
 		var fe engine.FieldErrors

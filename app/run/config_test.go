@@ -135,3 +135,45 @@ func TestStoredInsecureEndpointIsRefusedBeforeEveryRequest(t *testing.T) {
 		t.Fatalf("loopback endpoint: llmConfig = %+v, %v; want it accepted and normalised", cfg, err)
 	}
 }
+
+// Every refused value gets a sentence that names the setting and what it takes, never the
+// JSON decoder's text about Go types and struct fields, and nothing is stored.
+func TestConfigSetErrorsAreSentencesWithoutGoInternals(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	for _, c := range []struct{ key, value, want string }{
+		{"historySize", "abc", "historySize takes a number like 20"},
+		{"historySize", "1e308", "historySize takes a whole number like 20"},
+		{"historySize", "2.5", "historySize takes a whole number like 20"},
+		{"webSearch", "3", "webSearch takes true or false"},
+		{"notifications.errors", "yes", "notifications.errors takes true or false"},
+		{"budget", `{"kind":"cost","monthlyCost":"x"}`, "budget.monthlyCost takes a number"},
+		{"budget", `{"kind":"tokens","monthlyTokens":1e30}`, "budget.monthlyTokens takes a whole number"},
+		{"budget", `[1]`, "budget takes a JSON object like {"},
+		{"budget", `{"kind":"cost","monthlyCost":1e308}`, "A cost budget can be at most"},
+		{"budget", `{"kind":"cost","monthlyCost":5,"bogus":1}`, "budget"},
+		{"endpoint", "https://" + strings.Repeat("a", 120<<10) + ".com/v1", "The API endpoint is too long"},
+		{"userName", "Ann\x1b[31m", "Your name cannot contain control characters"},
+	} {
+		err := ConfigSet(ctx, s, c.key, c.value)
+		if err == nil {
+			t.Errorf("config set %s %.40q was accepted", c.key, c.value)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("config set %s %.40q: want %q in the error, got %q", c.key, c.value, c.want, msg)
+		}
+		for _, internal := range []string{"Go struct", "json:", "unmarshal", "settings.Settings", "reflect", "int64", "float64"} {
+			if strings.Contains(msg, internal) {
+				t.Errorf("config set %s %.40q: the error quotes Go internals (%q): %s", c.key, c.value, internal, msg)
+			}
+		}
+		if len(msg) > 400 {
+			t.Errorf("config set %s: the error is %d bytes long; the value should be clipped", c.key, len(msg))
+		}
+	}
+	if st, _ := s.Settings(ctx); st.HistorySize != engine.DefaultHistorySize || st.UserName != "" || st.Budget.Kind != engine.BudgetNone {
+		t.Errorf("a refused value was stored: %+v", st)
+	}
+}

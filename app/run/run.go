@@ -132,7 +132,7 @@ func DataDir(dir string, demo bool) (string, error) {
 func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
 	s, err := sqlite.Open(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open Clanker's database in %s: %w", dir, err)
+		return nil, storeError(dir, err)
 	}
 	if !noKeychain {
 		s.Secrets = keychain.System{}
@@ -143,22 +143,16 @@ func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, er
 	return s, nil
 }
 
-// OpenDataStore resolves the data directory (the demo's with demo set), opens its store with
-// the keychain choice applied, and logs a past recovery, for the subcommands that work on the
-// stored data without running the app (config, diag).
+// OpenDataStore resolves the data directory (the demo's with demo set) and opens its store
+// with the keychain choice applied, for the subcommands that work on the stored data without
+// running the app (config, diag). It never repairs or replaces a damaged database (only the
+// app does, after salvaging what it can) and opens one the user cannot write for reading.
 func OpenDataStore(dataDir string, demo, noKeychain bool, log *slog.Logger) (*sqlite.Store, error) {
 	dir, err := DataDir(dataDir, demo)
 	if err != nil {
 		return nil, err
 	}
-	s, err := OpenStore(dir, noKeychain, log)
-	if err != nil {
-		return nil, err
-	}
-	if r := s.Recovery(); r != nil && log != nil {
-		log.Warn(r.Message())
-	}
-	return s, nil
+	return OpenStoreNoRepair(dir, noKeychain, log)
 }
 
 // ErrAlreadyRunning is what New returns when another instance is running; that instance
@@ -200,16 +194,28 @@ func New(opts Options) (a *App, err error) {
 	if a.dir, err = DataDir(opts.DataDir, opts.Demo); err != nil {
 		return nil, err
 	}
+	// A folder the user cannot write is said so plainly, before the instance lock would
+	// fail on it with a bare "permission denied".
+	if err = sqlite.CheckWritable(a.dir); err != nil {
+		return nil, err
+	}
 	// One app per data directory: a second launch asks the first to show its window and
 	// gets session.ErrAlreadyRunning, before it touches the store.
 	if a.inst, err = session.AcquireInstance(a.dir, nil, log); err != nil {
 		return nil, err
 	}
-	a.closers = append(a.closers, func() { _ = a.inst.Close() })
+	// Closers capture what they close: an error return sets the result a to nil.
+	inst := a.inst
+	a.closers = append(a.closers, func() { _ = inst.Close() })
+	// No display: one sentence now, rather than GTK's panic once the window opens.
+	if err = session.CheckDisplay(); err != nil {
+		return nil, err
+	}
 	if a.store, err = OpenStore(a.dir, opts.NoKeychain, log); err != nil {
 		return nil, err
 	}
-	a.closers = append(a.closers, func() { _ = a.store.Close() })
+	store := a.store
+	a.closers = append(a.closers, func() { _ = store.Close() })
 
 	target := opts.MessagesURL
 	popups := append([]string(nil), opts.PopupOrigins...)

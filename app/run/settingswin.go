@@ -35,14 +35,12 @@ func SettingsWindow(o SettingsWindowOptions) error {
 	if o.DataDir == "" {
 		return fmt.Errorf("settings window: no data directory given")
 	}
-	s, err := OpenStore(o.DataDir, o.NoKeychain, log)
+	// The app repairs a damaged database; the settings window, its own process, never does.
+	s, err := OpenStoreNoRepair(o.DataDir, o.NoKeychain, log)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if r := s.Recovery(); r != nil {
-		log.Warn(r.Message())
-	}
 	return settingswin.RunSettingsWindow(settingswin.SettingsOptions{
 		Store:           s,
 		Probe:           llm.Probe{Logger: log.With("component", "settings")},

@@ -57,6 +57,7 @@ type Store struct {
 	Log *slog.Logger
 
 	recovery *Recovery
+	readOnly bool
 }
 
 // Recovery describes a damaged database that Open moved aside before
@@ -68,12 +69,61 @@ type Recovery struct {
 	Reason string
 	// At is when the move happened.
 	At time.Time
+	// Salvaged says what was read from the damaged file into the new one.
+	Salvaged Salvaged
 }
 
-// Message is a sentence for the user explaining what happened.
+// Message is a sentence for the user explaining what happened: what was saved from the
+// damaged file, what could not be read, and where the old file was kept.
 func (r Recovery) Message() string {
-	return fmt.Sprintf("Clanker's database was damaged and has been replaced with a new, empty one. "+
-		"Your settings and conversation data may need to be entered again. The old file was kept at %s.", r.MovedTo)
+	var saved []string
+	sv := r.Salvaged
+	if sv.Settings {
+		saved = append(saved, "your settings")
+	}
+	if sv.APIKey {
+		saved = append(saved, "the API key")
+	}
+	if sv.Conversations > 0 {
+		saved = append(saved, plural(sv.Conversations, "conversation")+" (modes and memory)")
+	}
+	if sv.Usage > 0 {
+		saved = append(saved, plural(sv.Usage, "usage record"))
+	}
+	var b strings.Builder
+	b.WriteString("Clanker's database was damaged, so Clanker started a new one. ")
+	if len(saved) > 0 {
+		b.WriteString("Saved from the old one: " + joinList(saved) + ". ")
+	}
+	if len(sv.Lost) > 0 {
+		b.WriteString("Could not be read: " + joinList(sv.Lost) + ". ")
+	} else if len(saved) == 0 {
+		b.WriteString("Nothing had to be saved from it. ")
+	}
+	b.WriteString("The old file was kept at " + r.MovedTo + ".")
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// joinList joins phrases as "a, b and c"; phrases containing commas are joined with
+// semicolons so the list stays readable.
+func joinList(items []string) string {
+	sep := ", "
+	for _, it := range items {
+		if strings.Contains(it, ",") {
+			sep = "; "
+		}
+	}
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], sep) + " and " + items[len(items)-1]
 }
 
 // DefaultDir is the per-user config directory Clanker uses when no data
@@ -88,14 +138,19 @@ func DefaultDir() (string, error) {
 
 // Open opens (creating if needed) the database in dir, or in DefaultDir when
 // dir is empty. The file is made private to the user (0600), runs in WAL mode
-// with foreign keys on, and is migrated to the latest schema.
+// with foreign keys on, and is migrated to the latest schema. It is for the app,
+// the one process that may repair the database; commands that only read use
+// OpenNoRepair.
 //
 // A file that is not a SQLite database, or that fails PRAGMA
-// integrity_check, is renamed aside with a timestamp and a fresh database is
-// created; Recovery then reports it so the app can tell the user. That happens
-// at most once per call, so a file that keeps failing cannot cause a loop.
-// Errors that are not damage (permissions, a lock held too long, a full disk)
-// are returned as they are and the file is left alone.
+// integrity_check, is salvaged (settings, the API key kept in the file,
+// conversations and usage rows that still read), renamed aside with a
+// timestamp, and the salvaged data written into a fresh database; Recovery
+// then reports what was saved and lost so the app can tell the user. That
+// happens at most once per call, so a file that keeps failing cannot cause a
+// loop. A database the user cannot write is a *NotWritableError, and other
+// errors that are not damage (a lock held too long, a full disk) are returned
+// as they are; the file is left alone.
 func Open(dir string) (*Store, error) {
 	if dir == "" {
 		d, err := DefaultDir()
@@ -112,17 +167,24 @@ func Open(dir string) (*Store, error) {
 		Now:  time.Now,
 		Log:  slog.Default(),
 	}
+	if err := checkWritable(s.path); err != nil {
+		return nil, err
+	}
+	s.dropStaleSharedMemory()
+	var sv *salvageData
 	if reason, err := checkFile(s.path); err != nil {
 		// Not damage (say, a permission problem): leave the file alone and
 		// let the normal open below report it, or succeed.
 		s.warn("could not check the database before opening it", "err", err)
 	} else if reason != "" {
+		sv = salvage(s.path)
 		if err := s.moveAside(reason); err != nil {
 			return nil, err
 		}
 	}
 	db, err := s.openAndMigrate()
 	if err != nil && isDamage(err) && s.recovery == nil {
+		sv = salvage(s.path)
 		if err := s.moveAside(err.Error()); err != nil {
 			return nil, err
 		}
@@ -130,6 +192,14 @@ func Open(dir string) (*Store, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if sv != nil {
+		if err := restore(context.Background(), db, sv, s.now().UnixMilli()); err != nil {
+			// The old file is kept, so the data is not gone; the user is told nothing was carried over.
+			s.warn("could not write the salvaged data into the new database", "err", err)
+			sv.report = Salvaged{Lost: []string{"everything: the data read from it could not be written into the new database"}}
+		}
+		s.recovery.Salvaged = sv.report
 	}
 	s.db = db
 	return s, nil
@@ -195,6 +265,11 @@ const sqliteHeader = "SQLite format 3\x00"
 // damaged. A missing or empty file is fine (SQLite treats it as a new
 // database).
 func checkFile(path string) (reason string, err error) {
+	return checkFileWith(path, readOnlyDSN(path, false))
+}
+
+// checkFileWith is checkFile over the read-only connection string dsn.
+func checkFileWith(path, dsn string) (reason string, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
@@ -215,8 +290,7 @@ func checkFile(path string) (reason string, err error) {
 	}
 	// Read-only, and without the journal_mode pragma: checking a file must
 	// not change it, so a damaged file is kept exactly as it was found.
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma="+url.QueryEscape(
-		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds())))
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return "", fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -288,7 +362,7 @@ func (s *Store) moveAside(reason string) error {
 	}
 	s.recovery = &Recovery{MovedTo: target, Reason: reason, At: at}
 	if s.Log != nil {
-		s.Log.Warn("database was damaged; moved aside and starting fresh", "moved_to", target, "reason", reason)
+		s.Log.Warn("database was damaged; salvaged what could be read and moved it aside", "moved_to", target, "reason", reason)
 	}
 	return nil
 }

@@ -3,19 +3,19 @@ package chaos
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var (
 	seedsFlag  = flag.Int("seeds", 100, "number of chaos seeds to run (make chaos uses 1000)")
-	seedFlag   = flag.Uint64("seed", 0, "run only this seed (0: run seeds 1..-seeds)")
+	baseFlag   = flag.Uint64("base", 0, "seed offset: run seeds base+1..base+seeds (wrapping past 2^64-1)")
+	seedFlag   = flag.Uint64("seed", 0, "run only this seed (0: run seeds base+1..base+seeds)")
 	eventsFlag = flag.Int("events", 300, "events per chaos session")
 	shrinkFlag = flag.Int("shrink", 400, "at most this many replays to shorten a failing event list (0: no shrinking)")
 	strictFlag = flag.Bool("strict", false, "fail on known engine bugs too")
@@ -89,7 +89,11 @@ func shrink(t *testing.T, base string, seed uint64, evs []event, first result, b
 func report(seed uint64, total int, evs []event, res result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "chaos seed %d broke an invariant:\n  %s\n", seed, strings.Join(res.violations, "\n  "))
-	fmt.Fprintf(&b, "reproduce: go test ./tests/chaos -run TestChaosSeeds -seed=%d -v\n", seed)
+	repro := fmt.Sprintf("-seed=%d", seed)
+	if seed == 0 { // -seed=0 means "no single seed"; reach seed 0 as the one after the last base
+		repro = fmt.Sprintf("-base=%d -seeds=1", uint64(math.MaxUint64))
+	}
+	fmt.Fprintf(&b, "reproduce: go test ./tests/chaos -run TestChaosSeeds %s -v\n", repro)
 	fmt.Fprintf(&b, "shortened event list (%d of %d events; the last one is where it broke):\n", len(evs), total)
 	for i, e := range evs {
 		fmt.Fprintf(&b, "  %3d  %s\n", i, e)
@@ -97,11 +101,28 @@ func report(seed uint64, total int, evs []event, res result) string {
 	return b.String()
 }
 
+// seedRange is the list of seeds a run covers: -seed alone, else -seeds seeds after -base. The
+// base lets a long sweep start anywhere in the 64-bit seed space, so seeds the default run never
+// reaches get played too; uint64 arithmetic wraps, which keeps every base valid.
+func seedRange(seed, base uint64, n int) []uint64 {
+	if seed != 0 {
+		return []uint64{seed}
+	}
+	seeds := make([]uint64, 0, max(n, 0))
+	for i := 1; i <= n; i++ {
+		seeds = append(seeds, base+uint64(i))
+	}
+	return seeds
+}
+
 // TestChaosSeedsKeepEveryInvariant runs -seeds sessions of -events random events over the real
 // engine and a real database file, checking DESIGN.md's invariants after every step. A failing
 // seed reports its seed and a shortened event list that still fails the same way.
 func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
-	seeds := testkit.Seeds(*seedFlag, *seedsFlag)
+	seeds := seedRange(*seedFlag, *baseFlag, *seedsFlag)
+	if len(seeds) == 0 {
+		t.Fatalf("no seeds to run: -seeds is %d; give a positive count or -seed", *seedsFlag)
+	}
 	var mu sync.Mutex
 	var total stats
 	var events, failed int
@@ -145,9 +166,9 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 			})
 		}
 	})
-	t.Logf("%d seeds, %d events in %v: %d failed; %d model requests, %d replies and %d announcements sent, "+
+	t.Logf("seeds %d..%d (base %d): %d seeds, %d events in %v: %d failed; %d model requests, %d replies and %d announcements sent, "+
 		"%d inserts refused for a user draft, %d text commands refused as wrong conversation, %d image fetches",
-		len(seeds), events, time.Since(start).Round(time.Millisecond), failed, total.requests, total.replies,
+		seeds[0], seeds[len(seeds)-1], *baseFlag, len(seeds), events, time.Since(start).Round(time.Millisecond), failed, total.requests, total.replies,
 		total.announcements, total.refusedDraft, total.wrongConv, total.fetches)
 	t.Logf("loop events: %d typing interruptions, %d hops checked for a lost answer, %d visits taken over by the user",
 		total.interrupts, total.hopsChecked, total.takeovers)

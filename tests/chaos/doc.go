@@ -4,6 +4,7 @@
 // DESIGN.md after every step. Everything lives in the test files; this file only exists so the
 // directory is a package that `go vet` and `go build ./...` see.
 //
-// Run it with `go test ./tests/chaos -seeds=N` (default 100), one seed with `-seed=S`, and
+// Run it with `go test ./tests/chaos -seeds=N` (default 100) to play seeds 1..N, `-base=B` to
+// play seeds B+1..B+N instead (`make chaos BASE=B SEEDS=N`), one seed with `-seed=S`, and
 // `-events=N` to change the session length.
 package chaos

@@ -336,10 +336,7 @@ func (s *session) apply(e event) {
 			m.Sender, m.Text, m.Images = c.people[0], fmt.Sprintf("Your code is %d. Reply STOP to end, clanker", s.msgSeq), nil
 		}
 		c.msgs = append(c.msgs, m)
-		if c == cur {
-			evs = append(evs, engine.MessageAdded{Conversation: c.id, Message: m})
-		}
-		evs = append(evs, p.sidebar())
+		evs = append(append(evs, p.added(c, m)...), p.sidebar())
 	case evUserType:
 		cur.user += "draft "
 		evs = append(evs, p.compose(cur))
@@ -363,27 +360,16 @@ func (s *session) apply(e event) {
 		p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
 		m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
 		cur.msgs = append(cur.msgs, m)
-		evs = append(evs, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur), p.sidebar())
+		evs = append(append(evs, p.added(cur, m)...), p.compose(cur), p.sidebar())
 	case evSwitch:
-		sw := p.switchTo(p.convs[e.Conv])
+		c := p.convs[e.Conv]
 		if e.Var == 1 {
 			// The page changed at once; the engine hears of it only after the bridge parsed it,
 			// so commands sent meanwhile meet the new conversation.
-			// A later switch supersedes this report, as the bridge only reports what is shown.
-			p.unreported++
-			gen := p.switchGen
-			time.AfterFunc(e.D, func() {
-				p.mu.Lock()
-				p.unreported--
-				stale := gen != p.switchGen
-				p.mu.Unlock()
-				if !stale {
-					p.emit(sw...)
-				}
-			})
+			p.switchLater(c, e.D)
 			break
 		}
-		evs = append(evs, sw...)
+		evs = append(evs, p.switchTo(c)...)
 	case evMode:
 		mode := modeNames[e.Var%3]
 		src := entryPoints[e.Var/3%3]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -45,7 +46,7 @@ func (c *conv) row() engine.SidebarRow {
 // while the engine is idle, so the lock only guards against the odd late LLM goroutine.
 type page struct {
 	mu      sync.Mutex
-	eng     *engine.Engine
+	eng     eventSink
 	store   *sqlite.EngineStore
 	convs   []*conv
 	current *conv
@@ -58,8 +59,17 @@ type page struct {
 	navFails   bool
 	// switchGen counts switches; unreported counts switches the bridge has not reported yet.
 	switchGen, unreported int
-	fetchFails            bool
-	navigations           int // navigate commands the engine sent
+	// settling is true while the switch to the conversation on screen is not reported yet.
+	// The bridge reports rows one by one only after a conversation settled, so rows added
+	// meanwhile reach the engine in the report's baseline, which is read when it is sent.
+	settling bool
+	// unannounced are delayed switches whose start (page_state naming the new conversation,
+	// which the engine sees as ConversationChanging) is not sent yet, in click order. The
+	// bridge sends one for every change of conversation, in order, even for a conversation
+	// that never settled because the user moved on; only its settled report is skipped.
+	unannounced []pendingStart
+	fetchFails  bool
+	navigations int // navigate commands the engine sent
 
 	llm  *model
 	sent []sentText
@@ -70,6 +80,17 @@ type page struct {
 	known      map[string]int // known engine bug id -> times hit
 	step       int
 	stats      stats
+}
+
+// eventSink is where the page's events go: the engine, or a recorder in the model's own tests.
+type eventSink interface {
+	Send(engine.Event) error
+}
+
+// pendingStart is a delayed switch whose start the bridge has not sent yet.
+type pendingStart struct {
+	gen int // the switchGen it got; later switches have larger ones
+	to  engine.ConversationID
 }
 
 type sentText struct {
@@ -172,10 +193,63 @@ func (p *page) opened(c *conv) []engine.Event {
 	return evs
 }
 
-func (p *page) switchTo(c *conv) []engine.Event {
+// show puts c on screen; the bridge has not said anything about it yet.
+func (p *page) show(c *conv) {
 	p.current = c
 	p.switchGen++
-	return append([]engine.Event{engine.ConversationChanging{To: c.id}}, p.opened(c)...)
+	p.settling = false
+}
+
+// switchTo shows c and returns what the bridge sends at once: the start of every earlier
+// switch it has not announced yet, then c's start and its settled report.
+func (p *page) switchTo(c *conv) []engine.Event {
+	evs := p.announceThrough(p.switchGen)
+	p.show(c)
+	return append(append(evs, engine.ConversationChanging{To: c.id}), p.opened(c)...)
+}
+
+// announceThrough returns, in click order, the starts of the unannounced switches up to and
+// including the one numbered gen, and forgets them.
+func (p *page) announceThrough(gen int) []engine.Event {
+	var evs []engine.Event
+	for len(p.unannounced) > 0 && p.unannounced[0].gen <= gen {
+		evs = append(evs, engine.ConversationChanging{To: p.unannounced[0].to})
+		p.unannounced = p.unannounced[1:]
+	}
+	return evs
+}
+
+// switchLater shows c now and lets the bridge report the switch after d: its start (after the
+// starts of earlier switches still unannounced) and, unless the user switched again meanwhile,
+// its settled report, read when it is sent so that rows added meanwhile are in it. Until then
+// commands meet c while the engine still believes the old conversation is shown.
+func (p *page) switchLater(c *conv, d time.Duration) {
+	p.show(c)
+	p.settling = true
+	p.unreported++
+	gen := p.switchGen
+	p.unannounced = append(p.unannounced, pendingStart{gen: gen, to: c.id})
+	time.AfterFunc(d, func() {
+		p.mu.Lock()
+		p.unreported--
+		evs := p.announceThrough(gen)
+		if gen == p.switchGen {
+			p.settling = false
+			evs = append(evs, p.opened(c)...)
+		}
+		p.mu.Unlock()
+		p.emit(evs...)
+	})
+}
+
+// added is how the engine hears of a new row m just added to c: as a MessageAdded when c is
+// on screen and settled; not at all when c is not on screen (only the sidebar changes) or its
+// switch is unreported (the report's baseline will carry m, in its place among the rows).
+func (p *page) added(c *conv, m engine.Message) []engine.Event {
+	if c != p.current || p.settling {
+		return nil
+	}
+	return []engine.Event{engine.MessageAdded{Conversation: c.id, Message: m}}
 }
 
 func (p *page) sidebar() engine.SidebarUpdate {
@@ -233,7 +307,7 @@ func (p *page) Do(cmd engine.Command) {
 			p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
 			m := engine.Message{ID: id, Sender: "You", Direction: engine.Outgoing, Text: text}
 			cur.msgs = append(cur.msgs, m)
-			after = append(after, engine.MessageAdded{Conversation: cur.id, Message: m}, p.compose(cur))
+			after = append(append(after, p.added(cur, m)...), p.compose(cur))
 		}
 	case engine.CmdRemoveText:
 		// clear_inserted acts on the box on screen and removes exactly Clanker's text.

@@ -62,3 +62,69 @@ func TestChaosReplayNewsAnswerThatAsksForAnImageIsNotPosted(t *testing.T) {
 		t.Errorf("model asked %d times, want the activation and at least one news request", res.stats.requests)
 	}
 }
+
+func TestChaosReplayUsersMessageIsAnsweredOnceAfterAStaleHeldReply(t *testing.T) {
+	res := replay(t, 5000435, []event{
+		{Kind: evMode, Conv: 4, Var: 8}, // Active from the tray: c4 is visited at once
+		{Kind: evLLM, Var: int(outJSON), D: 175 * time.Millisecond},
+		{Kind: evRemote, Conv: 4, Var: 10}, // mention+image
+		{Kind: evUserType},
+		{Kind: evWait, D: 183 * time.Millisecond},
+		{Kind: evUserSend, Var: 0},
+		{Kind: evWait, D: 2342 * time.Millisecond},
+	})
+	if res.stats.replies == 0 {
+		t.Errorf("no reply was sent; the replay no longer reaches the held-reply path")
+	}
+}
+
+func TestChaosReplayNoReplyAnswersAClankerThatAnsweredOurHeldNotice(t *testing.T) {
+	res := replay(t, 3141592653590595, []event{
+		{Kind: evUserType},
+		{Kind: evMode, Var: 1}, // Available from the pill
+		{Kind: evUserSend, Var: 0},
+		{Kind: evRemote, Conv: 0, Var: 11}, // another Clanker naming clanker
+		{Kind: evWait, D: 1740 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 15}, // another Clanker, after our notice
+		{Kind: evWait, D: 17 * time.Second},
+	})
+	if res.stats.announcements == 0 {
+		t.Errorf("the Available notice was never sent; the replay no longer puts our message between the two Clanker messages")
+	}
+}
+
+// This one was the page model's fault, not the engine's (see
+// TestPageModelReportsRowsOfAnUnsettledConversationInItsBaseline); the replay keeps the
+// shortened list so the model cannot slip back.
+func TestChaosReplayRowsAddedWhileASwitchSettlesKeepTheirOrder(t *testing.T) {
+	res := replay(t, 5002784, []event{
+		{Kind: evSwitch, Conv: 1},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: 85 * time.Second},
+		{Kind: evSwitch, Conv: 5, Var: 1, D: 411 * time.Millisecond},
+		{Kind: evRemote, Conv: 1, Var: 5}, // another Clanker naming clanker, in c1 while c5 is shown
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 120 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 2}, // a person's image, before c1 is reported again
+		{Kind: evWait, D: 13 * time.Second},
+	})
+	if res.stats.replies == 0 {
+		t.Errorf("no reply was sent; the replay no longer answers the person's image")
+	}
+}
+
+// Also the page model's fault (see TestPageModelAnnouncesEverySwitchInOrderEvenOneThatNeverSettled).
+func TestChaosReplayAQuickRoundTripAwayAndBackDoesNotAnswerTheUsersMessageAgain(t *testing.T) {
+	res := replay(t, 3141592653593152, []event{
+		{Kind: evMode, Conv: 4, Var: 7}, // Available from the tray: c4 is visited at once
+		{Kind: evLLM, Var: int(outJSON), D: 70 * time.Millisecond},
+		{Kind: evRemote, Conv: 4, Var: 1}, // a mention
+		{Kind: evUserSend, Var: 0},
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 569 * time.Millisecond},
+		{Kind: evIDSwap}, // the user's message gets its permanent id while c1 is shown
+		{Kind: evSwitch, Conv: 4, Var: 1, D: 288 * time.Millisecond},
+		{Kind: evWait, D: 400 * time.Millisecond},
+	})
+	if res.stats.replies == 0 {
+		t.Errorf("no reply was sent; the replay no longer answers the user's message")
+	}
+}

@@ -37,7 +37,7 @@ type SettingsOptions struct {
 // RunSettingsWindow opens the settings window and blocks until it is closed. It runs in
 // its own process, apart from the Messages window, so the page there can never reach
 // the bound service. Saves go to the store; the running app watches it and applies them.
-func RunSettingsWindow(o SettingsOptions) error {
+func RunSettingsWindow(o SettingsOptions) (err error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
@@ -51,6 +51,7 @@ func RunSettingsWindow(o SettingsOptions) error {
 	if err != nil {
 		return err
 	}
+	defer wailslog.CatchDisplayFailure(&err)
 	err = wails.Run(&options.App{
 		Title:       "Clanker settings",
 		Width:       720,

@@ -113,12 +113,13 @@ func (s *Shell) Origin() string { return s.origin }
 func (s *Shell) Ready() <-chan struct{} { return s.ready }
 
 // Run opens the main window and blocks until the app quits.
-func (s *Shell) Run() error {
+func (s *Shell) Run() (err error) {
 	if err := native.SetEvents(nativeEvents{s}); err != nil {
 		return err
 	}
 	defer native.SetEvents(nil) //nolint:errcheck // clearing cannot fail
-	err := wails.Run(s.appOptions())
+	defer wailslog.CatchDisplayFailure(&err)
+	err = wails.Run(s.appOptions())
 	if err != nil {
 		return fmt.Errorf("desktop: run the main window: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
@@ -118,7 +119,8 @@ func (s *session) check() ([]string, checkStats) {
 }
 
 // checkThread checks one conversation's rows as the simulator stores them: at most one
-// Clanker reply quoting any one message, and no answer to another Clanker's message that
+// Clanker reply quoting any one message (the demo model quotes the newest message it was
+// shown, the user's own sent drafts included), and no answer to another Clanker's message that
 // arrived after Clanker had spoken with no human message since (a ping-pong).
 func (s *session) checkThread(c *conv, msgs []sim.Message) []string {
 	var v []string
@@ -129,6 +131,12 @@ func (s *session) checkThread(c *conv, msgs []sim.Message) []string {
 		own := m.Outgoing && strings.HasPrefix(m.Text, engine.Prefix)
 		switch {
 		case own:
+			for _, t := range draftTag.FindAllString(m.Text, -1) {
+				replies[t]++
+				if replies[t] == 2 {
+					v = append(v, fmt.Sprintf("Clanker replied twice to the user's message %s in %s (second reply %q)", t, c.spec.name, engine.Clip(m.Text, 80)))
+				}
+			}
 			for _, t := range msgTag.FindAllString(m.Text, -1) {
 				replies[t]++
 				if replies[t] == 2 {
@@ -190,4 +198,24 @@ func (s *session) nextUser(i int) string {
 	}
 	u := s.w.userSends[i]
 	return fmt.Sprintf("%q in %s", engine.Clip(u.text, 80), s.name(u.conv))
+}
+
+// The checker itself: tests/chaos found the engine answering the user's own sent draft twice
+// (seed 5000435), which this checker missed because it counted replies per remote message only.
+func TestCheckThreadSeesTwoRepliesToTheUsersOwnMessage(t *testing.T) {
+	s := &session{w: newWorld()}
+	c := &conv{spec: convSpec{name: "Ann"}, id: "c1", key: 1}
+	reply := "[clanker] Good question, Dana. I am just the Clanker demo model, so I cannot really answer \"meet at noon d7 clanker?\"."
+	thread := []sim.Message{
+		{From: "Ann", Text: "hi there k1m1"},
+		{From: "You", Outgoing: true, Text: "meet at noon d7 clanker?"},
+		{From: "You", Outgoing: true, Text: reply},
+	}
+	if v := s.checkThread(c, thread); len(v) != 0 {
+		t.Fatalf("one reply to the user's message: want no violation, got %q", v)
+	}
+	v := s.checkThread(c, append(thread, sim.Message{From: "You", Outgoing: true, Text: reply}))
+	if len(v) != 1 || !strings.Contains(v[0], "twice to the user's message d7") {
+		t.Fatalf("two replies to the user's message: want one violation naming d7, got %q", v)
+	}
 }

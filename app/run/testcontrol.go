@@ -8,10 +8,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -87,8 +89,17 @@ func (a *App) startTestControl(file string) error {
 	mux.HandleFunc("POST /hide", func(w http.ResponseWriter, r *http.Request) { answer(w, a.HideWindow()) })
 	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) { answer(w, a.shell.Reload(r.Context())) })
 	mux.HandleFunc("POST /show", func(w http.ResponseWriter, r *http.Request) { answer(w, a.ShowWindow()) })
+	rects := &rectQueries{waiting: map[string]chan []byte{}}
+	base := "http://" + ln.Addr().String()
+	mux.HandleFunc("GET /rect", func(w http.ResponseWriter, r *http.Request) { rects.query(w, r, a, base) })
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// The page posts a measured rectangle back here. It cannot know the token;
+			// the one-time random name of the query stands in for it.
+			if r.Method == http.MethodPost && len(r.URL.Path) > len(rectResultPath) && r.URL.Path[:len(rectResultPath)] == rectResultPath {
+				rects.deliver(w, r, r.URL.Path[len(rectResultPath):])
+				return
+			}
 			if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Clanker-Token")), []byte(token)) != 1 {
 				http.Error(w, "wrong or missing token", http.StatusForbidden)
 				return
@@ -115,6 +126,91 @@ func answer(w http.ResponseWriter, err error) {
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusConflict)
 		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// rectResultPath is where the page posts a measured rectangle, followed by the query's
+// one-time name.
+const rectResultPath = "/rect-result/"
+
+// rectQueries lets a full-app test find where an element of the page is, so it can
+// click it with real X input. WindowExecJS cannot return a value, so the measuring script
+// posts its answer back to the test control under a one-time random name that only
+// the waiting query knows.
+type rectQueries struct {
+	mu      sync.Mutex
+	waiting map[string]chan []byte
+}
+
+// query measures the first element matching ?selector= with getBoundingClientRect
+// (CSS pixels relative to the page's viewport) and answers with it and the viewport's
+// size, or found=false when nothing matches. Elements inside the bridge's closed shadow
+// root cannot be reached this way.
+func (q *rectQueries) query(w http.ResponseWriter, r *http.Request, a *App, base string) {
+	sel := r.URL.Query().Get("selector")
+	if sel == "" {
+		http.Error(w, "give the element's CSS selector as ?selector=", http.StatusBadRequest)
+		return
+	}
+	var n [16]byte
+	if _, err := rand.Read(n[:]); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	name := hex.EncodeToString(n[:])
+	ch := make(chan []byte, 1)
+	q.mu.Lock()
+	q.waiting[name] = ch
+	q.mu.Unlock()
+	defer func() {
+		q.mu.Lock()
+		delete(q.waiting, name)
+		q.mu.Unlock()
+	}()
+	// json.Marshal gives string literals no value can break out of (it escapes <, >, &
+	// and the JavaScript line separators).
+	selJS, _ := json.Marshal(sel)
+	urlJS, _ := json.Marshal(base + rectResultPath + name)
+	js := `(function(){try{var e=document.querySelector(` + string(selJS) + `),r=e?e.getBoundingClientRect():null;` +
+		`fetch(` + string(urlJS) + `,{method:'POST',mode:'no-cors',body:JSON.stringify({found:!!e,` +
+		`x:r?r.left:0,y:r?r.top:0,width:r?r.width:0,height:r?r.height:0,` +
+		`innerWidth:window.innerWidth,innerHeight:window.innerHeight})});}catch(_){}})();`
+	if a.shell == nil {
+		http.Error(w, "the window is not up yet; try again", http.StatusConflict)
+		return
+	}
+	if err := a.shell.ExecJS(js); err != nil {
+		http.Error(w, "run the measuring script: "+err.Error(), http.StatusConflict)
+		return
+	}
+	select {
+	case b := <-ch:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+	case <-time.After(10 * time.Second):
+		http.Error(w, "the page did not answer the measurement within 10 s", http.StatusGatewayTimeout)
+	case <-r.Context().Done():
+	}
+}
+
+// deliver hands a measurement the page posted to the query waiting under name.
+func (q *rectQueries) deliver(w http.ResponseWriter, r *http.Request, name string) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, 4096))
+	if err != nil || !json.Valid(b) {
+		http.Error(w, "bad measurement", http.StatusBadRequest)
+		return
+	}
+	q.mu.Lock()
+	ch := q.waiting[name]
+	q.mu.Unlock()
+	if ch == nil {
+		http.Error(w, "no such query", http.StatusNotFound)
+		return
+	}
+	select {
+	case ch <- b:
+	default:
 	}
 	w.WriteHeader(http.StatusNoContent)
 }

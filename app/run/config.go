@@ -28,13 +28,18 @@ func OpenStoreNoRepair(dir string, noKeychain bool, log *slog.Logger) (*sqlite.S
 	if err != nil {
 		return nil, storeError(dir, err)
 	}
+	return withChoices(s, noKeychain, log), nil
+}
+
+// withChoices applies the keychain choice and the logger to an opened store.
+func withChoices(s *sqlite.Store, noKeychain bool, log *slog.Logger) *sqlite.Store {
 	if !noKeychain {
 		s.Secrets = keychain.System{}
 	}
 	if log != nil {
 		s.Log = log
 	}
-	return s, nil
+	return s
 }
 
 // storeError adds the data directory to an open error, except to the store's own sentences

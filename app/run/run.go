@@ -25,7 +25,6 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/window"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
-	"github.com/clanker-desktop/clanker/app/keychain"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/sqlite"
@@ -134,13 +133,7 @@ func OpenStore(dir string, noKeychain bool, log *slog.Logger) (*sqlite.Store, er
 	if err != nil {
 		return nil, storeError(dir, err)
 	}
-	if !noKeychain {
-		s.Secrets = keychain.System{}
-	}
-	if log != nil {
-		s.Log = log
-	}
-	return s, nil
+	return withChoices(s, noKeychain, log), nil
 }
 
 // OpenDataStore resolves the data directory (the demo's with demo set) and opens its store

@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // hicolorSizes are the icon sizes build/icons/gen draws for Linux; the .deb and the .tar.gz
@@ -58,7 +60,7 @@ func TestReleaseArtifacts(t *testing.T) {
 	if os.Getenv("CLANKER_DIST_TEST") != "1" {
 		t.Skip("builds installers and installs a package: run with CLANKER_DIST_TEST=1 (make dist-test)")
 	}
-	root := repoRoot(t)
+	root := testkit.RepoRoot(t)
 	for _, tool := range []string{"bash", "git", "makensis", "7z", "dpkg-deb", "dpkg-query"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is needed for the packaging test: run bash build/install-deps.sh --dist", tool)

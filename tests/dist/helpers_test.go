@@ -4,30 +4,9 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// repoRoot finds the repository from the test's working directory (the package folder), so
-// the tests run the dist script that sits in the same checkout.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "build", "dist.sh")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("could not find build/dist.sh above the test's working directory")
-		}
-		dir = parent
-	}
-}
 
 // command runs name with args in dir, with extra environment entries, and returns stdout and
 // stderr separately so callers can compare stdout exactly and still report stderr.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // gitRepo is a throwaway repository whose state the version tests change step by step.
@@ -73,7 +75,7 @@ func (r *gitRepo) wantVersion(root, want string) {
 }
 
 func TestVersionIsDerivedFromGitTagsCommitsAndDirtiness(t *testing.T) {
-	root := repoRoot(t)
+	root := testkit.RepoRoot(t)
 	r := newGitRepo(t)
 
 	// Not a repository at all (a source tarball): the documented fallback.
@@ -115,7 +117,7 @@ func TestVersionIsDerivedFromGitTagsCommitsAndDirtiness(t *testing.T) {
 }
 
 func TestVersionOverrideIsUsedOnlyWhenItLooksLikeAVersion(t *testing.T) {
-	root := repoRoot(t)
+	root := testkit.RepoRoot(t)
 	r := newGitRepo(t)
 
 	got, stderr, err := r.version(root, "CLANKER_VERSION=3.1.4-beta.2")

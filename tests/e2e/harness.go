@@ -16,12 +16,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // BuildTags are the tags a plain go build of the Wails app needs on Linux, plus
@@ -171,18 +172,7 @@ func (d *Display) Screenshot(path string) error {
 
 // RepoRoot is the module root (the directory holding go.mod).
 func RepoRoot() (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above tests/e2e")
-		}
-		dir = parent
-	}
+	return testkit.ModuleRoot()
 }
 
 // ArtifactsDir is $CLANKER_ARTIFACTS, or <repo>/artifacts.

@@ -8,26 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// repoRoot finds the checkout from the package folder, so the test runs the script beside it.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "build", "fuzz.sh")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("could not find build/fuzz.sh above the test's working directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/clanker-desktop/clanker/tests/testkit"
+)
 
 // writeModule lays out a throwaway module with three packages: one whose first fuzz target
 // fails at once (a seed input panics) and whose second passes, one that passes, and one that
@@ -87,7 +70,7 @@ func runFuzz(t *testing.T, dir string, pkgs ...string) (string, int) {
 	if err != nil {
 		t.Fatalf("no go command on PATH: %v", err)
 	}
-	cmd := exec.Command("bash", append([]string{filepath.Join(repoRoot(t), "build", "fuzz.sh")}, pkgs...)...)
+	cmd := exec.Command("bash", append([]string{filepath.Join(testkit.RepoRoot(t), "build", "fuzz.sh")}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GO="+gobin, "FUZZTIME=1x", "TAGS=", "GOFLAGS=-mod=mod", "GOWORK=off")
 	var out bytes.Buffer

@@ -413,6 +413,7 @@ func DistSection(dir string) (string, error) {
 		return "", fmt.Errorf("no release artifacts in %s (run make dist first)", dir)
 	}
 	b.WriteString("\nThe Windows setup and the .deb are what people download; issue 17 holds them to 10 MB (10,000,000 bytes). Before the change to NSIS's solid LZMA and an xz-compressed .deb they were 12.9-13.1 MB and 11.1-11.3 MB. The binary is stripped (-s -w) and built with -trimpath; no executable packer is used.\n")
+	b.WriteString("\nRelease binary and the test code (issue 16), Linux amd64, built with `go build -tags desktop,production,webkit2_41 -trimpath -ldflags \"-s -w\" .` on 2026-11-25: 39,849,104 bytes at 22af964, which linked tests/sim (with its HTTP control API) and tests/fakellm; 39,724,720 bytes at eb9be21, where the demo's simulator and model moved to app/demo and test control went behind the testcontrol build tag (124,384 bytes less; `go list -deps` of the release build shows no package under tests/); 39,897,456 bytes at 8b8929c, after the features landed since (the image codec, notifications, logging, salvage).\n")
 	b.WriteString("\nPublished sizes of other Google Messages desktop wrappers, for comparison (self-reported in the Tauri wrapper's README, not reproduced here): the Tauri wrapper about 8 MB; an Electron app 120 MB or more. The other wrappers publish no sizes.\n")
 	return b.String(), nil
 }

@@ -82,18 +82,13 @@ func newFlagSet(g *globalFlags, stderr io.Writer) *flag.FlagSet {
 func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var g globalFlags
 	fs := newFlagSet(&g, stderr)
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return 2
 	}
-	rest := fs.Args()
 	cmd := ""
 	if len(rest) > 0 {
 		cmd, rest = rest[0], rest[1:]
-		// Flags may also follow the command (clanker demo --data-dir X).
-		if err := fs.Parse(rest); err != nil {
-			return 2
-		}
-		rest = fs.Args()
 	}
 	if g.version {
 		fmt.Fprintf(stdout, "clanker %s\n", version)
@@ -124,6 +119,28 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "clanker: unknown command %q\n\n", cmd)
 	fs.Usage()
 	return 2
+}
+
+// parseInterspersed parses flags wherever they stand among the command's words, so
+// `clanker config list --data-dir X` means what `clanker --data-dir X config list` does.
+// The words come back in order; everything after "--" is a word, even when it starts
+// with a dash (`clanker config set userName -- -Bob`).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(words, rest...), nil
+		}
+		if len(rest) == 0 {
+			return words, nil
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
+	}
 }
 
 func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {

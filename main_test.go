@@ -80,3 +80,31 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// Flags after a command's words act as they do before the command: config list, set and
+// get all see --data-dir wherever it stands, and "--" keeps a dashed value a value.
+func TestFlagsAfterTheCommandWordsApply(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := runMain(args, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Fatalf("clanker %s: exit code %d (stderr: %s)", strings.Join(args, " "), code, errOut.String())
+		}
+		return out.String()
+	}
+	run("config", "set", "userName", "Robin", "--data-dir", dir, "--no-keychain")
+	if got := strings.TrimSpace(run("--no-keychain", "config", "get", "--data-dir", dir, "userName")); got != "Robin" {
+		t.Fatalf("config get with --data-dir between the words = %q, want Robin", got)
+	}
+	if got := run("config", "list", "--data-dir", dir, "--no-keychain"); !strings.Contains(got, "userName=Robin\n") {
+		t.Fatalf("config list --data-dir %s did not list the saved name:\n%s", dir, got)
+	}
+	run("--data-dir", dir, "--no-keychain", "config", "set", "userName", "--", "-Rob")
+	if got := strings.TrimSpace(run("config", "get", "userName", "--data-dir", dir, "--no-keychain")); got != "-Rob" {
+		t.Fatalf("a value after -- = %q, want -Rob", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "clanker.db")); err != nil {
+		t.Fatalf("the settings did not go to the --data-dir given after the command: %v", err)
+	}
+}

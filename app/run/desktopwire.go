@@ -1,11 +1,13 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/session"
@@ -17,6 +19,15 @@ const bannerFirstRun = "firstrun"
 
 // FirstRunBanner explains, on the page, why a settings window opened by itself.
 const FirstRunBanner = "Welcome to Clanker. The settings window has opened: enter your model's endpoint, API key and model, and your name. Clanker stays out of every conversation until then."
+
+// FirstRunClosedBanner replaces FirstRunBanner once the settings window has closed with
+// the settings still incomplete: it no longer says a window is open, and says where to
+// find it again.
+const FirstRunClosedBanner = "Clanker is not set up yet: open Settings (in the Clanker menu, the tray icon's menu or the status pill's menu) and enter your model's endpoint, API key and model, and your name. Clanker stays out of every conversation until then."
+
+// settingsStopWait is how long Quit waits for a settings window to close after asking it
+// to, before it ends the process outright.
+const settingsStopWait = 3 * time.Second
 
 // noticeRepeat is how long the same error text is not notified again: the engine may
 // report one failure per message, and one notification says it.
@@ -31,6 +42,14 @@ type notices struct {
 	unread int
 	// settingsCmd is the settings window process while it runs.
 	settingsCmd *exec.Cmd
+	// children are every settings process still running (the settings window and any
+	// diagnostics views), each with a channel closed when it has exited, so Quit can
+	// close them with the app instead of leaving them and their web views orphaned.
+	children map[*exec.Cmd]chan struct{}
+	// closing is set once the app quits: no new settings window starts after that.
+	closing bool
+	// firstRun is set while the first-run banner stands.
+	firstRun bool
 }
 
 // startNotifier connects to the desktop's notification service. Without one (a bare
@@ -136,41 +155,129 @@ func (a *App) settingsArgs() []string {
 // Diagnostics view with that text, passed on stdin (never on the command line, which
 // other local users can read). While one settings window runs, no second one starts.
 func (a *App) startSettings(diagnostics string) error {
+	reopened, err := a.launchSettings(diagnostics)
+	if reopened {
+		// The first-run banner said the window had closed; it is open again.
+		a.link.SetBanner(bannerFirstRun, FirstRunBanner)
+	}
+	return err
+}
+
+// launchSettings starts the process for startSettings and reports whether it is the
+// settings window opened while the first-run banner stands.
+func (a *App) launchSettings(diagnostics string) (firstRun bool, err error) {
 	a.nt.mu.Lock()
 	defer a.nt.mu.Unlock()
 	if a.nt.settingsCmd != nil && diagnostics == "" {
 		a.log.Info("the settings window is already open")
-		return nil
+		return false, nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
+	if a.nt.closing {
+		return false, errors.New("Clanker is quitting; Settings was not opened")
 	}
 	args := a.settingsArgs()
 	if diagnostics != "" {
 		args = append(args, "--show-diagnostics")
 	}
-	cmd := exec.Command(exe, append(args, "settings")...)
+	cmd, err := a.settingsCommand(append(args, "settings"))
+	if err != nil {
+		return false, err
+	}
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if diagnostics != "" {
 		cmd.Stdin = strings.NewReader(diagnostics)
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("could not open Settings: %w", err)
+		return false, fmt.Errorf("could not open Settings: %w", err)
 	}
 	if diagnostics == "" {
 		a.nt.settingsCmd = cmd
+		firstRun = a.nt.firstRun
 	}
+	done := make(chan struct{})
+	if a.nt.children == nil {
+		a.nt.children = map[*exec.Cmd]chan struct{}{}
+	}
+	a.nt.children[cmd] = done
 	a.log.Info("settings window started", "pid", cmd.Process.Pid, "diagnostics", diagnostics != "")
 	go func() {
 		_ = cmd.Wait()
 		a.nt.mu.Lock()
-		if a.nt.settingsCmd == cmd {
+		isMain := a.nt.settingsCmd == cmd
+		if isMain {
 			a.nt.settingsCmd = nil
 		}
+		delete(a.nt.children, cmd)
+		close(done)
+		firstRun := a.nt.firstRun && !a.nt.closing
 		a.nt.mu.Unlock()
+		if isMain && firstRun && !a.configuredInStore() {
+			a.link.SetBanner(bannerFirstRun, FirstRunClosedBanner)
+		}
 	}()
-	return nil
+	return firstRun, nil
+}
+
+// settingsCommand is the command line of a settings process: this program with args.
+// Tests replace it (settingsExec) with a stand-in process.
+func (a *App) settingsCommand(args []string) (*exec.Cmd, error) {
+	if a.settingsExec != nil {
+		return a.settingsExec(args), nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
+	}
+	return exec.Command(exe, args...), nil
+}
+
+// configuredInStore reads the stored settings and key afresh: the settings window may
+// have saved a moment before it closed, before the watcher applied the save.
+func (a *App) configuredInStore() bool {
+	st, err := a.store.Settings(a.ctx)
+	if err != nil {
+		return false
+	}
+	key, _, err := a.store.APIKey(a.ctx)
+	if err != nil {
+		return false
+	}
+	if a.opts.Demo && a.fake != nil {
+		st, key = DemoEndpoint(st, key, a.fake.BaseURL())
+	}
+	return len(st.Missing(key != "")) == 0
+}
+
+// stopSettings closes every settings process with the app. Each is asked to end
+// (SIGTERM; on Windows, where a process cannot be asked, it is ended at once) and, if it
+// has not within settingsStopWait, killed: an open settings window must not outlive the
+// app with its web view processes. Safe to call more than once.
+func (a *App) stopSettings() {
+	a.nt.mu.Lock()
+	a.nt.closing = true
+	children := make(map[*exec.Cmd]chan struct{}, len(a.nt.children))
+	for c, done := range a.nt.children {
+		children[c] = done
+	}
+	a.nt.mu.Unlock()
+	for c := range children {
+		if err := c.Process.Signal(syscall.SIGTERM); err != nil {
+			_ = c.Process.Kill()
+		}
+	}
+	deadline := time.After(settingsStopWait)
+	for c, done := range children {
+		select {
+		case <-done:
+		case <-deadline:
+			a.log.Warn("a settings window did not close when asked; ending it", "pid", c.Process.Pid)
+			_ = c.Process.Kill()
+			<-done
+		}
+	}
+	if len(children) > 0 {
+		a.log.Info("settings windows closed with the app", "count", len(children))
+	}
 }
 
 // showText is the menus' ShowText: diagnostics open in the settings process's
@@ -189,9 +296,12 @@ func (a *App) firstRun() {
 	if a.opts.Demo || len(e.st.Missing(e.hasKey)) == 0 {
 		return
 	}
-	a.link.SetBanner(bannerFirstRun, FirstRunBanner)
+	a.nt.mu.Lock()
+	a.nt.firstRun = true
+	a.nt.mu.Unlock()
 	if err := a.startSettings(""); err != nil {
 		a.log.Error("could not open the settings window on first run", "err", err)
+		a.link.SetBanner(bannerFirstRun, FirstRunClosedBanner)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,6 +110,10 @@ type App struct {
 	listeners map[int]func(menus.Status)
 	nextL     int
 	closers   []func()
+
+	// settingsExec, when set, makes the command of a settings process instead of this
+	// program (tests).
+	settingsExec func(args []string) *exec.Cmd
 }
 
 // DataDir resolves the data directory for the options (the demo's own inside it).
@@ -209,6 +214,8 @@ func New(opts Options) (a *App, err error) {
 	}
 	store := a.store
 	a.closers = append(a.closers, func() { _ = store.Close() })
+	// Settings windows close with the app (before the store, which they do not share).
+	a.closers = append(a.closers, a.stopSettings)
 
 	target := opts.MessagesURL
 	popups := append([]string(nil), opts.PopupOrigins...)
@@ -438,6 +445,7 @@ func (a *App) Run() error {
 	a.applyAutostart(a.cur.Load().st.Autostart)
 	err = a.shell.Run()
 	a.cancel()
+	a.stopSettings()
 	select {
 	case <-engDone:
 	case <-time.After(5 * time.Second):
@@ -459,6 +467,9 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 		}
 		e := a.cur.Load()
 		if len(e.st.Missing(e.hasKey)) == 0 {
+			a.nt.mu.Lock()
+			a.nt.firstRun = false
+			a.nt.mu.Unlock()
 			a.link.SetBanner(bannerFirstRun, "")
 		}
 		if e.st.Autostart != prev.st.Autostart {

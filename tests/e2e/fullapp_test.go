@@ -947,15 +947,37 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
-	t.Run("QuitFromTheTrayExitsCleanly", func(t *testing.T) {
+	t.Run("QuitFromTheTrayExitsCleanlyAndClosesTheSettingsWindow", func(t *testing.T) {
 		f.t = t
 		f.tray.t = t
+		// An open settings window (its own process, with its own web view processes)
+		// closes with the app instead of staying behind orphaned.
+		f.tray.click("Settings...")
+		var left []int
+		testkit.WaitFor(t, 60*time.Second, "the settings window to open", func() (bool, string) {
+			parent, _ := procTable()
+			left = descendantsOf(f.app.Cmd.Process.Pid, parent)
+			return windowVisible("Clanker settings") && len(Descendants(f.app.Cmd.Process.Pid, "clanker")) > 0, fmt.Sprintf("processes under the app: %v", left)
+		})
 		f.tray.click("Quit")
 		testkit.WaitFor(t, 30*time.Second, "the app to exit after Quit", func() (bool, string) {
 			return f.app.Exited(), "still running"
 		})
 		if code := f.app.Cmd.ProcessState.ExitCode(); code != 0 {
 			t.Fatalf("Quit: exit code %d, want 0; output:\n%s", code, f.app.Output())
+		}
+		testkit.WaitFor(t, 20*time.Second, "every process the app started to end with it", func() (bool, string) {
+			_, name := procTable()
+			var alive []string
+			for _, pid := range left {
+				if n, ok := name[pid]; ok {
+					alive = append(alive, fmt.Sprintf("%d %s", pid, n))
+				}
+			}
+			return len(alive) == 0, fmt.Sprintf("still running: %v", alive)
+		})
+		if windowVisible("Clanker settings") {
+			t.Fatal("the settings window is still shown after Quit")
 		}
 	})
 }

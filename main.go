@@ -207,6 +207,7 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 			NoKeychain:      g.noKeychain,
 			Diagnostics:     text,
 			ShowDiagnostics: g.showDiag,
+			Demo:            g.demo,
 			Logger:          log,
 		})
 	}

@@ -18,6 +18,9 @@ type SettingsWindowOptions struct {
 	Diagnostics string
 	// ShowDiagnostics opens the window on the Diagnostics view.
 	ShowDiagnostics bool
+	// Demo says these are the demo's settings (`clanker demo`): with no endpoint stored,
+	// the window says the demo model answers instead of "not set up".
+	Demo bool
 	// OnReady is called once the window is up (tests write a ready file).
 	OnReady func()
 	Logger  *slog.Logger
@@ -46,6 +49,7 @@ func SettingsWindow(o SettingsWindowOptions) error {
 		Probe:           llm.Probe{Logger: log.With("component", "settings")},
 		Diagnostics:     o.Diagnostics,
 		ShowDiagnostics: o.ShowDiagnostics,
+		Demo:            o.Demo,
 		OnReady:         o.OnReady,
 		Logger:          log,
 	})

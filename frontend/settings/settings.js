@@ -90,7 +90,11 @@ function fill(v) {
     : '';
   $('webSearchNote').textContent = v.webSearchNote || '';
   const banner = $('banner');
-  if (v.missing && v.missing.length) {
+  banner.classList.toggle('demo', !!v.demoModel);
+  if (v.demoModel) {
+    banner.textContent = 'Demo: while the endpoint is empty, the built-in demo model answers (a fake that only says it is the demo; nothing leaves this computer). Enter a real endpoint, API key and model to try your own model in the demo.';
+    banner.hidden = false;
+  } else if (v.missing && v.missing.length) {
     banner.textContent = 'Clanker is not set up yet. Still needed: ' + v.missing.map(label).join(', ') + '.';
     banner.hidden = false;
   } else {

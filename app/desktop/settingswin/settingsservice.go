@@ -37,7 +37,10 @@ type SettingsService struct {
 	Diagnostics string
 	// StartOnDiagnostics opens the page on the Diagnostics view.
 	StartOnDiagnostics bool
-	Log                *slog.Logger
+	// Demo says the window edits the demo's settings (`clanker demo`), where the demo
+	// model answers while no endpoint is set.
+	Demo bool
+	Log  *slog.Logger
 }
 
 // SettingsView is everything the settings page shows.
@@ -57,6 +60,9 @@ type SettingsView struct {
 	Diagnostics string `json:"diagnostics"`
 	// StartView is the view the page opens on ("settings" or "diagnostics").
 	StartView string `json:"startView"`
+	// DemoModel is set when these are the demo's settings and no endpoint is set, so the
+	// demo model answers: the page says so instead of "not set up".
+	DemoModel bool `json:"demoModel"`
 }
 
 // UsageRow is one model's tokens this month.
@@ -127,6 +133,7 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 		Missing:      st.Missing(masked != ""),
 		Diagnostics:  s.Diagnostics,
 		StartView:    "settings",
+		DemoModel:    s.Demo && st.Endpoint == "",
 	}
 	if s.StartOnDiagnostics {
 		v.StartView = "diagnostics"

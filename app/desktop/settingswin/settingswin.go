@@ -29,6 +29,8 @@ type SettingsOptions struct {
 	Diagnostics string
 	// ShowDiagnostics opens the window on the Diagnostics view.
 	ShowDiagnostics bool
+	// Demo says these are the demo's settings (see SettingsService.Demo).
+	Demo bool
 	// OnReady is called once the window is up (tests write a ready file).
 	OnReady func()
 	Logger  *slog.Logger
@@ -46,7 +48,7 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 		return errors.New("settings window: no store or no connection probe given")
 	}
 	svc := &SettingsService{Store: o.Store, Probe: o.Probe, Diagnostics: o.Diagnostics, StartOnDiagnostics: o.ShowDiagnostics,
-		Log: log.With("component", "settings")}
+		Demo: o.Demo, Log: log.With("component", "settings")}
 	assets, err := fs.Sub(settingsui.FS, ".")
 	if err != nil {
 		return err

@@ -32,7 +32,7 @@ type fixture struct {
 	tab    context.Context
 }
 
-func setup(t *testing.T) *fixture {
+func setup(t *testing.T, opts ...func(*settingswin.SettingsService)) *fixture {
 	t.Helper()
 	store, err := sqlite.Open(t.TempDir())
 	if err != nil {
@@ -45,6 +45,9 @@ func setup(t *testing.T) *fixture {
 	t.Cleanup(llm.Close)
 
 	svc := &settingswin.SettingsService{Store: store, Probe: llmclient.Probe{}, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
+	for _, o := range opts {
+		o(svc)
+	}
 	assets, _ := fs.Sub(settingsui.FS, ".")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -97,6 +100,27 @@ func TestFirstRunBannerNamesWhatIsMissing(t *testing.T) {
 			t.Errorf("first-run banner: want it to name %q, got %q", want, got)
 		}
 	}
+}
+
+// In the demo, with no endpoint stored, the demo model answers: the window says so and
+// does not claim Clanker is not set up. Once a real endpoint is stored, the usual
+// missing-fields banner is back.
+func TestDemoSettingsSayTheDemoModelAnswers(t *testing.T) {
+	f := setup(t, func(s *settingswin.SettingsService) { s.Demo = true })
+	got := f.waitText(t, "#banner", "demo model answers")
+	if strings.Contains(got, "not set up") {
+		t.Fatalf("demo banner still says Clanker is not set up: %q", got)
+	}
+	st, err := f.store.Settings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Endpoint = f.llmURL
+	if _, err := f.store.SaveSettings(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	f.run(t, chromedp.Reload(), chromedp.WaitVisible(`body[data-ready="true"]`))
+	f.waitText(t, "#banner", "not set up yet")
 }
 
 func TestInlineValidationShowsTheSettingsPackageSentences(t *testing.T) {

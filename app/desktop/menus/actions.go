@@ -130,9 +130,17 @@ func (a *Actions) confirm(title, q string) bool {
 	return ok
 }
 
+// ErrNoTray refuses to hide the window on a desktop without a tray host: nothing could
+// show it again.
+var ErrNoTray = errors.New("this desktop has no tray icon area to bring the window back from, so the window stays shown (minimise it instead)")
+
 // ToggleWindow hides the main window when it is shown and shows it otherwise.
 func (a *Actions) ToggleWindow() {
 	if a.opts.Controller.Status().WindowVisible {
+		if a.opts.NoTray {
+			a.fail("Hiding the window", ErrNoTray)
+			return
+		}
 		a.fail("Hiding the window", a.opts.Controller.HideWindow())
 		return
 	}

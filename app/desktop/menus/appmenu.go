@@ -214,6 +214,9 @@ func (m *AppMenu) Update(st Status) {
 	} else {
 		m.window.Label = "Show window"
 	}
+	// Without a tray icon a hidden window could not be brought back (the app would run
+	// with no window and no icon), so there is nothing to hide it to.
+	m.window.Hidden = m.act.opts.NoTray && st.WindowVisible
 }
 
 // NativeItem is the state of one item of the Clanker menu as the native menu shows it,

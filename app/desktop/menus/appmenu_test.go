@@ -54,6 +54,11 @@ var alice = Status{ConversationID: "c-1", ConversationName: "Alice", Mode: engin
 
 func newTestAppMenu(t *testing.T, st Status, goos string) (*AppMenu, *recController, *[]string) {
 	t.Helper()
+	return newTestAppMenuTray(t, st, goos, false)
+}
+
+func newTestAppMenuTray(t *testing.T, st Status, goos string, noTray bool) (*AppMenu, *recController, *[]string) {
+	t.Helper()
 	ctrl := &recController{st: st}
 	var win []string
 	var mu sync.Mutex
@@ -62,6 +67,7 @@ func newTestAppMenu(t *testing.T, st Status, goos string) (*AppMenu, *recControl
 	}
 	m := NewAppMenu(MenuOptions{
 		Controller: ctrl,
+		NoTray:     noTray,
 		Confirm:    func(string, string) bool { return true },
 		ShowText:   func(title, text string) { _ = ctrl.rec("ShowText " + title) },
 	}, WindowActions{
@@ -324,5 +330,21 @@ func TestAppMenuReportsAFailedWindowActionToTheUser(t *testing.T) {
 	it.Click(&menu.CallbackData{MenuItem: it})
 	if len(notes) != 1 || notes[0] != "Reloading the page failed: no page" {
 		t.Fatalf("notifications after a failed reload: %+v", notes)
+	}
+}
+
+// Without a tray host there is no "Hide window": a hidden window could not come back.
+// The action refuses too, should anything still call it.
+func TestAppMenuOffersNoHideWindowWithoutATray(t *testing.T) {
+	m, ctrl, _ := newTestAppMenuTray(t, alice, "linux", true)
+	want := "Alice: Available|Deactivated|Available|Active|---|Settings...|Diagnostics|---|About Clanker|---|Quit"
+	if got := strings.Join(labels(m.Menu().Items[0].SubMenu.Items), "|"); got != want {
+		t.Fatalf("Clanker menu without a tray:\n got %s\nwant %s", got, want)
+	}
+	m.act.ToggleWindow()
+	ctrl.mu.Lock()
+	defer ctrl.mu.Unlock()
+	if len(ctrl.calls) != 0 {
+		t.Fatalf("toggling the window without a tray called %v, want nothing", ctrl.calls)
 	}
 }

@@ -72,10 +72,13 @@ type ShowOverlay struct {
 // HideOverlay removes the overlay.
 type HideOverlay struct{}
 
-// SetStatus shows the status pill with the conversation's mode.
+// SetStatus shows the status pill with the conversation's mode. Locked, when not empty,
+// is the sentence that says why the mode cannot be changed here (an automated
+// conversation, unfinished settings): the pill's menu shows the modes disabled with it.
 type SetStatus struct {
 	ConversationID string `json:"conversationId" v:"req,max=200"`
 	Mode           string `json:"mode" v:"req,enum=deactivated|available|active|uninitialized"`
+	Locked         string `json:"locked" v:"max=200"`
 }
 
 // HideStatus removes the status pill.

@@ -148,7 +148,7 @@ func (l *Link) handle(env Envelope) {
 			l.changed()
 		}
 		l.toEngine(conversationOpened(ev))
-		l.fire(l.view.statusCommand())
+		l.fireStatus()
 	case NewMessage:
 		if in, ok := incomingMessage(ev); ok {
 			l.incoming(in)
@@ -207,7 +207,7 @@ func (l *Link) onHello(ev Hello) {
 	}
 	l.log.Info("bridge connected", "bridge", ev.Bridge, "transport", ev.Transport, "ready_state", ev.ReadyState)
 	l.fire(l.view.bannerCommand())
-	l.fire(l.view.statusCommand())
+	l.fireStatus()
 }
 
 func (l *Link) onPageState(ev PageState) {

@@ -79,6 +79,13 @@ type Link struct {
 	seqDropped int
 	early      map[int64]Envelope
 	gapTimer   *time.Timer
+
+	// statusMu makes reading what the pill should show and sending it one step. The
+	// engine's goroutine (a mode change) and the event goroutine (a conversation opened,
+	// a page loaded) both update the pill; Exec runs scripts in the order it is called,
+	// so with the two steps together the page always ends on the latest state. Apart,
+	// an older "no pill yet" could overtake the engine's mode and leave no pill.
+	statusMu sync.Mutex
 }
 
 // Notice is a message the page is about to show the user that a desktop notification
@@ -181,11 +188,19 @@ func (l *Link) run(cmd engine.Command) {
 		l.answer(cmd.ID, "", nil)
 		return
 	case engine.CmdStatus:
+		l.statusMu.Lock()
 		l.view.setStatus(cmd.Text)
 		l.send(cmd, l.view.statusCommand())
+		l.statusMu.Unlock()
 		return
 	case engine.CmdSetAutomated:
-		if l.view.setAutomated(cmd.Text == "true") {
+		l.statusMu.Lock()
+		changed := l.view.setAutomated(cmd.Text == "true")
+		if changed {
+			l.fire(l.view.statusCommand())
+		}
+		l.statusMu.Unlock()
+		if changed {
 			l.changed()
 		}
 		l.answer(cmd.ID, "", nil)
@@ -211,6 +226,13 @@ func (l *Link) send(cmd engine.Command, args CommandArgs) {
 		l.log.Warn("page command not sent", "kind", cmd.Kind, "err", err)
 		l.answer(cmd.ID, err.Error(), nil)
 	}
+}
+
+// fireStatus makes the pill match the view (see statusMu).
+func (l *Link) fireStatus() {
+	l.statusMu.Lock()
+	defer l.statusMu.Unlock()
+	l.fire(l.view.statusCommand())
 }
 
 // fire runs a Link-internal command whose result nobody waits for.

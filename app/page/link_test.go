@@ -544,3 +544,78 @@ func TestEventsAreHandledInSequenceAndOnesGoingBackwardsAreDroppedAndLoggedOnce(
 		t.Fatalf("after a new hello the drop count is %d, want 0", n)
 	}
 }
+
+// statusCommands are the pill commands the fake page ran, in order.
+func (f *fakePage) statusCommands() []sentCommand {
+	var out []sentCommand
+	for _, c := range f.commands() {
+		if c.Type == "set_status" || c.Type == "hide_status" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// The page opening a conversation and the engine reporting its mode update the pill from
+// two goroutines. Whatever their timing, the last pill command the page runs shows the
+// mode: an earlier "no mode yet" never lands after it (the pill went missing that way).
+func TestThePillEndsOnTheLatestStateWhenPageAndEngineRace(t *testing.T) {
+	for round := 0; round < 100; round++ {
+		l, f := newTestLink(t)
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			l.HandleRaw(event(1, "conversation", Conversation{ConversationID: "c1", Participants: []string{"Bob"}}))
+		}()
+		go func() {
+			defer wg.Done()
+			l.Do(engine.Command{ID: 1, Kind: engine.CmdStatus, Text: "available"})
+		}()
+		wg.Wait()
+		waitFor(t, "both pill commands", func() bool { return len(f.statusCommands()) == 2 })
+		cmds := f.statusCommands()
+		if len(cmds) == 0 {
+			t.Fatalf("round %d: no pill command at all", round)
+		}
+		last := cmds[len(cmds)-1]
+		var args SetStatus
+		_ = json.Unmarshal(last.Args, &args)
+		if last.Type != "set_status" || args.ConversationID != "c1" || args.Mode != "available" {
+			var all []string
+			for _, c := range cmds {
+				all = append(all, c.Type+" "+string(c.Args))
+			}
+			t.Fatalf("round %d: the page's last pill command is %s %s, want set_status c1 available (in order: %q)", round, last.Type, last.Args, all)
+		}
+		l.Close()
+	}
+}
+
+// In an automated conversation, and before the settings are complete, the pill carries
+// the reason its menu offers no mode, as the tray does.
+func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "conversation", Conversation{ConversationID: "c1", Participants: []string{"BANK"}}))
+	l.Do(engine.Command{ID: 1, Kind: engine.CmdStatus, Text: "deactivated"})
+	l.Do(engine.Command{ID: 2, Kind: engine.CmdSetAutomated, Text: "true"})
+	f.resultFor(t, 2)
+	cmds := f.statusCommands()
+	var args SetStatus
+	_ = json.Unmarshal(cmds[len(cmds)-1].Args, &args)
+	if args.Mode != "deactivated" || args.Locked != LockedAutomated {
+		t.Fatalf("pill in an automated conversation: %+v, want deactivated, locked with %q", args, LockedAutomated)
+	}
+	l.Do(engine.Command{ID: 3, Kind: engine.CmdSetAutomated, Text: "false"})
+	l.Do(engine.Command{ID: 4, Kind: engine.CmdStatus, Text: "uninitialized"})
+	waitFor(t, "the pill for unfinished settings", func() bool {
+		c := f.statusCommands()
+		return strings.Contains(string(c[len(c)-1].Args), "uninitialized")
+	})
+	cmds = f.statusCommands()
+	args = SetStatus{}
+	_ = json.Unmarshal(cmds[len(cmds)-1].Args, &args)
+	if args.Locked != LockedNoSettings {
+		t.Fatalf("pill before the settings are complete: %+v, want locked with %q", args, LockedNoSettings)
+	}
+}

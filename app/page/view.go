@@ -79,15 +79,29 @@ func (v *view) setStatus(mode string) {
 	v.status = mode
 }
 
+// Why the pill's menu offers no mode, as the tray and app menu say it.
+const (
+	LockedAutomated  = "Automated conversation: Clanker stays out"
+	LockedNoSettings = "Finish the settings to choose a mode"
+)
+
 // statusCommand is the command that makes the pill match: the mode of the foreground
-// conversation, or no pill when there is no conversation or no mode yet.
+// conversation, locked with the reason when it cannot be changed, or no pill when there
+// is no conversation or no mode yet.
 func (v *view) statusCommand() CommandArgs {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.current != "" && v.status != "" {
-		return SetStatus{ConversationID: v.current, Mode: v.status}
+	if v.current == "" || v.status == "" {
+		return HideStatus{}
 	}
-	return HideStatus{}
+	st := SetStatus{ConversationID: v.current, Mode: v.status}
+	switch {
+	case v.status == string(engine.ModeUninitialized):
+		st.Locked = LockedNoSettings
+	case v.automated:
+		st.Locked = LockedAutomated
+	}
+	return st
 }
 
 // setBanner shows (text non-empty) or removes the banner kept under key, and reports

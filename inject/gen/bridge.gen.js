@@ -54,6 +54,10 @@
           "req": true,
           "max": 200
         },
+        "locked": {
+          "kind": "string",
+          "max": 200
+        },
         "mode": {
           "kind": "string",
           "req": true,
@@ -1363,6 +1367,8 @@
 .menu button { display: block; width: 100%; text-align: left; padding: 8px 18px; border: 0; background: none;
   font-size: 13px; cursor: pointer; color: inherit; }
 .menu button:hover { background: #f1f3f4; }
+.menu button:disabled { color: #9aa0a6; cursor: default; } .menu button:disabled:hover { background: none; }
+.menu .reason { padding: 4px 18px 8px; font-size: 12px; color: #5f6368; max-width: 260px; }
 .menu button[aria-checked="true"]::before { content: "\\2713  "; }
 `;
 
@@ -1485,23 +1491,27 @@
       closeMenu();
       const m = el("div", "menu", "menu");
       m.setAttribute("role", "menu");
+      const locked = status ? status.locked : "";
       for (const [choice, label] of MENU) {
         const b = el("button", "", "menu-" + choice, label);
         b.setAttribute("role", "menuitemradio");
         b.setAttribute("aria-checked", String(!!status && status.mode === choice));
+        const off = !!locked && choice !== "settings";
+        b.disabled = off;
         b.addEventListener("click", (ev) => {
-          if (!ev.isTrusted) return;
+          if (!ev.isTrusted || off) return;
           closeMenu();
           emit("mode_menu", { conversationId: status ? status.conversationId : "", choice });
         });
         m.appendChild(b);
+        if (locked && choice === "active") m.appendChild(el("div", "reason", "menu-reason", locked));
       }
       root.appendChild(m);
       parts2.menu = m;
     }
-    function setStatus(conversationId, mode) {
+    function setStatus(conversationId, mode, locked) {
       ensure();
-      status = { conversationId, mode };
+      status = { conversationId, mode, locked: locked || "" };
       if (!parts2.pill) {
         const p = el("button", "pill", "pill");
         p.addEventListener("click", (ev) => {
@@ -1653,7 +1663,7 @@
         return { ok: true };
       },
       set_status: (a) => {
-        ui.setStatus(a.conversationId, a.mode);
+        ui.setStatus(a.conversationId, a.mode, a.locked);
         return { ok: true };
       },
       hide_status: () => {

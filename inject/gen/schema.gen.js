@@ -53,6 +53,10 @@ export const SCHEMA = {
         "req": true,
         "max": 200
       },
+      "locked": {
+        "kind": "string",
+        "max": 200
+      },
       "mode": {
         "kind": "string",
         "req": true,

@@ -121,7 +121,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     show_toast: (a) => { ui.showToast(a.text, a.level || 'info'); return { ok: true }; },
     show_overlay: (a) => { ui.showOverlay(a.text); return { ok: true }; },
     hide_overlay: () => { ui.hideOverlay(); return { ok: true }; },
-    set_status: (a) => { ui.setStatus(a.conversationId, a.mode); return { ok: true }; },
+    set_status: (a) => { ui.setStatus(a.conversationId, a.mode, a.locked); return { ok: true }; },
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
     self_test: () => { selfTest(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },

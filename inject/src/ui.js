@@ -117,24 +117,30 @@ export function createUI(emit) {
     closeMenu();
     const m = el('div', 'menu', 'menu');
     m.setAttribute('role', 'menu');
+    const locked = status ? status.locked : '';
     for (const [choice, label] of MENU) {
       const b = el('button', '', 'menu-' + choice, label);
       b.setAttribute('role', 'menuitemradio');
       b.setAttribute('aria-checked', String(!!status && status.mode === choice));
+      // A locked conversation shows its modes disabled, with the reason below them;
+      // Go refuses a change there anyway.
+      const off = !!locked && choice !== 'settings';
+      b.disabled = off;
       b.addEventListener('click', (ev) => {
-        if (!ev.isTrusted) return;
+        if (!ev.isTrusted || off) return;
         closeMenu();
         emit('mode_menu', { conversationId: status ? status.conversationId : '', choice });
       });
       m.appendChild(b);
+      if (locked && choice === 'active') m.appendChild(el('div', 'reason', 'menu-reason', locked));
     }
     root.appendChild(m);
     parts.menu = m;
   }
 
-  function setStatus(conversationId, mode) {
+  function setStatus(conversationId, mode, locked) {
     ensure();
-    status = { conversationId, mode };
+    status = { conversationId, mode, locked: locked || '' };
     if (!parts.pill) {
       const p = el('button', 'pill', 'pill');
       p.addEventListener('click', (ev) => {

@@ -234,3 +234,40 @@ func TestOverlayLeavesTheSidebarComposeAndCancelUsable(t *testing.T) {
 		return ok && s.ConversationID == "CONV_B"
 	})
 }
+
+// A locked status (here an automated conversation) shows the modes disabled in the pill's
+// menu with the reason under them: a click on one reports nothing, Settings... still works.
+func TestLockedPillMenuShowsTheModesDisabledWithTheReason(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	reason := "Automated conversation: Clanker stays out"
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "deactivated", Locked: reason})
+	clickPart(t, h.ctx, "pill")
+	if _, text := shadowPart(t, h.ctx, "menu-reason"); text != reason {
+		t.Fatalf("menu reason %q, want %q", text, reason)
+	}
+	m := h.mark()
+	clickPart(t, h.ctx, "menu-available")
+	if n, _ := shadowPart(t, h.ctx, "menu"); n == nil {
+		t.Fatal("clicking a disabled mode closed the menu as if it had been chosen")
+	}
+	clickPart(t, h.ctx, "menu-settings")
+	got := h.waitFor(m, "mode_menu", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.ModeMenu); return ok }).(protocol.ModeMenu)
+	if got.Choice != "settings" {
+		t.Fatalf("first menu event after clicking the disabled Available, then Settings...: %+v; want settings only", got)
+	}
+	browser.SaveScreenshot(t, h.ctx, "bridge-pill-locked")
+
+	// Unlocked again, the same item reports its choice.
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "deactivated"})
+	clickPart(t, h.ctx, "pill")
+	if n, _ := shadowPart(t, h.ctx, "menu-reason"); n != nil {
+		t.Error("the reason is still shown in an unlocked conversation")
+	}
+	m = h.mark()
+	clickPart(t, h.ctx, "menu-available")
+	got = h.waitFor(m, "mode_menu", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.ModeMenu); return ok }).(protocol.ModeMenu)
+	if got.Choice != "available" {
+		t.Fatalf("unlocked menu choice %+v, want available", got)
+	}
+}

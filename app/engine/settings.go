@@ -86,7 +86,9 @@ type Budget struct {
 type Notifications struct {
 	// Errors shows a desktop notification for LLM errors.
 	Errors bool `json:"errors"`
-	// IncomingWhileHidden notifies about new messages while the window is hidden.
+	// IncomingWhileHidden notifies about new messages while the window is not in front
+	// (hidden, minimised or behind another window). On by default: Clanker is where the
+	// user's messages arrive. The JSON name stays for the settings already stored.
 	IncomingWhileHidden bool `json:"incomingWhileHidden"`
 	// HideContent keeps message text out of notifications (sender only).
 	HideContent bool `json:"hideContent"`
@@ -130,7 +132,7 @@ func DefaultSettings() Settings {
 		QuietStartHour:        DefaultQuietStartHour,
 		QuietStopHour:         DefaultQuietStopHour,
 		Budget:                Budget{Kind: BudgetNone},
-		Notifications:         Notifications{Errors: true},
+		Notifications:         Notifications{Errors: true, IncomingWhileHidden: true},
 	}
 }
 

@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -240,6 +241,19 @@ func (l *Link) fire(args CommandArgs) {
 	if err := l.conn.send(pendingCmd{}, args); err != nil {
 		l.log.Debug("page command not sent", "type", args.CommandType(), "err", err)
 	}
+}
+
+// Open shows conversation id in the page (a click on a notification about it) and
+// waits for the page's answer.
+func (l *Link) Open(ctx context.Context, id string) error {
+	r, err := l.conn.call(ctx, Navigate{ConversationID: id})
+	if err != nil {
+		return fmt.Errorf("open the conversation: %w", err)
+	}
+	if !r.OK {
+		return fmt.Errorf("open the conversation: the page said %s", nonEmpty(r.Code, "failed"))
+	}
+	return nil
 }
 
 // Sent counts the commands run in the page so far, by protocol type: diagnostics, and

@@ -26,9 +26,7 @@ func (a *App) snapshot() (engine.Snapshot, error) {
 func (a *App) Status() menus.Status {
 	e := a.cur.Load()
 	st := menus.Status{WindowVisible: !a.hidden.Load(), Missing: e.st.MissingLabels(e.hasKey)}
-	if !st.WindowVisible {
-		st.Unread = a.unreadCount()
-	}
+	st.Unread = a.unreadCount()
 	st.ConversationID = a.link.Current()
 	if st.ConversationID != "" {
 		st.ConversationName = engine.Clip(a.link.ConversationName(st.ConversationID), maxNameRunes)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -62,7 +63,41 @@ func (a *App) startNotifier() {
 	}
 	a.nt.n = n
 	a.closers = append(a.closers, func() { _ = n.Close() })
+	if c, ok := any(n).(session.Clickable); ok {
+		c.OnClick(a.openFromNotification)
+	}
 }
+
+// openFromNotification brings the window to the front and opens the conversation a
+// clicked notification was about.
+func (a *App) openFromNotification(conversation string) {
+	a.log.Info("notification clicked: opening its conversation")
+	if err := a.ShowWindow(); err != nil {
+		a.log.Warn("could not show the window for a clicked notification", "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
+	defer cancel()
+	if err := a.link.Open(ctx, conversation); err != nil {
+		a.log.Warn("could not open the conversation of a clicked notification", "err", err)
+	}
+}
+
+// onFocus records whether the window is in front. Coming to the front counts as
+// having seen what arrived, as showing the window does.
+func (a *App) onFocus(active bool) {
+	a.focused.Store(active)
+	if active && !a.hidden.Load() {
+		a.nt.mu.Lock()
+		a.nt.unread = 0
+		a.nt.mu.Unlock()
+	}
+	a.notify()
+}
+
+// away reports whether new messages go unseen: the window is hidden, minimised or
+// behind another window.
+func (a *App) away() bool { return a.hidden.Load() || !a.focused.Load() }
 
 // notifyUser shows a desktop notification. It never blocks its caller (the page link and
 // menu callbacks call it), and a failure is logged once per call, without the text.
@@ -110,11 +145,11 @@ func (a *App) onNotice(n page.Notice) {
 	a.notifyUser(session.ErrorNotification(n.Text))
 }
 
-// onIncoming counts messages that arrive while the window is hidden (the tray shows the
-// count) and, when the user asked for it, notifies about each, without its text when
-// hide-content is on.
+// onIncoming counts messages that arrive while the window is not in front (the tray
+// icon shows the count) and, unless the user turned it off, notifies about each, without
+// its text when hide-content is on. A click on the notification opens its conversation.
 func (a *App) onIncoming(in page.Incoming) {
-	if !a.hidden.Load() {
+	if !a.away() {
 		return
 	}
 	a.nt.mu.Lock()
@@ -125,7 +160,9 @@ func (a *App) onIncoming(in page.Incoming) {
 	if !ns.IncomingWhileHidden {
 		return
 	}
-	a.notifyUser(session.IncomingMessage(in.Sender, in.Text, ns.HideContent))
+	n := session.IncomingMessage(in.Sender, in.Text, ns.HideContent)
+	n.Target = in.Conversation
+	a.notifyUser(n)
 }
 
 func (a *App) unreadCount() int {

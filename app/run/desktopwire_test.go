@@ -41,6 +41,7 @@ func notifyingApp(ns engine.Notifications, hidden bool) (*App, *fakeNotifier) {
 	a := &App{log: slog.New(slog.DiscardHandler), listeners: map[int]func(menus.Status){}}
 	a.cur.Store(&effective{st: st})
 	a.hidden.Store(hidden)
+	a.focused.Store(!hidden)
 	f := &fakeNotifier{}
 	a.nt.n = f
 	return a, f
@@ -109,6 +110,30 @@ func TestIncomingMessagesWhileHiddenAreCountedAndNotifiedWithoutTextWhenHideCont
 		synctest.Wait()
 		if len(f3.shown()) != 0 || quiet.unreadCount() != 1 {
 			t.Errorf("incoming notifications off: notifications %+v, unread %d; want none shown, 1 counted", f3.shown(), quiet.unreadCount())
+		}
+	})
+}
+
+// A window that is shown but not in front (behind another window, minimised) is away as
+// much as a hidden one: each message is counted and notified, with its conversation as
+// the click target. Coming to the front clears the count.
+func TestIncomingMessagesWhileTheWindowIsBehindAreNotifiedWithTheirConversation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, f := notifyingApp(settings.Defaults().Notifications, false)
+		a.onIncoming(page.Incoming{Conversation: "c1", Sender: "Ann", Text: "in front"})
+		a.focused.Store(false)
+		a.onIncoming(page.Incoming{Conversation: "c2", Sender: "Bob", Text: "behind"})
+		synctest.Wait()
+		got := f.shown()
+		if len(got) != 1 || got[0].Target != "c2" || got[0].Body != "behind" || got[0].Summary != "New message from Bob" {
+			t.Fatalf("with the defaults, one message in front and one behind: notifications %+v; want Bob's only, opening c2", got)
+		}
+		if n := a.unreadCount(); n != 1 {
+			t.Fatalf("unread while behind = %d, want 1", n)
+		}
+		a.onFocus(true)
+		if n := a.unreadCount(); n != 0 {
+			t.Fatalf("unread after coming to the front = %d, want 0", n)
 		}
 	})
 }

@@ -103,8 +103,11 @@ type App struct {
 
 	cur    atomic.Pointer[effective]
 	hidden atomic.Bool
-	inst   *session.Instance
-	nt     notices
+	// focused is whether the window is the active one, as the platform reports it
+	// (Linux); elsewhere it stays true and only hiding counts as away.
+	focused atomic.Bool
+	inst    *session.Instance
+	nt      notices
 
 	lmu       sync.Mutex
 	listeners map[int]func(menus.Status)
@@ -180,6 +183,7 @@ func New(opts Options) (a *App, err error) {
 		log = slog.Default()
 	}
 	a = &App{opts: opts, log: log, listeners: map[int]func(menus.Status){}}
+	a.focused.Store(true)
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	// The error returns below set the result a to nil, so the cleanup keeps its own
 	// reference to what was started.
@@ -310,8 +314,12 @@ func New(opts Options) (a *App, err error) {
 		OnEvent:      a.link.HandleRaw,
 		OnReady:      a.onReady,
 		OnGeometry:   a.saveGeometry,
-		OnPopup:      func(e window.PopupEvent) { log.Info("sign-in popup", "event", e.String()) },
-		Logger:       log,
+		OnFocus:      a.onFocus,
+		OnPageNotification: func(shown bool) {
+			log.Info("the page's own web notifications are refused: Clanker notifies about every incoming message itself", "tried_to_show", shown)
+		},
+		OnPopup: func(e window.PopupEvent) { log.Info("sign-in popup", "event", e.String()) },
+		Logger:  log,
 	})
 	if err != nil {
 		return nil, err

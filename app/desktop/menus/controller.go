@@ -63,8 +63,8 @@ type Status struct {
 	LockReason LockReason
 	// WindowVisible reports whether the main window is shown.
 	WindowVisible bool
-	// Unread is the number of new incoming messages since the window was hidden
-	// (0 while it is visible).
+	// Unread is the number of new incoming messages that came while the window was
+	// not in front (hidden, minimised or behind another window); 0 once it is again.
 	Unread int
 	// Missing lists what keeps Clanker Uninitialized, as in engine.Settings.Missing.
 	Missing []string

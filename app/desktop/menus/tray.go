@@ -23,9 +23,10 @@ type TrayState struct {
 	WindowLabel string
 	// IconOn selects the "on" icon: Clanker takes part in the foreground conversation.
 	IconOn bool
-	// Title is the tray's title and tooltip: the mode and, while the window is hidden,
-	// the unread count.
+	// Title is the tray's title and tooltip: the mode and the unread count.
 	Title string
+	// Badge is the unread count drawn on the icon (0: no badge).
+	Badge int
 }
 
 // TrayStateOf is the tray's state for st.
@@ -37,6 +38,7 @@ func TrayStateOf(st Status) TrayState {
 		WindowLabel:  "Show window",
 		IconOn:       st.Mode == engine.ModeAvailable || st.Mode == engine.ModeActive,
 		Title:        trayTitle(st),
+		Badge:        st.Unread,
 	}
 	if st.ModeLocked {
 		t.Reason = st.LockReason.Sentence()
@@ -47,7 +49,8 @@ func TrayStateOf(st Status) TrayState {
 	return t
 }
 
-// trayTitle is the tray tooltip/title: the mode and, while hidden, the unread count.
+// trayTitle is the tray tooltip/title: the mode and the unread count (messages that
+// came while the window was not in front).
 func trayTitle(st Status) string {
 	t := "Clanker"
 	switch {
@@ -56,7 +59,7 @@ func trayTitle(st Status) string {
 	case st.ConversationID != "":
 		t += ": " + ModeLabel(st.Mode)
 	}
-	if !st.WindowVisible && st.Unread > 0 {
+	if st.Unread > 0 {
 		t += fmt.Sprintf(" (%d unread)", st.Unread)
 	}
 	return t

@@ -14,10 +14,15 @@ func TestTrayStateShowsTheModeTheIconAndTheUnreadCount(t *testing.T) {
 	if got.Checked != engine.ModeAvailable || !got.ModesEnabled || got.Reason != "" || !got.IconOn {
 		t.Fatalf("tray state for Alice/Available: %+v", got)
 	}
-	if got.Title != "Clanker: Available (3 unread)" || got.WindowLabel != "Show window" {
-		t.Fatalf("tray title %q and window item %q; want the unread count and Show window", got.Title, got.WindowLabel)
+	if got.Title != "Clanker: Available (3 unread)" || got.WindowLabel != "Show window" || got.Badge != 3 {
+		t.Fatalf("tray title %q, window item %q, badge %d; want the unread count (title and badge) and Show window", got.Title, got.WindowLabel, got.Badge)
 	}
-	if s := TrayStateOf(alice); s.Title != "Clanker: Available" || s.WindowLabel != "Hide window" {
+	behind := alice
+	behind.Unread = 2
+	if s := TrayStateOf(behind); s.Title != "Clanker: Available (2 unread)" || s.Badge != 2 || s.WindowLabel != "Hide window" {
+		t.Fatalf("shown but behind another window with 2 unread: %+v", s)
+	}
+	if s := TrayStateOf(alice); s.Title != "Clanker: Available" || s.WindowLabel != "Hide window" || s.Badge != 0 {
 		t.Fatalf("shown window: title %q, window item %q; want no unread count and Hide window", s.Title, s.WindowLabel)
 	}
 }

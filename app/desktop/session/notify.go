@@ -14,6 +14,16 @@ type Notification struct {
 	Body    string
 	// Urgent marks errors that need the user (a dead API key, an exhausted budget).
 	Urgent bool
+	// Target is what a click on the notification opens (a conversation id), reported
+	// to the function given to Clickable.OnClick; "" makes a notification without a
+	// click action.
+	Target string
+}
+
+// Clickable is implemented by notifiers that report a click on a notification with a
+// Target (Linux). fn runs on a goroutine of the notifier's.
+type Clickable interface {
+	OnClick(fn func(target string))
 }
 
 // Notifier shows native desktop notifications, one implementation per OS:
@@ -30,8 +40,8 @@ type Notifier interface {
 const maxNotifyRunes = 200
 
 // IncomingMessage builds the notification for a message that arrived while the window
-// was hidden. With hideContent the text never leaves the app: the body only says that a
-// message came, so a notification on a shared or recorded screen shows no content.
+// was not in front. With hideContent the text never leaves the app: the body only says
+// that a message came, so a notification on a shared or recorded screen shows no content.
 func IncomingMessage(sender, body string, hideContent bool) Notification {
 	sender = engine.Clip(text.OneLine(sender), 80)
 	if sender == "" {

@@ -21,9 +21,15 @@ type DBusNotifier struct {
 	appName string
 	icon    string
 
-	mu   sync.Mutex
-	last uint32 // replaced by the next notification so they do not pile up
+	mu      sync.Mutex
+	last    uint32            // replaced by the next notification so they do not pile up
+	targets map[uint32]string // what a click on each shown notification opens
+	onClick func(target string)
 }
+
+// maxTargets bounds the click targets remembered; the oldest notifications have long
+// been replaced or closed.
+const maxTargets = 64
 
 // NewNotifier connects to the session bus. icon is an icon name or an absolute path
 // ("" for none).
@@ -40,7 +46,52 @@ func NewNotifier(appName, icon string) (*DBusNotifier, error) {
 		conn.Close()
 		return nil, fmt.Errorf("notifications: session bus hello: %w", err)
 	}
-	return &DBusNotifier{conn: conn, appName: appName, icon: icon}, nil
+	d := &DBusNotifier{conn: conn, appName: appName, icon: icon, targets: map[uint32]string{}}
+	// A click ("default" action) comes back as the server's ActionInvoked signal.
+	if err := conn.AddMatchSignal(dbus.WithMatchInterface(notifyName), dbus.WithMatchObjectPath(notifyPath)); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("notifications: listen for clicks: %w", err)
+	}
+	signals := make(chan *dbus.Signal, 16)
+	conn.Signal(signals)
+	go d.listen(signals)
+	return d, nil
+}
+
+// OnClick implements Clickable.
+func (d *DBusNotifier) OnClick(fn func(target string)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.onClick = fn
+}
+
+// listen turns ActionInvoked signals for notifications this notifier showed into
+// clicks, until the connection closes.
+func (d *DBusNotifier) listen(signals <-chan *dbus.Signal) {
+	for sig := range signals {
+		switch sig.Name {
+		case notifyName + ".ActionInvoked":
+			var id uint32
+			var action string
+			if dbus.Store(sig.Body, &id, &action) != nil || action != "default" {
+				continue
+			}
+			d.mu.Lock()
+			target, ok := d.targets[id]
+			fn := d.onClick
+			d.mu.Unlock()
+			if ok && fn != nil {
+				fn(target)
+			}
+		case notifyName + ".NotificationClosed":
+			var id, reason uint32
+			if dbus.Store(sig.Body, &id, &reason) == nil {
+				d.mu.Lock()
+				delete(d.targets, id)
+				d.mu.Unlock()
+			}
+		}
+	}
 }
 
 // Notify shows n. It fails when no notification server answers (e.g. a bare window
@@ -54,18 +105,30 @@ func (d *DBusNotifier) Notify(n Notification) error {
 		"urgency":       dbus.MakeVariant(urgency),
 		"desktop-entry": dbus.MakeVariant("clanker"),
 	}
+	actions := []string{}
+	if n.Target != "" {
+		// "default" is the click on the notification itself.
+		actions = []string{"default", "Open"}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	obj := d.conn.Object(notifyName, notifyPath)
 	call := obj.Call(notifyName+".Notify", 0,
 		d.appName, d.last, d.icon, n.Summary, escapeMarkup(n.Body),
-		[]string{}, hints, int32(-1))
+		actions, hints, int32(-1))
 	if call.Err != nil {
 		return fmt.Errorf("notifications: Notify: %w", call.Err)
 	}
 	var id uint32
 	if err := call.Store(&id); err == nil {
 		d.last = id
+		delete(d.targets, id)
+		if n.Target != "" {
+			if len(d.targets) >= maxTargets {
+				clear(d.targets)
+			}
+			d.targets[id] = n.Target
+		}
 	}
 	return nil
 }

@@ -30,4 +30,21 @@ func (e nativeEvents) GeometryChanged(x, y, width, height int) {
 // question in a dialog, which needs the GUI thread this call is on.
 func (e nativeEvents) ContextMenuActivated(name, target string) { go e.s.contextAction(name, target) }
 
+// FocusChanged hands the window's focus to the app on a goroutine of its own.
+// Each goroutine reports the state as it is when it runs, so two quick changes whose
+// goroutines run out of order still end on the latest.
+func (e nativeEvents) FocusChanged(active bool) {
+	e.s.active.Store(active)
+	if fn := e.s.opts.OnFocus; fn != nil {
+		go func() { fn(e.s.active.Load()) }()
+	}
+}
+
+// PageNotification hands the page's notification attempts to the app.
+func (e nativeEvents) PageNotification(shown bool) {
+	if fn := e.s.opts.OnPageNotification; fn != nil {
+		go fn(shown)
+	}
+}
+
 var _ native.Events = nativeEvents{}

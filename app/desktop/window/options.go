@@ -116,6 +116,12 @@ type Options struct {
 	// OnGeometry receives the window geometry after the user moved or resized it
 	// (debounced), for the app to persist.
 	OnGeometry func(Geometry)
+	// OnFocus receives whether the main window is the active window (in front, with the
+	// keyboard) each time that changes; called on its own goroutine. Linux reports it.
+	OnFocus func(active bool)
+	// OnPageNotification is told when the page asked for web notifications (refused) or
+	// tried to show one (swallowed); called on its own goroutine.
+	OnPageNotification func(shown bool)
 	// OfflineRetry is how often the offline page retries on its own (default 30 s;
 	// negative disables automatic retry, leaving the Retry button).
 	OfflineRetry time.Duration

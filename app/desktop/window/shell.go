@@ -10,6 +10,7 @@ import (
 	"net/http"
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
@@ -52,7 +53,9 @@ type Shell struct {
 	lastLoad  LoadEvent
 	visible   bool
 	visHooks  []func(bool)
-	quitting  bool
+	// active is the window's focus as the platform last reported it.
+	active   atomic.Bool
+	quitting bool
 
 	tray      *Tray // nil without Options.Menus or with NoTray
 	menuState shellMenus
@@ -334,6 +337,9 @@ func (s *Shell) Show() error {
 		return err
 	}
 	runtime.WindowShow(ctx)
+	// Showing a window that is already shown but behind others, or minimised, does
+	// nothing; presenting it brings it to the front with the keyboard.
+	runtime.WindowUnminimise(ctx)
 	s.setVisible(true)
 	return nil
 }

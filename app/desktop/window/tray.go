@@ -46,6 +46,8 @@ type Tray struct {
 	window  *systray.MenuItem
 	lastOn  *bool
 	lastTip string
+	// lastBadge is the unread count drawn on the icon now.
+	lastBadge int
 }
 
 // NewTray prepares the tray; nothing appears until Start.
@@ -197,14 +199,15 @@ func (t *Tray) update(st menus.Status) {
 		t.reason.Hide()
 	}
 	t.window.SetTitle(v.WindowLabel)
-	if t.lastOn == nil || *t.lastOn != v.IconOn {
+	if t.lastOn == nil || *t.lastOn != v.IconOn || t.lastBadge != v.Badge {
+		icon := icons.TrayOff
 		if v.IconOn {
-			systray.SetIcon(icons.TrayOn)
-		} else {
-			systray.SetIcon(icons.TrayOff)
+			icon = icons.TrayOn
 		}
+		systray.SetIcon(badgedIcon(icon, v.Badge))
 		on := v.IconOn
 		t.lastOn = &on
+		t.lastBadge = v.Badge
 	}
 	if v.Title != t.lastTip {
 		if !menuBar {

@@ -139,6 +139,13 @@ type Events interface {
 	GeometryChanged(x, y, width, height int)
 	// ContextMenuActivated reports a click on a Clanker item of the right-click menu.
 	ContextMenuActivated(name, target string)
+	// FocusChanged reports whether the main window is the active one (in front, with
+	// the keyboard). Linux reports it; elsewhere it is not called yet.
+	FocusChanged(active bool)
+	// PageNotification reports that the page asked to show web notifications (shown
+	// false: the permission request, refused) or tried to show one (shown true,
+	// swallowed): Clanker's own notification covers every incoming message.
+	PageNotification(shown bool)
 }
 
 // events is the one receiver of this process; the platform's callbacks report to it.

@@ -166,3 +166,13 @@ func goLoadChanged(uri *C.char, finished C.gboolean) {
 func goGeometryChanged(x, y, w, h C.int) {
 	withEvents(func(e Events) { e.GeometryChanged(int(x), int(y), int(w), int(h)) })
 }
+
+//export goFocusChanged
+func goFocusChanged(active C.gboolean) {
+	withEvents(func(e Events) { e.FocusChanged(active != 0) })
+}
+
+//export goPageNotification
+func goPageNotification(shown C.int) {
+	withEvents(func(e Events) { e.PageNotification(shown != 0) })
+}

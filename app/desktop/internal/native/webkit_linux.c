@@ -150,6 +150,34 @@ static gboolean on_configure(GtkWidget *window, GdkEventConfigure *ev, gpointer 
     return FALSE;
 }
 
+// The page's own web notifications are refused: Clanker raises its own native
+// notification for every incoming message, so granting the page would show two for one
+// message. Other permission requests keep WebKit's default handling.
+static gboolean on_permission(WebKitWebView *wv, WebKitPermissionRequest *req, gpointer data)
+{
+    if (WEBKIT_IS_NOTIFICATION_PERMISSION_REQUEST(req)) {
+        webkit_permission_request_deny(req);
+        goPageNotification(0);
+        return TRUE;
+    }
+    return FALSE;
+}
+
+// A page notification that gets here anyway (a permission granted some other way) is
+// swallowed for the same reason: the message already has Clanker's notification.
+static gboolean on_show_notification(WebKitWebView *wv, WebKitNotification *n, gpointer data)
+{
+    goPageNotification(1);
+    return TRUE;
+}
+
+// is-active follows the window manager's focus: FALSE while another window is in front,
+// the window is minimised or hidden.
+static void on_active(GtkWindow *window, GParamSpec *spec, gpointer data)
+{
+    goFocusChanged(gtk_window_is_active(window));
+}
+
 void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_script, const char *offline)
 {
     WebKitSettings *settings = webkit_web_view_get_settings(wv);
@@ -182,11 +210,15 @@ void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_s
     g_signal_connect(wv, "web-process-terminated", G_CALLBACK(on_terminated), NULL);
     g_signal_connect(wv, "load-failed", G_CALLBACK(on_load_failed), NULL);
     g_signal_connect(wv, "load-changed", G_CALLBACK(on_load_changed), NULL);
+    g_signal_connect(wv, "permission-request", G_CALLBACK(on_permission), NULL);
+    g_signal_connect(wv, "show-notification", G_CALLBACK(on_show_notification), NULL);
 
     GtkWidget *top = gtk_widget_get_toplevel(GTK_WIDGET(wv));
     if (GTK_IS_WINDOW(top)) {
         gtk_widget_add_events(top, GDK_STRUCTURE_MASK);
         g_signal_connect(top, "configure-event", G_CALLBACK(on_configure), NULL);
+        g_signal_connect(top, "notify::is-active", G_CALLBACK(on_active), NULL);
+        goFocusChanged(gtk_window_is_active(GTK_WINDOW(top)));
     }
 }
 

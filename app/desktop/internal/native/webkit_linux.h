@@ -15,7 +15,7 @@ WebKitWebView *clanker_find_webview(void);
 
 // clanker_setup configures the main view: user agent (NULL keeps WebKit's own), spell
 // checking, the document-start user script, and the signals for popups, crashes, load
-// failures and window geometry. The offline URL is loaded when a main-frame load fails.
+// failures, window geometry and focus, and the page's notification requests (refused). The offline URL is loaded when a main-frame load fails.
 void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_script, const char *offline_url);
 
 // clanker_reload reloads the main view (used after a crash and by Shell.Reload).

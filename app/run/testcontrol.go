@@ -46,8 +46,10 @@ type testStatus struct {
 	// Notify lists the notifications the applied settings ask for: errors, incoming,
 	// hide-content.
 	Notify []string `json:"notify"`
-	// Unread is the tray's count of messages that came while the window was hidden.
+	// Unread is the tray's count of messages that came while the window was not in front.
 	Unread int `json:"unread"`
+	// Focused is whether the window is the active one, as the platform reported it.
+	Focused bool `json:"focused"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -65,7 +67,7 @@ func (a *App) startTestControl(file string) error {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
-			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}}
+			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load()}
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

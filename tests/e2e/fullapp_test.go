@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/build/icons"
@@ -60,6 +62,7 @@ type appStatus struct {
 	Inactive    string         `json:"inactive"`
 	Notify      []string       `json:"notify"`
 	Unread      int            `json:"unread"`
+	Focused     bool           `json:"focused"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -813,6 +816,149 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	if !t.Run("IncomingMessagesNotifyWhenTheWindowIsNotInFrontAndAClickOpensTheirConversation", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		// The defaults: incoming notifications on, with the text.
+		f.config("", "set", "notifications.hide_content", "false")
+		testkit.WaitFor(t, 10*time.Second, "the app to apply the notification settings", func() (bool, string) {
+			st := f.status()
+			return strings.Contains(strings.Join(st.Notify, ","), "incoming") && !strings.Contains(strings.Join(st.Notify, ","), "hide-content"), fmt.Sprintf("%+v", st)
+		})
+		f.open(bob)
+		f.post("/show")
+		testkit.WaitFor(t, 20*time.Second, "the window to be in front", func() (bool, string) {
+			st := f.status()
+			return st.Focused && !st.Hidden && st.Unread == 0, fmt.Sprintf("%+v", st)
+		})
+		fromJane := func(after int) []notifyCall {
+			var out []notifyCall
+			for _, c := range f.notes.calls()[after:] {
+				if strings.Contains(c.Summary, "Jane") {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+		before := len(f.notes.calls())
+		// In front: the message is on screen, in the sidebar; no notification.
+		if _, err := f.ctl.Deliver(jane, sim.Message{From: sim.DemoJane, Text: "seen while in front"}); err != nil {
+			t.Fatal(err)
+		}
+		// Behind another application: notified with sender and text, as a click target.
+		other, err := OpenOtherWindow(display.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		other.Focus()
+		testkit.WaitFor(t, 20*time.Second, "the app to see its window lose the focus", func() (bool, string) {
+			st := f.status()
+			return !st.Focused, fmt.Sprintf("%+v", st)
+		})
+		if _, err := f.ctl.Deliver(jane, sim.Message{From: sim.DemoJane, Text: "tacos at 8 while you are busy"}); err != nil {
+			t.Fatal(err)
+		}
+		var behind notifyCall
+		testkit.WaitFor(t, 30*time.Second, "a notification for the message that came while the window was behind", func() (bool, string) {
+			got := fromJane(before)
+			if len(got) == 0 {
+				return false, fmt.Sprintf("notifications %+v", f.notes.calls()[before:])
+			}
+			behind = got[len(got)-1]
+			return true, ""
+		})
+		if got := fromJane(before); len(got) != 1 || !strings.Contains(got[0].Body, "tacos at 8") {
+			t.Fatalf("notifications for Jane's two messages (one in front, one behind): %+v; want one, with the second message's text", got)
+		}
+		if len(behind.Actions) == 0 || behind.Actions[0] != "default" {
+			t.Fatalf("the notification offers no click action: %+v", behind)
+		}
+		testkit.WaitFor(t, 10*time.Second, "the unread count on the tray", func() (bool, string) {
+			title, _ := f.tray.prop("Title").Value().(string)
+			st := f.status()
+			return st.Unread == 1 && strings.Contains(title, "(1 unread)"), fmt.Sprintf("title %q, status %+v", title, st)
+		})
+		var pixmaps []pixmap
+		_ = dbus.Store([]any{f.tray.prop("IconPixmap").Value()}, &pixmaps)
+		if !hasBadgeRed(pixmaps) {
+			t.Errorf("the tray icon carries no unread badge (no red pixels in %d pixmaps)", len(pixmaps))
+		}
+		// A click brings the window to the front on Jane's conversation.
+		if err := f.notes.click(behind.ID); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "the click to open Jane's conversation in front", func() (bool, string) {
+			st := f.status()
+			return st.Current == jane && st.Focused && !st.Hidden && st.Unread == 0, fmt.Sprintf("%+v", st)
+		})
+		// Hidden in the tray: notified too.
+		before = len(f.notes.calls())
+		f.post("/hide")
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: sim.DemoBob, Text: "are you hiding?"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "a notification while hidden", func() (bool, string) {
+			for _, c := range f.notes.calls()[before:] {
+				if strings.Contains(c.Summary, "Bob") && strings.Contains(c.Body, "are you hiding?") {
+					return true, ""
+				}
+			}
+			return false, fmt.Sprintf("notifications %+v", f.notes.calls()[before:])
+		})
+		// The page asks for its own web notifications (the simulator does so at load and at
+		// the first click, as Messages for web does); Clanker refuses them, so each message
+		// has exactly one notification, Clanker's.
+		f.post("/show")
+		before = len(f.notes.calls())
+		f.post("/hide")
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: sim.DemoBob, Text: "one message, one notification"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "the notification for the last message", func() (bool, string) {
+			for _, c := range f.notes.calls()[before:] {
+				if strings.Contains(c.Body, "one message, one notification") {
+					return true, ""
+				}
+			}
+			return false, fmt.Sprintf("notifications %+v", f.notes.calls()[before:])
+		})
+		// A second notification would come from the page's engine within moments of
+		// Clanker's; the next message's notification bounds the wait.
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: sim.DemoBob, Text: "and a second one"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "the notification for the second message", func() (bool, string) {
+			for _, c := range f.notes.calls()[before:] {
+				if strings.Contains(c.Body, "and a second one") {
+					return true, ""
+				}
+			}
+			return false, fmt.Sprintf("notifications %+v", f.notes.calls()[before:])
+		})
+		var fromBob []notifyCall
+		for _, c := range f.notes.calls()[before:] {
+			if strings.Contains(c.Summary, "Bob") || c.App != "Clanker" {
+				fromBob = append(fromBob, c)
+			}
+		}
+		if len(fromBob) != 2 {
+			t.Errorf("Bob's two messages while hidden gave %d notifications, want one each: %+v", len(fromBob), fromBob)
+		}
+		for _, c := range f.notes.calls() {
+			if c.App != "Clanker" {
+				t.Errorf("a notification not from Clanker reached the server (the page's own?): %+v", c)
+			}
+		}
+		f.post("/show")
+		testkit.WaitFor(t, 20*time.Second, "the window back in front", func() (bool, string) {
+			st := f.status()
+			return st.Focused && !st.Hidden && st.Unread == 0, fmt.Sprintf("%+v", st)
+		})
+	}) {
+		return
+	}
+
 	if !t.Run("WhileHiddenAnErrorAndAnIncomingMessageReachTheNotificationServerWithoutContent", func(t *testing.T) {
 		f.t = t
 		f.tray.t = t
@@ -980,4 +1126,17 @@ func TestFullApp(t *testing.T) {
 			t.Fatal("the settings window is still shown after Quit")
 		}
 	})
+}
+
+// hasBadgeRed reports whether any of the tray's icon pixmaps (ARGB32, network byte
+// order) carries the unread badge's red.
+func hasBadgeRed(pixmaps []pixmap) bool {
+	for _, p := range pixmaps {
+		for i := 0; i+3 < len(p.Pix); i += 4 {
+			if p.Pix[i] == 0xff && p.Pix[i+1] == 0xd9 && p.Pix[i+2] == 0x30 && p.Pix[i+3] == 0x25 {
+				return true
+			}
+		}
+	}
+	return false
 }

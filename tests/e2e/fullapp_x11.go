@@ -24,6 +24,30 @@ static int send_delete(const char *display, unsigned long win) {
 	XCloseDisplay(d);
 	return ok ? 0 : -2;
 }
+
+static int ignore_errors(Display *d, XErrorEvent *e) { return 0; }
+
+// other_window opens a second client with a plain window, maps it and waits until it
+// is shown, so that input focus can be given to it: another application in front.
+static Display *other_open(const char *display, Window *out) {
+	Display *d = XOpenDisplay(display);
+	if (!d) return NULL;
+	XSetErrorHandler(ignore_errors);
+	Window w = XCreateSimpleWindow(d, DefaultRootWindow(d), 0, 0, 320, 200, 0, 0, 0xffffff);
+	XStoreName(d, w, "Another application");
+	XSelectInput(d, w, StructureNotifyMask);
+	XMapRaised(d, w);
+	XEvent ev;
+	do { XNextEvent(d, &ev); } while (ev.type != MapNotify);
+	*out = w;
+	return d;
+}
+
+static void other_focus(Display *d, Window w) {
+	XRaiseWindow(d, w);
+	XSetInputFocus(d, w, RevertToParent, CurrentTime);
+	XSync(d, False);
+}
 */
 import "C"
 
@@ -42,3 +66,28 @@ func CloseWindow(display string, win uint64) error {
 	}
 	return nil
 }
+
+// OtherWindow is a window of another X client: giving it the input focus puts the app
+// behind another application.
+type OtherWindow struct {
+	d *C.Display
+	w C.Window
+}
+
+// OpenOtherWindow maps a plain window on the display.
+func OpenOtherWindow(display string) (*OtherWindow, error) {
+	cs := C.CString(display)
+	defer C.free(unsafe.Pointer(cs))
+	var w C.Window
+	d := C.other_open(cs, &w)
+	if d == nil {
+		return nil, fmt.Errorf("open display %s for another window", display)
+	}
+	return &OtherWindow{d: d, w: w}, nil
+}
+
+// Focus raises the window and gives it the input focus.
+func (o *OtherWindow) Focus() { C.other_focus(o.d, o.w) }
+
+// Close removes the window and closes its connection.
+func (o *OtherWindow) Close() { C.XCloseDisplay(o.d) }

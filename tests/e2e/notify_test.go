@@ -20,12 +20,22 @@ type notifyServer struct {
 	mu   sync.Mutex
 	got  []notifyCall
 	next uint32
+	conn *dbus.Conn
 }
 
 type notifyCall struct {
 	App, Icon, Summary, Body string
 	ReplacesID               uint32
 	Urgency                  byte
+	Actions                  []string
+	// ID is the id the server answered with.
+	ID uint32
+}
+
+// click does what a notification server does when the user clicks notification id:
+// it emits ActionInvoked with the "default" action.
+func (s *notifyServer) click(id uint32) error {
+	return s.conn.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", id, "default")
 }
 
 // Notify is the org.freedesktop.Notifications method, with its D-Bus signature.
@@ -36,8 +46,8 @@ func (s *notifyServer) Notify(app string, replaces uint32, icon, summary, body s
 	if v, ok := hints["urgency"]; ok {
 		urgency, _ = v.Value().(byte)
 	}
-	s.got = append(s.got, notifyCall{App: app, Icon: icon, Summary: summary, Body: body, ReplacesID: replaces, Urgency: urgency})
 	s.next++
+	s.got = append(s.got, notifyCall{App: app, Icon: icon, Summary: summary, Body: body, ReplacesID: replaces, Urgency: urgency, Actions: actions, ID: s.next})
 	return s.next, nil
 }
 
@@ -55,7 +65,7 @@ func startNotifyServer(t *testing.T) *notifyServer {
 		t.Fatalf("connect to the private bus: %v", err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	s := &notifyServer{}
+	s := &notifyServer{conn: conn}
 	if err := conn.Export(s, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,22 @@
       if (loaded && !pairingShown()) route();
     });
     window.addEventListener('message', onSignInMessage);
+    // Like Messages for web, ask to show web notifications, and show one for each
+    // incoming message once allowed (Clanker refuses: it notifies natively itself).
+    // Engines that want a user gesture for the request get it at the first click.
+    askNotifications();
+    document.addEventListener('pointerdown', askNotifications, { once: true, capture: true });
+  }
+
+  function askNotifications() {
+    if (!window.Notification || Notification.permission !== 'default') return;
+    try { Notification.requestPermission(); } catch (x) { /* older engines: callback form only */ }
+  }
+
+  function pageNotification(ev) {
+    if (ev.type !== 'message' || !ev.row || ev.row.outgoing) return;
+    if (!window.Notification || Notification.permission !== 'granted') return;
+    try { new Notification('Messages', { body: 'New message' }); } catch (x) { /* not allowed here */ }
   }
 
   // load fetches the state after the event stream is open, so no event can fall between them.
@@ -636,6 +652,7 @@
       if (variants.unrecognised) { renderUnrecognised(); return; }
       renderSidebar();
     }
+    pageNotification(ev);
     switch (ev.type) {
       case 'reload':
         load();

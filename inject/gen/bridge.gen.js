@@ -1424,6 +1424,42 @@
       if (text !== void 0) e.textContent = text;
       return e;
     }
+    const PUSH = ["position", "top", "left", "right", "bottom", "height", "min-height", "transform", "overflow"];
+    let pushed = null;
+    let pushedBody = null;
+    let resize = null;
+    function pushPage(px) {
+      const body = document.body;
+      if (!body) return;
+      if (pushedBody && pushedBody !== body) unpushPage();
+      if (!pushed) {
+        pushed = PUSH.map((k) => [k, body.style.getPropertyValue(k), body.style.getPropertyPriority(k)]);
+        pushedBody = body;
+      }
+      for (const [k, v] of [
+        ["position", "fixed"],
+        ["top", px + "px"],
+        ["left", "0"],
+        ["right", "0"],
+        ["bottom", "0"],
+        ["height", "auto"],
+        ["min-height", "0"],
+        ["transform", "translateZ(0)"],
+        ["overflow", "hidden"]
+      ]) body.style.setProperty(k, v, "important");
+    }
+    function unpushPage() {
+      if (!pushed) return;
+      for (const [k, v, prio] of pushed) {
+        if (v) pushedBody.style.setProperty(k, v, prio);
+        else pushedBody.style.removeProperty(k);
+      }
+      pushed = null;
+      pushedBody = null;
+    }
+    function fitPage() {
+      if (parts2.banner) pushPage(Math.ceil(parts2.banner.getBoundingClientRect().height));
+    }
     function showBanner(text, level) {
       ensure();
       hideBanner();
@@ -1440,12 +1476,17 @@
       b.appendChild(x);
       root.appendChild(b);
       parts2.banner = b;
+      fitPage();
+      if (!resize && window.ResizeObserver) resize = new ResizeObserver(fitPage);
+      if (resize) resize.observe(b);
     }
     function hideBanner() {
       if (parts2.banner) {
+        if (resize) resize.unobserve(parts2.banner);
         parts2.banner.remove();
         parts2.banner = null;
       }
+      unpushPage();
     }
     function showToast(text, level) {
       ensure();
@@ -1536,6 +1577,13 @@
     }
     function keepAttached() {
       if (host && !host.isConnected && (parts2.banner || parts2.overlay || parts2.pill || parts2.toasts.children.length)) ensure();
+      if (parts2.banner && (pushedBody !== document.body || document.body.style.getPropertyValue("top") === "")) {
+        if (pushedBody !== document.body) {
+          pushed = null;
+          pushedBody = null;
+        }
+        fitPage();
+      }
     }
     return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };
   }

@@ -51,6 +51,41 @@ export function createUI(emit) {
     return e;
   }
 
+  // The banner is a strip across the top that pushes the page down by its own height,
+  // so it never covers the conversation's name or anything else: the page's body becomes
+  // a fixed box starting under the strip (its transform makes it the containing block of
+  // the page's own fixed elements too, so menus and dialogs move down with it). The
+  // body's previous inline values come back when the banner goes.
+  const PUSH = ['position', 'top', 'left', 'right', 'bottom', 'height', 'min-height', 'transform', 'overflow'];
+  let pushed = null; // saved inline values of the body while pushed
+  let pushedBody = null;
+  let resize = null;
+
+  function pushPage(px) {
+    const body = document.body;
+    if (!body) return;
+    if (pushedBody && pushedBody !== body) unpushPage();
+    if (!pushed) {
+      pushed = PUSH.map((k) => [k, body.style.getPropertyValue(k), body.style.getPropertyPriority(k)]);
+      pushedBody = body;
+    }
+    for (const [k, v] of [['position', 'fixed'], ['top', px + 'px'], ['left', '0'], ['right', '0'], ['bottom', '0'],
+      ['height', 'auto'], ['min-height', '0'], ['transform', 'translateZ(0)'], ['overflow', 'hidden']]) body.style.setProperty(k, v, 'important');
+  }
+
+  function unpushPage() {
+    if (!pushed) return;
+    for (const [k, v, prio] of pushed) {
+      if (v) pushedBody.style.setProperty(k, v, prio); else pushedBody.style.removeProperty(k);
+    }
+    pushed = null;
+    pushedBody = null;
+  }
+
+  function fitPage() {
+    if (parts.banner) pushPage(Math.ceil(parts.banner.getBoundingClientRect().height));
+  }
+
   function showBanner(text, level) {
     ensure();
     hideBanner();
@@ -67,10 +102,19 @@ export function createUI(emit) {
     b.appendChild(x);
     root.appendChild(b);
     parts.banner = b;
+    fitPage();
+    // The strip's height follows its text's wrapping as the window is resized.
+    if (!resize && window.ResizeObserver) resize = new ResizeObserver(fitPage);
+    if (resize) resize.observe(b);
   }
 
   function hideBanner() {
-    if (parts.banner) { parts.banner.remove(); parts.banner = null; }
+    if (parts.banner) {
+      if (resize) resize.unobserve(parts.banner);
+      parts.banner.remove();
+      parts.banner = null;
+    }
+    unpushPage();
   }
 
   function showToast(text, level) {
@@ -165,6 +209,11 @@ export function createUI(emit) {
   // children); called from the bridge's observer.
   function keepAttached() {
     if (host && !host.isConnected && (parts.banner || parts.overlay || parts.pill || parts.toasts.children.length)) ensure();
+    // A page that replaced its body, or rewrote its style, is pushed down again.
+    if (parts.banner && (pushedBody !== document.body || document.body.style.getPropertyValue('top') === '')) {
+      if (pushedBody !== document.body) { pushed = null; pushedBody = null; }
+      fitPage();
+    }
   }
 
   return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };

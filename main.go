@@ -98,14 +98,30 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
+	// The app and its settings window also log to the rotating file in the data folder:
+	// launched from a desktop menu they have no terminal, and errors must not vanish.
+	// Everything they print to stderr goes there too.
+	logFile := ""
+	switch cmd {
+	case "", "run", "demo", "settings":
+		if dir, err := run.DataDir(g.dataDir, g.demo || cmd == "demo"); err == nil {
+			if f, err := run.OpenLog(dir); err != nil {
+				fmt.Fprintf(stderr, "clanker: no log file (%v); logging to stderr only\n", err)
+			} else {
+				defer f.Close()
+				stderr = io.MultiWriter(stderr, f)
+				logFile = run.LogPath(dir)
+			}
+		}
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
 	switch cmd {
 	case "", "run":
-		return app(g, false, log, stderr)
+		return app(g, false, logFile, log, stderr)
 	case "demo":
-		return app(g, true, log, stderr)
+		return app(g, true, logFile, log, stderr)
 	case "settings":
 		return settingsWindow(g, stdin, stderr, log)
 	case "config":
@@ -143,7 +159,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
+func app(g globalFlags, demo bool, logFile string, log *slog.Logger, stderr io.Writer) int {
 	// The display itself is checked in run.New, after the single-instance check: waking
 	// the running app needs no display.
 	run.AvoidBusAutolaunch(log)
@@ -162,6 +178,7 @@ func app(g globalFlags, demo bool, log *slog.Logger, stderr io.Writer) int {
 		TestControlFile: g.testControl,
 		StartHidden:     g.hidden,
 		Version:         version,
+		LogFile:         logFile,
 		Logger:          log,
 	})
 	if errors.Is(err, run.ErrAlreadyRunning) {
@@ -276,7 +293,11 @@ func diagnostics(g globalFlags, stdout, stderr io.Writer, log *slog.Logger) int 
 		return 1
 	}
 	defer sc.Close()
-	b, err := run.DiagnosticsJSON(context.Background(), sc, version, log)
+	logFile := ""
+	if dir, err := run.DataDir(g.dataDir, g.demo); err == nil {
+		logFile = run.LogPath(dir)
+	}
+	b, err := run.DiagnosticsJSON(context.Background(), sc, version, logFile, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "clanker: %v\n", err)
 		return 1

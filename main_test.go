@@ -108,3 +108,27 @@ func TestFlagsAfterTheCommandWordsApply(t *testing.T) {
 		t.Fatalf("the settings did not go to the --data-dir given after the command: %v", err)
 	}
 }
+
+// Started without a terminal (from a desktop menu), the app's errors still reach the
+// log file in its data folder, and `clanker diag` names that file.
+func TestStartErrorsReachTheLogFileAndDiagNamesIt(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := runMain([]string{"--data-dir", dir, "--no-keychain", "--messages-url", "http://example.com/web"}, strings.NewReader(""), &out, &errOut); code != 2 {
+		t.Fatalf("exit code %d for a refused messages URL, want 2 (stderr: %s)", code, errOut.String())
+	}
+	logged, err := os.ReadFile(filepath.Join(dir, "clanker.log"))
+	if err != nil {
+		t.Fatalf("no log file in the data folder: %v", err)
+	}
+	if !strings.Contains(string(logged), "must be https") {
+		t.Fatalf("the start error is not in the log file:\n%s", logged)
+	}
+	out.Reset()
+	if code := runMain([]string{"diag", "--data-dir", dir, "--no-keychain"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("diag: exit code %d (stderr: %s)", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), `"logFile"`) || !strings.Contains(out.String(), "clanker.log") {
+		t.Fatalf("diag does not name the log file:\n%s", out.String())
+	}
+}

@@ -167,6 +167,9 @@ func (a *App) Diagnostics(sanitised bool) (string, error) {
 	d.AppVersion = a.opts.Version
 	d.Fields["bannerShown"] = fmt.Sprint(a.link.BannerText() != "")
 	d.Fields["pageState"] = a.link.PageState()
+	if a.opts.LogFile != "" {
+		d.Fields["logFile"] = a.opts.LogFile
+	}
 	key := a.cur.Load().key
 	if sanitised {
 		d = diag.Sanitize(d, key)

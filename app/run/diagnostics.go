@@ -36,13 +36,20 @@ func DiagnosticsReport(ctx context.Context, s *sqlite.Store, snap engine.Snapsho
 
 // DiagnosticsJSON is `clanker diag`: the sanitised report of the stored data as JSON, with the
 // API key scrubbed wherever it might appear. The engine does not run in that process, so the
-// report says there is no live page or conversation state.
-func DiagnosticsJSON(ctx context.Context, s *sqlite.Store, version string, log *slog.Logger) ([]byte, error) {
+// report says there is no live page or conversation state. A non-empty logFile is named in the
+// report so a user asked for the log knows which file to attach.
+func DiagnosticsJSON(ctx context.Context, s *sqlite.Store, version, logFile string, log *slog.Logger) ([]byte, error) {
 	d, err := DiagnosticsReport(ctx, s, engine.Snapshot{})
 	if err != nil {
 		return nil, err
 	}
 	d.AppVersion = version
+	if logFile != "" {
+		if d.Fields == nil {
+			d.Fields = map[string]string{}
+		}
+		d.Fields["logFile"] = logFile
+	}
 	d.Notes = append(d.Notes, "Taken by `clanker diag` from the stored data: the engine does not run in this process, so there is no live page or conversation state.")
 	key, _, err := s.APIKey(ctx)
 	if err != nil && log != nil {

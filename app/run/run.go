@@ -75,6 +75,9 @@ type Options struct {
 	StartHidden bool
 	// Version is shown in diagnostics and in About Clanker.
 	Version string
+	// LogFile is the file the logger also writes to ("" when none): diagnostics name
+	// it and the Diagnostics menu opens its folder.
+	LogFile string
 	Logger  *slog.Logger
 }
 
@@ -308,6 +311,12 @@ func New(opts Options) (a *App, err error) {
 			NoTray:     !tray,
 			ShowText:   a.showText,
 			Notify:     func(msg string) { a.notifyUser(session.ErrorNotification(msg)) },
+			OpenLogFolder: func() func() error {
+				if opts.LogFile == "" {
+					return nil
+				}
+				return func() error { return session.OpenFolder(filepath.Dir(opts.LogFile)) }
+			}(),
 		},
 		UserScript:   script,
 		PopupOrigins: popupOrigins,

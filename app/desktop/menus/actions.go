@@ -25,6 +25,9 @@ type MenuOptions struct {
 	// Notify reports the failure of a menu action to the user as one sentence (the app
 	// shows it as an error notification); nil logs it only.
 	Notify func(message string)
+	// OpenLogFolder shows the folder holding Clanker's log file; nil leaves the item
+	// out of the Diagnostics menu.
+	OpenLogFolder func() error
 }
 
 // Actions is the one implementation of what the Clanker menu items do, shared by the

@@ -124,6 +124,10 @@ func (m *AppMenu) build() {
 	diag.AddText("Deactivate in all conversations", nil, m.do(m.act.DeactivateAll))
 	diag.AddText("Purge conversation state", nil, m.do(m.act.PurgeConversation))
 	diag.AddText("Purge all state data...", nil, m.do(m.act.PurgeAll))
+	if open := m.act.opts.OpenLogFolder; open != nil {
+		diag.AddSeparator()
+		diag.AddText("Open log folder", nil, m.run("Opening the log folder", open))
+	}
 	c.AddSeparator()
 	m.window = c.AddText("Hide window", nil, m.do(m.act.ToggleWindow))
 	c.AddText("About Clanker", nil, m.do(m.about))

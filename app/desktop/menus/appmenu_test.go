@@ -348,3 +348,20 @@ func TestAppMenuOffersNoHideWindowWithoutATray(t *testing.T) {
 		t.Fatalf("toggling the window without a tray called %v, want nothing", ctrl.calls)
 	}
 }
+
+// With a log folder to open, the Diagnostics menu offers it.
+func TestDiagnosticsMenuOpensTheLogFolder(t *testing.T) {
+	opened := 0
+	m := NewAppMenu(MenuOptions{Controller: &recController{st: alice}, OpenLogFolder: func() error { opened++; return nil }},
+		WindowActions{}, "1.2.3", "linux", alice, nil)
+	diag := item(t, m, "Clanker", "Diagnostics")
+	want := "Show conversation state|Show sanitised state|Deactivate in all conversations|Purge conversation state|Purge all state data...|---|Open log folder"
+	if got := strings.Join(labels(diag.SubMenu.Items), "|"); got != want {
+		t.Fatalf("Diagnostics submenu:\n got %s\nwant %s", got, want)
+	}
+	last := diag.SubMenu.Items[len(diag.SubMenu.Items)-1]
+	last.Click(nil)
+	if opened != 1 {
+		t.Fatalf("Open log folder ran the opener %d times, want 1", opened)
+	}
+}

@@ -214,9 +214,12 @@ func (l *Link) onPageState(ev PageState) {
 	prevState, prevConv := l.view.setPage(ev.State, ev.ConversationID)
 	if prevState != ev.State {
 		l.toEngine(engine.PageStateChanged{State: enginePageState(ev.State)})
-		if ev.State == "unrecognised" {
+		switch {
+		case ev.State == "unrecognised":
 			l.setBanner(bannerPage, UnrecognisedWarning)
-		} else if prevState == "unrecognised" {
+		case ev.State == "signed_out":
+			l.setBanner(bannerPage, PairingExplanation)
+		case prevState == "unrecognised" || prevState == "signed_out":
 			l.setBanner(bannerPage, "")
 		}
 	}

@@ -100,6 +100,10 @@ type Notice struct {
 // bannerPage is the banner key of the Link's own warning about the page itself.
 const bannerPage = "page"
 
+// PairingExplanation is the banner on the signed-out (pairing) page: Messages for web
+// must be paired with the phone before there is anything for Clanker to do.
+const PairingExplanation = "Pair Messages for web with your phone first: scan the QR code with the Messages app on your phone (or sign in with your Google account if the page offers it). Clanker does nothing until then."
+
 // UnrecognisedWarning is shown while the page does not look like Google Messages. The
 // engine does nothing there (it acts only on a ready page); the user should know why.
 const UnrecognisedWarning = "Clanker does not recognise this page (Google may have changed Messages), so it is doing nothing here. Check for a Clanker update."

@@ -619,3 +619,17 @@ func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
 		t.Fatalf("pill before the settings are complete: %+v, want locked with %q", args, LockedNoSettings)
 	}
 }
+
+// On the signed-out (pairing) page the banner says the page must be paired with the
+// phone first; it goes once the page is paired.
+func TestThePairingPageExplainsPairingUntilItIsDone(t *testing.T) {
+	l, _ := newTestLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "signed_out"}))
+	if got := l.BannerText(); got != PairingExplanation {
+		t.Fatalf("banner on the pairing page = %q, want the pairing explanation", got)
+	}
+	l.HandleRaw(event(2, "page_state", PageState{State: "no_conversation"}))
+	if got := l.BannerText(); got != "" {
+		t.Fatalf("banner once paired = %q, want none", got)
+	}
+}

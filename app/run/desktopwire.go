@@ -117,10 +117,10 @@ func (a *App) notifyUser(n session.Notification) {
 }
 
 // onNotice turns the page's error toasts and banners into desktop notifications when
-// the user asked for error notifications. The app's own informational banners (demo,
-// first run) are not errors.
+// the user asked for error notifications. The informational banners (demo, first run,
+// pairing) are not errors.
 func (a *App) onNotice(n page.Notice) {
-	if n.Banner && (n.Key == bannerDemo || n.Key == bannerFirstRun) {
+	if n.Banner && (n.Key == bannerDemo || n.Key == bannerFirstRun || n.Text == page.PairingExplanation) {
 		return
 	}
 	if !a.cur.Load().st.Notifications.Errors {

@@ -690,9 +690,9 @@ func TestFullApp(t *testing.T) {
 		if err := f.ctl.SetVariant(sim.VariantSignedOut); err != nil {
 			t.Fatal(err)
 		}
-		testkit.WaitFor(t, 30*time.Second, "the app to see the signed-out page", func() (bool, string) {
+		testkit.WaitFor(t, 30*time.Second, "the app to see the signed-out page and explain pairing", func() (bool, string) {
 			st := f.status()
-			return st.PageState == "signed_out" && st.Current == "", fmt.Sprintf("%+v", st)
+			return st.PageState == "signed_out" && st.Current == "" && strings.Contains(st.Banner, "Pair Messages for web with your phone"), fmt.Sprintf("%+v", st)
 		})
 		f.pressSignIn()
 		// The popup signs in by itself, posts to its opener on the app origin and closes;
@@ -701,7 +701,7 @@ func TestFullApp(t *testing.T) {
 			sst, err := f.ctl.Status()
 			st := f.status()
 			return err == nil && sst.SignedIn && sst.SignInOrigin == originOfURL(f.sim.AccountsURL()) && st.Popups == 0 &&
-					(st.PageState == "no_conversation" || st.PageState == "conversation"),
+					(st.PageState == "no_conversation" || st.PageState == "conversation") && !strings.Contains(st.Banner, "Pair Messages"),
 				fmt.Sprintf("simulator %+v (err %v), app %+v", sst, err, st)
 		})
 		out := f.app.Output()

@@ -133,6 +133,14 @@ func (f *fullApp) closeSettingsWindows() {
 	testkit.WaitFor(f.t, 20*time.Second, "the settings window to close", func() (bool, string) {
 		return !windowVisible("Clanker settings"), "still visible"
 	})
+	// The settings window had the focus; without a window manager nothing gives it back
+	// to the main window, and messages that come while it is not in front are counted
+	// as unread (badging the tray icon). Bring it to the front as a user would.
+	f.post("/show")
+	testkit.WaitFor(f.t, 20*time.Second, "the main window back in front", func() (bool, string) {
+		st := f.status()
+		return st.Focused && st.Unread == 0, fmt.Sprintf("%+v", st)
+	})
 }
 
 func (f *fullApp) request(method, path string) (*http.Response, error) {

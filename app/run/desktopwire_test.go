@@ -119,7 +119,7 @@ func TestIncomingMessagesWhileHiddenAreCountedAndNotifiedWithoutTextWhenHideCont
 // the click target. Coming to the front clears the count.
 func TestIncomingMessagesWhileTheWindowIsBehindAreNotifiedWithTheirConversation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		a, f := notifyingApp(settings.Defaults().Notifications, false)
+		a, f := notifyingApp(engine.DefaultSettings().Notifications, false)
 		a.onIncoming(page.Incoming{Conversation: "c1", Sender: "Ann", Text: "in front"})
 		a.focused.Store(false)
 		a.onIncoming(page.Incoming{Conversation: "c2", Sender: "Bob", Text: "behind"})

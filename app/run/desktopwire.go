@@ -210,7 +210,7 @@ func (a *App) launchSettings(diagnostics string) (firstRun bool, err error) {
 		return false, nil
 	}
 	if a.nt.closing {
-		return false, errors.New("Clanker is quitting; Settings was not opened")
+		return false, errors.New("settings window not opened: Clanker is quitting")
 	}
 	args := a.settingsArgs()
 	if diagnostics != "" {

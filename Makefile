@@ -42,6 +42,7 @@ check:
 	go mod tidy -diff
 	go vet -tags $(TAGS) $(PKGS)
 	go vet -tags $(TAGS),testcontrol ./app/run
+	go vet -tags $(TAGS),smoke ./tests/smoke
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go vet -tags $(TAGS) $(PKGS)
 	TAGS=$(TAGS) bash build/vet-darwin.sh
 	$(TOOLS)/staticcheck -tags $(TAGS) $(PKGS)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
@@ -117,7 +118,7 @@ func TestTheAppRepliesWithATrustedEnterShownAndHidden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.SetMode(context.Background(), bob.ID, sqlite.ModeAvailable); err != nil {
+	if err := store.SetMode(context.Background(), bob.ID, engine.ModeAvailable); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Close(); err != nil {

@@ -29,41 +29,11 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/internal/macos"
 )
 
-var (
-	jobsMu  sync.Mutex
-	jobs    = map[uint64]func(){}
-	nextJob uint64
-)
-
-// onMainThread runs fn on the main thread (AppKit's, where Wails runs its loop) and
-// waits for it, or for ctx.
-func onMainThread(ctx context.Context, fn func()) error {
-	done := make(chan struct{})
-	jobsMu.Lock()
-	nextJob++
-	id := nextJob
-	jobs[id] = func() { fn(); close(done) }
-	jobsMu.Unlock()
-	C.clanker_mac_schedule(C.uint64_t(id))
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		// The job may still run later; it only touches objects that outlive the shell.
-		return fmt.Errorf("the main thread did not run the job: %w", ctx.Err())
-	}
-}
+// schedule asks the main loop to run job id (goRunJob calls back with it).
+func schedule(id uint64) { C.clanker_mac_schedule(C.uint64_t(id)) }
 
 //export goRunJob
-func goRunJob(id C.uint64_t) {
-	jobsMu.Lock()
-	fn := jobs[uint64(id)]
-	delete(jobs, uint64(id))
-	jobsMu.Unlock()
-	if fn != nil {
-		fn()
-	}
-}
+func goRunJob(id C.uint64_t) { runJob(uint64(id)) }
 
 // The settings the Objective-C callbacks need from Go: the one origin that may talk to
 // the app, and the offline page's address.

@@ -12,7 +12,6 @@ import "C"
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"unsafe"
 )
@@ -20,40 +19,11 @@ import (
 // The Linux platform reaches the WebKitWebView that Wails created (Wails does not expose
 // it) by walking the toplevel windows once at start-up, before any popup exists.
 
-var (
-	jobsMu  sync.Mutex
-	jobs    = map[uint64]func(){}
-	nextJob uint64
-)
-
-// onMainThread runs fn on the GTK main thread and waits for it, or for ctx.
-func onMainThread(ctx context.Context, fn func()) error {
-	done := make(chan struct{})
-	jobsMu.Lock()
-	nextJob++
-	id := nextJob
-	jobs[id] = func() { fn(); close(done) }
-	jobsMu.Unlock()
-	C.clanker_schedule(C.guint64(id))
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		// The job may still run later; it only touches GTK objects that outlive the shell.
-		return fmt.Errorf("GTK main thread did not run the job: %w", ctx.Err())
-	}
-}
+// schedule asks the main loop to run job id (goRunJob calls back with it).
+func schedule(id uint64) { C.clanker_schedule(C.guint64(id)) }
 
 //export goRunJob
-func goRunJob(id C.guint64) {
-	jobsMu.Lock()
-	fn := jobs[uint64(id)]
-	delete(jobs, uint64(id))
-	jobsMu.Unlock()
-	if fn != nil {
-		fn()
-	}
-}
+func goRunJob(id C.guint64) { runJob(uint64(id)) }
 
 type linuxPlatform struct {
 	mu sync.Mutex

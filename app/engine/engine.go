@@ -323,6 +323,8 @@ func (e *Engine) handle(ev Event) {
 		e.onDeactivateAll()
 	case Purge:
 		e.onPurge(ev)
+	case EditMemory:
+		e.onEditMemory(ev)
 	case VisitCancelled:
 		e.sbCancel(ev.Reason)
 	case WindowVisibility:

@@ -30,6 +30,9 @@ type inflight struct {
 	// (its answer was computed from the deleted memory) or the user cancelled the visit it
 	// belongs to: the answer must neither save nor post.
 	discard bool
+	// memoryEdited is set when the user edited or cleared the conversation's memory while
+	// the request ran (EditMemory): the answer is posted, its context update is not saved.
+	memoryEdited bool
 }
 
 // deferredReply is an answer computed for a conversation the user left before it arrived. It is
@@ -283,6 +286,10 @@ func (e *Engine) onLLMDone(d llmDone) {
 	upd := d.reply.Update
 	if in.req.Kind == RequestNews {
 		upd.CustomizationSet, upd.Customization = false, nil
+	}
+	if in.memoryEdited && !upd.Empty() {
+		e.log.Info("engine: context update dropped, the user edited the memory while it was computed", "conversation", conv)
+		upd = ContextUpdate{}
 	}
 	if !upd.Empty() {
 		if err := e.store.ApplyContext(conv, upd); err != nil {

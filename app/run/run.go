@@ -474,6 +474,9 @@ func (a *App) Run() error {
 // watch applies settings saved by another process (or this one) to the engine.
 func (a *App) watch(changes <-chan sqlite.Change) {
 	for ch := range changes {
+		if ch.MemoryEdits {
+			a.applyMemoryEdits()
+		}
 		if !ch.Settings {
 			continue
 		}

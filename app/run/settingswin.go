@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/llm"
 )
@@ -50,7 +51,10 @@ func SettingsWindow(o SettingsWindowOptions) error {
 		Diagnostics:     o.Diagnostics,
 		ShowDiagnostics: o.ShowDiagnostics,
 		Demo:            o.Demo,
-		OnReady:         o.OnReady,
-		Logger:          log,
+		Memory: memoryEditor{store: s, appRunning: func() bool {
+			return session.InstanceRunning(o.DataDir)
+		}},
+		OnReady: o.OnReady,
+		Logger:  log,
 	})
 }

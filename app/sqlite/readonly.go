@@ -141,16 +141,44 @@ func OpenNoRepair(dir string) (*Store, error) {
 		s.db = db
 		return s, nil
 	}
-	db, err := sql.Open("sqlite", readOnlyDSN(path, true))
+	return s, s.openReadOnly()
+}
+
+// OpenReadOnly opens the existing database in dir for reading only, as OpenNoRepair does
+// when the user cannot write it: every write fails, and the store's CheckCanWrite says so.
+func OpenReadOnly(dir string) (*Store, error) {
+	s := &Store{path: filepath.Join(dir, FileName), Now: time.Now, Log: slog.Default()}
+	if _, err := os.Stat(s.path); err != nil {
+		return nil, fmt.Errorf("open database read-only: %w", err)
+	}
+	if err := s.openReadOnly(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) openReadOnly() error {
+	db, err := sql.Open("sqlite", readOnlyDSN(s.path, true))
 	if err != nil {
-		return nil, fmt.Errorf("open database %s read-only: %w", path, err)
+		return fmt.Errorf("open database %s read-only: %w", s.path, err)
 	}
 	if err := checkMigrated(context.Background(), db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("database %s: %w", path, err)
+		return fmt.Errorf("database %s: %w", s.path, err)
 	}
 	s.db, s.readOnly = db, true
-	return s, nil
+	return nil
+}
+
+// CheckCanWrite returns a *NotWritableError when this store cannot be written: it was
+// opened read-only, or the database or its folder has become read-only for this user
+// since. Callers that show errors to the user check it before (and after a failed) write,
+// so the user reads where the database is and what to do rather than SQLite's message.
+func (s *Store) CheckCanWrite() error {
+	if s.readOnly {
+		return &NotWritableError{Path: s.path, Err: ErrReadOnlyStore}
+	}
+	return checkWritable(s.path)
 }
 
 // checkMigrated fails when the file lacks a migration this version has: it cannot be

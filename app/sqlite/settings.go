@@ -23,6 +23,7 @@ const (
 const (
 	revSettings      = "settings"
 	revConversations = "conversations"
+	revMemoryEdits   = "memory_edits"
 )
 
 // Settings loads the saved settings. Fields missing from the stored JSON (an
@@ -92,9 +93,12 @@ type Change struct {
 	// message flow (purge, deactivate all, model override): reload the
 	// foreground conversation's stored data.
 	Conversations bool
+	// MemoryEdits is true when the settings window asked for a memory edit: carry out
+	// the pending ones (PendingMemoryEdits) through the engine.
+	MemoryEdits bool
 }
 
-type revs struct{ settings, conversations int64 }
+type revs struct{ settings, conversations, memoryEdits int64 }
 
 func (s *Store) revisions(ctx context.Context) (revs, error) {
 	var r revs
@@ -114,6 +118,8 @@ func (s *Store) revisions(ctx context.Context) (revs, error) {
 			r.settings = v
 		case revConversations:
 			r.conversations = v
+		case revMemoryEdits:
+			r.memoryEdits = v
 		}
 	}
 	return r, rows.Err()
@@ -142,7 +148,7 @@ func (s *Store) Watch(ctx context.Context, interval time.Duration) (<-chan Chang
 		var pending Change
 		for {
 			var out chan<- Change
-			if pending.Settings || pending.Conversations {
+			if pending.Settings || pending.Conversations || pending.MemoryEdits {
 				out = ch
 			}
 			select {
@@ -163,6 +169,9 @@ func (s *Store) Watch(ctx context.Context, interval time.Duration) (<-chan Chang
 				}
 				if cur.conversations != last.conversations {
 					pending.Conversations = true
+				}
+				if cur.memoryEdits != last.memoryEdits {
+					pending.MemoryEdits = true
 				}
 				last = cur
 			}

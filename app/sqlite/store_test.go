@@ -69,7 +69,7 @@ func TestOpenCreatesPrivateWALDatabaseWithAllMigrations(t *testing.T) {
 		t.Errorf("foreign_keys = %d (%v), want 1", fk, err)
 	}
 	got, err := s.AppliedMigrations(ctx)
-	if want := []string{"0001_base.sql", "0002_model_override.sql", "0003_engine_times.sql"}; err != nil || !reflect.DeepEqual(got, want) {
+	if want := []string{"0001_base.sql", "0002_model_override.sql", "0003_engine_times.sql", "0004_memory_edits.sql"}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("applied migrations = %v (%v), want %v", got, err, want)
 	}
 }

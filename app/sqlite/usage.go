@@ -58,6 +58,13 @@ func (s *Store) usageRows(ctx context.Context, from, to time.Time, fn func(u eng
 	return rows.Err()
 }
 
+// Usage returns every usage row with from <= at < to, oldest first.
+func (s *Store) Usage(ctx context.Context, from, to time.Time) ([]engine.Usage, error) {
+	var out []engine.Usage
+	err := s.usageRows(ctx, from, to, func(u engine.Usage) { out = append(out, u) })
+	return out, err
+}
+
 func (s *Store) grouped(ctx context.Context, from, to time.Time, key func(engine.Usage) string) ([]UsageTotal, error) {
 	m := map[string]*UsageTotal{}
 	err := s.usageRows(ctx, from, to, func(u engine.Usage) {

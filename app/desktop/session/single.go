@@ -40,6 +40,19 @@ const (
 	activateReply   = "ok\n"
 )
 
+// InstanceRunning reports whether an app holds dataDir's claim, without waking it. The
+// settings window asks it to know whether a running app (and its engine) must carry out a
+// change, or whether it may write the store itself. Its own brief hold of the lock is
+// released at once.
+func InstanceRunning(dataDir string) bool {
+	lock, err := lockFile(filepath.Join(dataDir, "instance.lock"))
+	if err != nil {
+		return errors.Is(err, errLocked)
+	}
+	unlockFile(lock)
+	return false
+}
+
 // AcquireInstance claims dataDir for this process. When another process holds it, it
 // asks that process to show its window (onWake runs there) and returns ErrAlreadyRunning.
 // onWake runs on its own goroutine for every later launch; it may be nil. Close releases

@@ -21,6 +21,16 @@ type SettingsStore interface {
 	APIKey(ctx context.Context) (string, engine.KeyLocation, error)
 	MaskedAPIKey(ctx context.Context) (string, engine.KeyLocation, error)
 	MonthToDate(ctx context.Context, loc *time.Location) (map[string]engine.Tokens, error)
+	// Usage is every usage record with from <= at < to, for the per-day and
+	// per-conversation tables.
+	Usage(ctx context.Context, from, to time.Time) ([]engine.Usage, error)
+	// Conversations lists every stored conversation with its memory.
+	Conversations(ctx context.Context) ([]engine.Conversation, error)
+	SetModelOverride(ctx context.Context, id, model string) error
+	// Path is the database file, named when it cannot be written.
+	Path() string
+	// CheckCanWrite returns an error when the database cannot be written by this user.
+	CheckCanWrite() error
 }
 
 // SettingsService is what the settings window's page calls (bound to that window only,
@@ -40,7 +50,10 @@ type SettingsService struct {
 	// Demo says the window edits the demo's settings (`clanker demo`), where the demo
 	// model answers while no endpoint is set.
 	Demo bool
-	Log  *slog.Logger
+	// Memory carries out memory edits and clears (through the running app's engine when
+	// the app runs); without it the memory is shown but cannot be changed.
+	Memory MemoryEditor
+	Log    *slog.Logger
 }
 
 // SettingsView is everything the settings page shows.
@@ -54,6 +67,12 @@ type SettingsView struct {
 	Missing []string `json:"missing"`
 	// Usage is this month's token totals per model.
 	Usage []UsageRow `json:"usage"`
+	// Report is the usage per day and per conversation over the last days.
+	Report UsageReport `json:"report"`
+	// Conversations is every stored conversation with Clanker's memory of it.
+	Conversations []ConversationView `json:"conversations"`
+	// ReadOnly is a sentence saying the database cannot be written ("" when it can).
+	ReadOnly string `json:"readOnly"`
 	// WebSearchNote is the provider's remark on web search for the endpoint ("" when none).
 	WebSearchNote string `json:"webSearchNote"`
 	// Diagnostics is the diagnostics text given to the window, if any.
@@ -85,6 +104,8 @@ type SaveRequest struct {
 type SaveResult struct {
 	Saved  bool              `json:"saved"`
 	Errors map[string]string `json:"errors"`
+	// Message says why nothing was saved when no single field is to blame.
+	Message string `json:"message,omitempty"`
 	View   *SettingsView     `json:"view,omitempty"`
 }
 
@@ -149,6 +170,9 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 		s.log().Warn("settings window: cannot read usage", "err", err)
 	}
 	v.Usage = usageRows(usage)
+	v.Report = s.usageReport(ctx, st)
+	v.Conversations = s.conversations(ctx)
+	v.ReadOnly = s.notWritable()
 	s.log().Info("settings page loaded its values", "missing", len(v.Missing))
 	return v, nil
 }
@@ -187,11 +211,17 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 	if len(errs) > 0 {
 		return &SaveResult{Errors: errs}, nil
 	}
+	if msg := s.notWritable(); msg != "" {
+		return &SaveResult{Errors: errs, Message: msg}, nil
+	}
 	ctx, cancel := ctxTimeout()
 	defer cancel()
 	st := req.Settings
 	st.Normalize()
 	if _, err := s.Store.SaveSettings(ctx, st); err != nil {
+		if msg := s.notWritable(); msg != "" {
+			return &SaveResult{Errors: errs, Message: msg}, nil
+		}
 		return nil, fmt.Errorf("save the settings: %w", err)
 	}
 	if key != "" || req.ClearAPIKey {

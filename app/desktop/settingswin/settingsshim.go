@@ -57,5 +57,26 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 			reply(w, v, err)
 		}
 	})
+	mux.HandleFunc("POST /api/SaveMemory", func(w http.ResponseWriter, r *http.Request) {
+		var req MemoryRequest
+		if decode(w, r, &req) {
+			v, err := svc.SaveMemory(req)
+			reply(w, v, err)
+		}
+	})
+	mux.HandleFunc("POST /api/ClearMemory", func(w http.ResponseWriter, r *http.Request) {
+		var req ConversationRequest
+		if decode(w, r, &req) {
+			v, err := svc.ClearMemory(req)
+			reply(w, v, err)
+		}
+	})
+	mux.HandleFunc("POST /api/SetModelOverride", func(w http.ResponseWriter, r *http.Request) {
+		var req ModelOverrideRequest
+		if decode(w, r, &req) {
+			v, err := svc.SetModelOverride(req)
+			reply(w, v, err)
+		}
+	})
 	return mux
 }

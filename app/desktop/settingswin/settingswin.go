@@ -31,6 +31,8 @@ type SettingsOptions struct {
 	ShowDiagnostics bool
 	// Demo says these are the demo's settings (see SettingsService.Demo).
 	Demo bool
+	// Memory carries out memory edits (see SettingsService.Memory).
+	Memory MemoryEditor
 	// OnReady is called once the window is up (tests write a ready file).
 	OnReady func()
 	Logger  *slog.Logger
@@ -48,7 +50,7 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 		return errors.New("settings window: no store or no connection probe given")
 	}
 	svc := &SettingsService{Store: o.Store, Probe: o.Probe, Diagnostics: o.Diagnostics, StartOnDiagnostics: o.ShowDiagnostics,
-		Demo: o.Demo, Log: log.With("component", "settings")}
+		Demo: o.Demo, Memory: o.Memory, Log: log.With("component", "settings")}
 	assets, err := fs.Sub(settingsui.FS, ".")
 	if err != nil {
 		return err

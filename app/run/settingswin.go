@@ -7,6 +7,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 	"github.com/clanker-desktop/clanker/app/llm"
+	"github.com/clanker-desktop/clanker/app/sqlite"
 )
 
 // SettingsWindowOptions configure `clanker settings`, the settings window's own process.
@@ -51,7 +52,7 @@ func SettingsWindow(o SettingsWindowOptions) error {
 		Diagnostics:     o.Diagnostics,
 		ShowDiagnostics: o.ShowDiagnostics,
 		Demo:            o.Demo,
-		Memory: memoryEditor{store: s, appRunning: func() bool {
+		Memory: sqlite.MemoryEditor{Store: s, AppRunning: func() bool {
 			return session.InstanceRunning(o.DataDir)
 		}},
 		OnReady: o.OnReady,

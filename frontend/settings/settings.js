@@ -112,14 +112,22 @@ function fill(v) {
     tbody.appendChild(tr);
   }
   $('noUsage').hidden = (v.usage || []).length > 0;
+  fillReport(v.report || {});
+  // The memory editor is filled once: a settings save must not throw away an edit in it.
+  if (!conversationsLoaded) {
+    fillConversations(v.conversations || []);
+    conversationsLoaded = true;
+  }
+  $('readOnly').textContent = v.readOnly || '';
+  $('readOnly').hidden = !v.readOnly;
   $('diagnostics').textContent = v.diagnostics || 'No diagnostics were passed to this window. Use Diagnostics in the tray or app menu.';
 }
 
 const labels = { endpoint: 'API endpoint', apiKey: 'API key', model: 'model', userName: 'your name' };
 const label = (f) => labels[f] || f;
 
-function showErrors(errors) {
-  for (const p of document.querySelectorAll('.err')) {
+function showErrors(errors, root) {
+  for (const p of (root || $('form')).querySelectorAll('.err')) {
     const f = p.dataset.for;
     p.textContent = (errors && errors[f]) || '';
     const input = $(f);
@@ -152,6 +160,9 @@ async function save(ev) {
       fill(res.view);
       out.className = 'ok';
       out.textContent = 'Saved. Clanker uses the new settings now.';
+    } else if (res.message) {
+      out.className = 'bad';
+      out.textContent = 'Not saved: ' + res.message;
     } else {
       out.className = 'bad';
       out.textContent = 'Not saved: fix the fields marked in red.';
@@ -195,6 +206,190 @@ async function testConnection() {
   }
 }
 
+// Usage. Every value is set as text: conversation IDs come from the Messages page.
+const fmtNum = (n) => Number(n || 0).toLocaleString();
+const fmtCost = (c) => (c < 0 ? '-' : Number(c).toFixed(4));
+
+function row(cells) {
+  const tr = document.createElement('tr');
+  for (const c of cells) {
+    const td = document.createElement('td');
+    if (c instanceof Node) {
+      td.className = 'bar';
+      td.appendChild(c);
+    } else {
+      td.textContent = c;
+    }
+    tr.appendChild(td);
+  }
+  return tr;
+}
+
+function fillReport(r) {
+  const days = r.days || [];
+  const convs = r.conversations || [];
+  $('usageRange').textContent = r.from ? 'Last 30 days: ' + r.from + ' to ' + r.to + '.' : '';
+  const max = Math.max(1, ...days.map((d) => d.total));
+  const dt = $('usageDays').querySelector('tbody');
+  dt.textContent = '';
+  for (const d of days) {
+    const bar = document.createElement('span');
+    bar.style.width = Math.max(1, Math.round((100 * d.total) / max)) + '%';
+    dt.appendChild(row([d.key, fmtNum(d.requests), fmtNum(d.prompt), fmtNum(d.completion), fmtNum(d.total), fmtCost(d.cost), bar]));
+  }
+  const ct = $('usageConvs').querySelector('tbody');
+  ct.textContent = '';
+  for (const c of convs) {
+    ct.appendChild(row([c.key, fmtNum(c.requests), fmtNum(c.prompt), fmtNum(c.completion), fmtNum(c.total), fmtCost(c.cost)]));
+  }
+  if (days.length) {
+    const t = r.total || {};
+    const tr = row(['Total', fmtNum(t.requests), fmtNum(t.prompt), fmtNum(t.completion), fmtNum(t.total), fmtCost(t.cost)]);
+    tr.className = 'total';
+    dt.appendChild(tr);
+  }
+  $('usageDays').hidden = !days.length;
+  $('usageConvs').hidden = !convs.length;
+  $('noDays').hidden = days.length > 0;
+  $('noConvUsage').hidden = convs.length > 0;
+  const unpriced = r.unpriced || [];
+  $('costNote').textContent = unpriced.length
+    ? 'Costs use the prices per model in the budget settings; no price is set for ' + unpriced.join(', ') + ', so "-" stands for an unknown cost.'
+    : '';
+}
+
+// Memory. Conversation IDs, names, summaries and profiles come from the Messages page or
+// the model: all of it is set as text or as form values, never as HTML.
+let conversations = [];
+let conversationsLoaded = false;
+
+function conversationLabel(c) {
+  const names = (c.profiles || []).map((p) => p.name).slice(0, 4).join(', ');
+  return c.id + ' (' + c.mode + ')' + (names ? ' - ' + names : '');
+}
+
+function fillConversations(list) {
+  conversations = list;
+  const sel = $('conversation');
+  const keep = sel.value;
+  sel.textContent = '';
+  for (const c of list) {
+    const o = document.createElement('option');
+    o.value = c.id;
+    o.textContent = conversationLabel(c);
+    sel.appendChild(o);
+  }
+  $('noConversations').hidden = list.length > 0;
+  $('memoryEditor').hidden = list.length === 0;
+  if (list.some((c) => c.id === keep)) sel.value = keep;
+  showConversation();
+}
+
+function current() {
+  return conversations.find((c) => c.id === $('conversation').value);
+}
+
+function addProfileRow(name, notes) {
+  const div = document.createElement('div');
+  div.className = 'profile';
+  const n = document.createElement('input');
+  n.className = 'profileName';
+  n.placeholder = 'Name';
+  n.value = name || '';
+  const t = document.createElement('textarea');
+  t.className = 'profileNotes';
+  t.rows = 2;
+  t.value = notes || '';
+  const rm = document.createElement('button');
+  rm.type = 'button';
+  rm.textContent = 'Remove';
+  rm.addEventListener('click', () => div.remove());
+  div.append(n, t, rm);
+  $('profiles').appendChild(div);
+}
+
+function showConversation() {
+  const c = current();
+  clearArmed();
+  showErrors({}, $('memoryEditor'));
+  $('memoryResult').textContent = '';
+  $('modelResult').textContent = '';
+  if (!c) return;
+  $('conversationInfo').textContent = 'Mode: ' + c.mode + (c.lastSeen ? '. Last seen ' + c.lastSeen + '.' : '.');
+  $('summary').value = c.summary || '';
+  $('customization').value = c.customization || '';
+  $('profiles').textContent = '';
+  for (const p of c.profiles || []) addProfileRow(p.name, p.notes);
+  $('modelOverride').value = c.modelOverride || '';
+  const global = view && view.settings && view.settings.model;
+  $('modelOverride').placeholder = global ? global + ' (the model in Settings)' : 'the model in Settings';
+  $('modelOverrideHint').textContent = 'Leave empty to use the model in Settings' + (global ? ' (' + global + ')' : '') + '.';
+}
+
+function replaceConversation(v) {
+  conversations = conversations.map((c) => (c.id === v.id ? v : c));
+  const o = Array.from($('conversation').options).find((x) => x.value === v.id);
+  if (o) o.textContent = conversationLabel(v);
+}
+
+async function conversationCall(method, arg, out, okText) {
+  out.className = '';
+  out.textContent = 'Saving...';
+  try {
+    const res = await api(method, arg);
+    showErrors(res.errors, $('memoryEditor'));
+    if (res.saved) {
+      replaceConversation(res.conversation);
+      showConversation();
+      out.className = 'ok';
+      out.textContent = okText;
+    } else {
+      out.className = 'bad';
+      out.textContent = 'Not saved: ' + (res.message || 'fix the fields marked in red.');
+    }
+  } catch (e) {
+    out.className = 'bad';
+    out.textContent = 'Not saved: ' + e.message;
+  }
+}
+
+function saveMemory() {
+  const profiles = Array.from($('profiles').querySelectorAll('.profile')).map((d) => ({
+    name: d.querySelector('.profileName').value,
+    notes: d.querySelector('.profileNotes').value,
+  }));
+  return conversationCall('SaveMemory', {
+    conversation: $('conversation').value, summary: $('summary').value,
+    customization: $('customization').value, profiles,
+  }, $('memoryResult'), 'Saved. Clanker uses this memory from its next answer on.');
+}
+
+// Clear asks for a second click, so one stray click never deletes anything.
+let clearTimer = 0;
+function clearArmed() {
+  clearTimeout(clearTimer);
+  $('clearMemory').textContent = 'Clear memory';
+  delete $('clearMemory').dataset.armed;
+}
+
+function clearMemory() {
+  const b = $('clearMemory');
+  if (!b.dataset.armed) {
+    b.dataset.armed = 'true';
+    b.textContent = 'Click again to clear';
+    clearTimer = setTimeout(clearArmed, 5000);
+    return;
+  }
+  clearArmed();
+  conversationCall('ClearMemory', { conversation: $('conversation').value }, $('memoryResult'),
+    'Cleared: the summary, persona customisation and profiles of this conversation are gone.');
+}
+
+function saveModel() {
+  return conversationCall('SetModelOverride', { conversation: $('conversation').value, model: $('modelOverride').value },
+    $('modelResult'), 'Saved. The next request in this conversation uses it.');
+}
+
 function showTab(name) {
   for (const b of document.querySelectorAll('nav .tab')) b.classList.toggle('active', b.dataset.tab === name);
   for (const v of document.querySelectorAll('[data-view]')) v.hidden = v.dataset.view !== name;
@@ -223,6 +418,11 @@ async function init() {
   $('form').addEventListener('submit', save);
   $('test').addEventListener('click', testConnection);
   $('copyDiag').addEventListener('click', copyDiagnostics);
+  $('conversation').addEventListener('change', showConversation);
+  $('addProfile').addEventListener('click', () => addProfileRow('', ''));
+  $('saveMemory').addEventListener('click', saveMemory);
+  $('clearMemory').addEventListener('click', clearMemory);
+  $('saveModel').addEventListener('click', saveModel);
   for (const b of document.querySelectorAll('nav .tab')) b.addEventListener('click', () => showTab(b.dataset.tab));
   if (location.hash === '#diagnostics') showTab('diagnostics');
   try {

@@ -105,8 +105,8 @@ type SaveResult struct {
 	Saved  bool              `json:"saved"`
 	Errors map[string]string `json:"errors"`
 	// Message says why nothing was saved when no single field is to blame.
-	Message string `json:"message,omitempty"`
-	View   *SettingsView     `json:"view,omitempty"`
+	Message string        `json:"message,omitempty"`
+	View    *SettingsView `json:"view,omitempty"`
 }
 
 // TestRequest is a Test connection click: the values in the form, not yet saved.

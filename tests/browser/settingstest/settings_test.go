@@ -38,15 +38,25 @@ func setup(t *testing.T, opts ...func(*settingswin.SettingsService)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return setupWith(t, store, opts...)
+}
+
+// setupWith serves the page on store (closed when the test ends).
+func setupWith(t *testing.T, store *sqlite.Store, opts ...func(*settingswin.SettingsService)) *fixture {
+	t.Helper()
 	store.Secrets = nil // no keychain in tests: the key goes to the database
 	t.Cleanup(func() { store.Close() })
 	llm := fakellm.New(fakellm.Config{APIKey: "sk-test-123456"})
 	llmURL := llm.Start()
 	t.Cleanup(llm.Close)
 
-	svc := &settingswin.SettingsService{Store: store, Probe: llmclient.Probe{}, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)"}
+	svc := &settingswin.SettingsService{Store: store, Probe: llmclient.Probe{}, Diagnostics: "engine: 2 conversations\nforeground: c-1 (active)",
+		Memory: sqlite.MemoryEditor{Store: store, AppRunning: func() bool { return true }}}
 	for _, o := range opts {
 		o(svc)
+	}
+	if !store.ReadOnly() {
+		standInApp(t, store)
 	}
 	assets, _ := fs.Sub(settingsui.FS, ".")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

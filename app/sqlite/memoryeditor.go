@@ -55,7 +55,7 @@ func (m MemoryEditor) EditMemory(ctx context.Context, id engine.ConversationID, 
 		case <-tick.C:
 		case <-deadline.C:
 			if withdrawn, err := m.Store.CancelMemoryEdit(context.Background(), editID); err == nil && withdrawn {
-				return engine.Problem(fmt.Sprintf("The running Clanker did not take the change within %d seconds, so nothing was changed. Try again.", int(wait.Seconds())))
+				return engine.Problem(fmt.Sprintf("The running Clanker did not take the change within %d seconds. Nothing was changed; try again.", max(1, int(wait.Seconds()))))
 			}
 		case <-ctx.Done():
 			if withdrawn, err := m.Store.CancelMemoryEdit(context.Background(), editID); err == nil && withdrawn {

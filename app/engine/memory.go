@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on memory the user edits in the settings window. They are the same caps the LLM
-// adapter applies to what the model writes, so an edited memory costs no more prompt than a
+// Limits on memory the user edits in the settings window. The LLM adapter caps what the
+// model writes with the same constants, so an edited memory costs no more prompt than a
 // model-written one.
 const (
 	MaxSummaryRunes       = 6000

@@ -19,15 +19,15 @@ const (
 	// MaxReplyRunes caps the posted reply (about ten SMS segments).
 	MaxReplyRunes = 1600
 	// MaxSummaryRunes caps the stored conversation summary.
-	MaxSummaryRunes = 6000
+	MaxSummaryRunes = engine.MaxSummaryRunes
 	// MaxCustomizationRunes caps the stored persona directive.
-	MaxCustomizationRunes = 500
+	MaxCustomizationRunes = engine.MaxCustomizationRunes
 	// MaxProfiles caps the number of participant profiles kept.
-	MaxProfiles = 40
+	MaxProfiles = engine.MaxProfiles
 	// MaxProfileNameRunes caps one profile key (a participant name).
-	MaxProfileNameRunes = 80
+	MaxProfileNameRunes = engine.MaxProfileNameRunes
 	// MaxProfileRunes caps the notes kept for one participant.
-	MaxProfileRunes = 800
+	MaxProfileRunes = engine.MaxProfileRunes
 	// MaxImageSrcBytes caps a requested image reference.
 	MaxImageSrcBytes = 2048
 )

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 )
@@ -205,8 +206,8 @@ func (s *Store) SetNewsTimes(ctx context.Context, id string, lastMessageAt, last
 // SetModelOverride sets the model used for one conversation ("" = the
 // global model). It is a user setting, so other processes are told.
 func (s *Store) SetModelOverride(ctx context.Context, id, model string) error {
-	if len(model) > 200 {
-		return fmt.Errorf("conversation %s: model name is too long", id)
+	if utf8.RuneCountInString(model) > engine.MaxModelLength {
+		return fmt.Errorf("conversation %s: model name is too long (at most %d characters)", id, engine.MaxModelLength)
 	}
 	if err := checkID(id); err != nil {
 		return err

@@ -252,9 +252,13 @@ function fillReport(r) {
   $('usageConvs').hidden = !convs.length;
   $('noDays').hidden = days.length > 0;
   $('noConvUsage').hidden = convs.length > 0;
+  // Costs are known only from prices per model; with none set the cost column is left out.
+  for (const cell of document.querySelectorAll('#usageDays tr > :nth-child(6), #usageConvs tr > :nth-child(6)')) {
+    cell.hidden = !r.priced;
+  }
   const unpriced = r.unpriced || [];
-  $('costNote').textContent = unpriced.length
-    ? 'Costs use the prices per model in the budget settings; no price is set for ' + unpriced.join(', ') + ', so "-" stands for an unknown cost.'
+  $('costNote').textContent = r.priced && unpriced.length
+    ? 'No price is set for ' + unpriced.join(', ') + ', so "-" stands for an unknown cost.'
     : '';
 }
 

@@ -34,6 +34,8 @@ type UsageReport struct {
 	Conversations []UsageLine `json:"conversations"`
 	// Total sums every line.
 	Total UsageLine `json:"total"`
+	// Priced is set when the budget settings hold prices, so costs can be shown.
+	Priced bool `json:"priced"`
 	// Unpriced lists the models used that have no price in the budget settings, so their
 	// lines show no cost.
 	Unpriced []string `json:"unpriced"`
@@ -70,7 +72,7 @@ func (s *SettingsService) usageReport(ctx context.Context, st engine.Settings) U
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.Local)
 	from := today.AddDate(0, 0, -(usageDays - 1))
 	r := UsageReport{From: from.Format(time.DateOnly), To: today.Format(time.DateOnly), Days: []UsageLine{},
-		Conversations: []UsageLine{}, Unpriced: []string{}}
+		Conversations: []UsageLine{}, Unpriced: []string{}, Priced: len(st.Budget.Prices) > 0}
 	rows, err := s.Store.Usage(ctx, from, today.AddDate(0, 0, 1))
 	if err != nil {
 		s.log().Warn("settings window: cannot read usage records", "err", err)
@@ -297,11 +299,18 @@ func (s *SettingsService) SetModelOverride(req ModelOverrideRequest) (*Conversat
 	if msg := engine.ValidateModelOverride(model); msg != "" {
 		return &ConversationResult{Errors: map[string]string{engine.FieldModelOverride: msg}}, nil
 	}
+	ctx, cancel := ctxTimeout()
+	defer cancel()
+	if st, err := s.Store.Settings(ctx); err == nil && model != "" && st.Budget.Kind == engine.BudgetCost {
+		if _, ok := st.Budget.Prices[model]; !ok {
+			return &ConversationResult{Errors: map[string]string{engine.FieldModelOverride: fmt.Sprintf("Your monthly budget counts cost, "+
+				"and no price is set for %s, so Clanker would stop as soon as it is used. Choose a model with a price, or "+
+				"change the budget to tokens.", model)}}, nil
+		}
+	}
 	if msg := s.notWritable(); msg != "" {
 		return failed(msg), nil
 	}
-	ctx, cancel := ctxTimeout()
-	defer cancel()
 	if err := s.Store.SetModelOverride(ctx, req.Conversation, model); err != nil {
 		if msg := s.notWritable(); msg != "" {
 			return failed(msg), nil

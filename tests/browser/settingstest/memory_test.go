@@ -117,7 +117,7 @@ func TestUsageShowsWhatTheStoreRecordedPerDayAndPerConversation(t *testing.T) {
 		}
 	}
 	noElement(t, f, "#pwned")
-	f.waitText(t, "#costNote", "no price is set for pricey")
+	f.waitText(t, "#costNote", "No price is set for pricey")
 	var hidden bool
 	f.run(t, chromedp.Evaluate(`document.getElementById('noDays').hidden && document.getElementById('noConvUsage').hidden`, &hidden))
 	if !hidden {
@@ -126,7 +126,7 @@ func TestUsageShowsWhatTheStoreRecordedPerDayAndPerConversation(t *testing.T) {
 }
 
 func TestUsageWithNoRecordsSaysSo(t *testing.T) {
-	f := setup(t)
+	f := setup(t) // no prices set: no cost column either
 	f.run(t, chromedp.Click(`nav .tab[data-tab="usage"]`, chromedp.ByQuery), chromedp.WaitVisible("#noDays", chromedp.ByQuery))
 	f.waitText(t, "#noDays", "No requests in the last 30 days.")
 	f.waitText(t, "#noConvUsage", "No requests in the last 30 days.")
@@ -134,6 +134,11 @@ func TestUsageWithNoRecordsSaysSo(t *testing.T) {
 	f.run(t, chromedp.Evaluate(`document.getElementById('usageDays').hidden && document.getElementById('usageConvs').hidden`, &tablesHidden))
 	if !tablesHidden {
 		t.Error("empty usage tables are shown; want only the sentence")
+	}
+	var costShown bool
+	f.run(t, chromedp.Evaluate(`!document.querySelector('#usageDays th:nth-child(6)').hidden`, &costShown))
+	if costShown {
+		t.Error("with no prices set the cost column must be left out")
 	}
 }
 
@@ -248,8 +253,20 @@ func TestNoConversationsYetSaysSo(t *testing.T) {
 // model in Settings again.
 func TestModelOverrideControlStoresAValidatedModel(t *testing.T) {
 	store := memoryStore(t)
+	st := engine.DefaultSettings()
+	st.Budget = engine.Budget{Kind: engine.BudgetCost, MonthlyCost: 10,
+		Prices: map[string]engine.Price{"gpt-5-mini": {PromptPerMillion: 0.25, CompletionPerMillion: 2}}}
+	if _, err := store.SaveSettings(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
 	f := setupWith(t, store)
 	openMemory(t, f)
+	// Under a cost budget a model without a price would stop Clanker at its first use.
+	f.run(t, setValue("#modelOverride", "unpriced-model"), chromedp.Click("#saveModel", chromedp.ByQuery))
+	f.waitText(t, `.err[data-for="modelOverride"]`, "no price is set for unpriced-model")
+	if c, _, _ := store.Conversation(context.Background(), hostile); c.ModelOverride != "" {
+		t.Fatalf("a refused model was stored: %q", c.ModelOverride)
+	}
 	f.run(t, setValue("#modelOverride", strings.Repeat("m", engine.MaxModelLength+1)), chromedp.Click("#saveModel", chromedp.ByQuery))
 	f.waitText(t, `.err[data-for="modelOverride"]`, "The model name is too long (at most 200 characters).")
 	f.run(t, setValue("#modelOverride", "gpt-5-mini"), chromedp.Click("#saveModel", chromedp.ByQuery))

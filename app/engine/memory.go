@@ -67,8 +67,9 @@ func (e *Engine) onEditMemory(ev EditMemory) {
 }
 
 // promptHeadingRE matches a line that looks like one of the bracketed headings the LLM
-// adapter uses to mark the parts of its prompt ("[MEMORY - ...]", "[PARTICIPANT PROFILES]").
-var promptHeadingRE = regexp.MustCompile(`(?m)^[ \t]*\[[A-Z][A-Z0-9 _/-]*(\]| -)`)
+// adapter uses to mark the parts of its prompt ("[MEMORY - ...]", "[PARTICIPANT PROFILES]",
+// "[12 older messages ...]"). Short bracketed words ("[OK]") are ordinary text.
+var promptHeadingRE = regexp.MustCompile(`(?m)^[ \t]*\[([A-Z][A-Z0-9 _/-]{2,}(\]| -)|\d+ older messages)`)
 
 // NormalizeMemory trims the edges of every text, turns Windows line ends into plain ones and drops profiles whose name and notes
 // are both empty, so a blank row in the editor stores nothing.

@@ -471,7 +471,9 @@ func (a *App) Run() error {
 	return err
 }
 
-// watch applies settings saved by another process (or this one) to the engine.
+// watch applies settings saved by another process (or this one) to the engine, and
+// carries out the memory edits the settings window asks for (through the engine, so no
+// answer in flight writes over them).
 func (a *App) watch(changes <-chan sqlite.Change) {
 	for ch := range changes {
 		if ch.MemoryEdits {

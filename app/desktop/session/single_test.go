@@ -78,3 +78,31 @@ func TestSetOnWakeReplacesTheWakeFunction(t *testing.T) {
 		t.Fatal("the wake function set with SetOnWake did not run")
 	}
 }
+
+// The settings window asks whether an app runs on the data folder without waking it, and
+// its own brief look leaves the folder free for the app.
+func TestInstanceRunningSeesTheAppWithoutWakingOrHoldingIt(t *testing.T) {
+	dir := testDir(t)
+	if InstanceRunning(dir) {
+		t.Fatal("no app runs yet, but InstanceRunning says one does")
+	}
+	woke := make(chan struct{}, 1)
+	first, err := AcquireInstance(dir, func() { woke <- struct{}{} }, nil)
+	if err != nil {
+		t.Fatalf("AcquireInstance after InstanceRunning looked: %v", err)
+	}
+	if !InstanceRunning(dir) {
+		t.Fatal("an app holds the folder, but InstanceRunning does not see it")
+	}
+	select {
+	case <-woke:
+		t.Fatal("InstanceRunning woke the app")
+	default:
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if InstanceRunning(dir) {
+		t.Fatal("the app closed, but InstanceRunning still sees it")
+	}
+}

@@ -99,6 +99,11 @@ type Engine struct {
 
 	sendQ []*sendJob
 	cur   *sendJob
+	// leftover holds, per conversation, Clanker's partial text that could not be taken out of
+	// its compose box (the user had already switched away, so the remove met another box).
+	// Messages keeps each conversation's box, so the text is still there when the user comes
+	// back; it is taken out then, before anything else is typed there.
+	leftover map[ConversationID]string
 
 	cmdSeq   uint64
 	awaiting map[uint64]func(CommandResult)
@@ -133,6 +138,7 @@ func New(cfg Config) (*Engine, error) {
 		awaiting:  map[uint64]func(CommandResult){},
 		banners:   map[string]bool{},
 		deferred:  map[ConversationID]*deferredReply{},
+		leftover:  map[ConversationID]string{},
 		lastTouch: map[ConversationID]time.Time{},
 		sb:        sidebarState{snippets: map[ConversationID]string{}},
 	}

@@ -99,13 +99,19 @@ func (p *fakePage) Do(cmd Command) {
 			p.clanker[cmd.Conversation] += cmd.Text
 		}
 	case cmd.Kind == CmdRemoveText:
-		if ins := p.clanker[cmd.Conversation]; ins != "" {
-			box := p.box[cmd.Conversation]
+		// Like the bridge's clear_inserted, the remove acts on the box on screen, whatever
+		// conversation the command names: sent after the user switched away, it misses the
+		// box that holds Clanker's text.
+		on := p.current
+		if ins := p.clanker[on]; ins != "" {
+			box := p.box[on]
 			if i := strings.LastIndex(box, ins); i >= 0 {
-				p.box[cmd.Conversation] = box[:i] + box[i+len(ins):]
+				p.box[on] = box[:i] + box[i+len(ins):]
 			}
+		} else if cmd.Text != "" {
+			errText = "not_found"
 		}
-		p.clanker[cmd.Conversation] = ""
+		p.clanker[on] = ""
 	case cmd.Kind == CmdPressEnter && p.conv(cmd.Conversation).draft:
 		errText = ResultUserTyping // as the bridge's focus before the Enter refuses
 	case cmd.Kind == CmdPressEnter:

@@ -75,6 +75,23 @@ func (f *foreground) newestRef() MessageRef {
 	return m.ref()
 }
 
+// movedOnSince reports whether anyone but this Clanker wrote after the message base. Clanker's
+// own messages (a mode notice, the activation greeting sent while a reply waited) do not make
+// a reply to base stale: they answer nothing the reply is about, and a reply dropped for them
+// would leave base unanswered.
+func (f *foreground) movedOnSince(base MessageRef) bool {
+	for i := len(f.msgs) - 1; i >= 0; i-- {
+		m := f.msgs[i]
+		if base.matches(m) {
+			return false
+		}
+		if !m.IsOwnClanker() {
+			return true
+		}
+	}
+	return true
+}
+
 // clankerAnsweredUs reports whether the newest message we did not write is another Clanker's
 // that came after one of ours with no human message in between. A reply asked for now would
 // answer that Clanker, which is the ping-pong the invariants forbid, whatever message first
@@ -166,7 +183,9 @@ func (e *Engine) leaveForeground() {
 	e.fg.held = nil
 	id := e.fg.id
 	if e.cur != nil && e.cur.conv == id {
-		if e.cur.reply && e.cur.text != "" && e.deferred[id] == nil && e.cur.inserted == "" {
+		// A half-typed reply is kept too: its partial text is taken out of the box when the
+		// user comes back (removeLeftover), before the reply is typed again from the start.
+		if e.cur.reply && e.cur.text != "" && e.deferred[id] == nil {
 			e.deferReply(id, e.cur.text, e.cur.base)
 		}
 		e.abortCurrent("conversation switched")
@@ -244,12 +263,13 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		return
 	}
 
+	e.removeLeftover(ev.ID)
+
 	var trigger *Message
 	deliveredDeferred := false
 	if d := e.deferred[ev.ID]; d != nil {
 		delete(e.deferred, ev.ID)
-		newest, has := fg.newest()
-		if has && d.base.matches(newest) && e.mode().participating() {
+		if len(fg.msgs) > 0 && !fg.movedOnSince(d.base) && e.mode().participating() {
 			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
 			deliveredDeferred = true
 		} else {

@@ -402,3 +402,117 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 		})
 	}
 }
+
+// box is the whole text of id's compose box, Clanker's and the user's.
+func box(h *harness, id ConversationID) string {
+	h.page.mu.Lock()
+	defer h.page.mu.Unlock()
+	return h.page.box[id]
+}
+
+// The user switches away while Clanker types: the remove meets the other conversation's box,
+// so Clanker's partial text stays in the first box (Messages keeps a box per conversation).
+// When the user comes back, Clanker takes that text out before anything else and posts the
+// kept reply once, whole; what the user types afterwards stays exactly as typed. The half-typed
+// reply used to be dropped and its partial text left in the box, where the engine no longer
+// knew it was its own.
+func TestPartialTextLeftWhenTheUserSwitchedAwayIsTakenOutOnReturn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const reply = "sure, seven works for me and I will bring the salad"
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		h.open("c2", in("Bob", "hello"))
+		left := box(h, "c1")
+		if !strings.HasPrefix(left, Prefix) {
+			t.Fatalf("c1's box holds %q after the switch; the test needs Clanker's partial text left there", left)
+		}
+		if got := box(h, "c2"); got != "" {
+			t.Fatalf("c2's box holds %q, want it untouched", got)
+		}
+		h.wait(5 * time.Second)
+		h.wantSent("while the user is in c2")
+		removes := len(h.page.commands(CmdRemoveText))
+		h.reopen("c1")
+		rm := h.page.commands(CmdRemoveText)
+		if len(rm) != removes+1 || rm[removes].Conversation != "c1" || rm[removes].Text != left {
+			t.Fatalf("on return want one remove of %q in c1, got %+v", left, rm[removes:])
+		}
+		h.wait(30 * time.Second)
+		h.wantSent("after the user came back", "c1|"+Prefix+reply)
+		h.wantRequests(1, "the kept reply needs no new request")
+		h.userTypes("c1", "ok")
+		if got := box(h, "c1"); got != "ok" {
+			t.Fatalf("c1's box holds %q once the user typed there, want only the user's %q", got, "ok")
+		}
+	})
+}
+
+// A reply held behind the user's draft is not stale because Clanker's own message (here the
+// activation greeting that waited for the same draft) went out after the message it answers:
+// only a message from someone else makes it stale. It used to be re-decided and dropped, so the
+// question went unanswered.
+func TestHeldReplyStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const reply = "sure, seven works for me and I will bring the salad"
+		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+			if r.Kind == RequestActivation {
+				return Reply{Text: "hello everyone"}, nil
+			}
+			return Reply{Text: reply}, nil
+		})
+		h.open("c1", in("Ann", "hi"))
+		h.userTypes("c1", "draft")
+		h.send(SetMode{Conversation: "c1", Mode: ModeActive, Source: "test"})
+		h.wait(5 * time.Second)
+		h.receive("c1", in("Ann", "Clanker, dinner at seven?"))
+		h.wait(60 * time.Second)
+		h.wantSent("while the user has a draft")
+		h.userEmpties("c1", false)
+		typingStarted(h, 3)
+		h.userTypes("c1", "wait")
+		h.wait(5 * time.Second)
+		h.userEmpties("c1", false)
+		h.wait(30 * time.Second)
+		h.wantSent("after the user cleared their draft twice", "c1|"+Prefix+"hello everyone", "c1|"+Prefix+reply)
+		h.wantRequests(2, "the greeting and one reply")
+	})
+}
+
+// The same for an answer kept while the user was away: the greeting that waited for the user's
+// draft went out once the draft was gone, while the question's answer was on the way. On the user's return
+// the answer is still current, since only Clanker itself wrote after the question; it used to
+// be discarded as if the conversation had moved on.
+func TestKeptAnswerStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+			if r.Kind == RequestActivation {
+				return Reply{Text: "hello everyone"}, nil
+			}
+			return Reply{Text: "the answer"}, nil
+		})
+		h.open("c1", in("Ann", "hi"))
+		h.userTypes("c1", "draft")
+		h.send(SetMode{Conversation: "c1", Mode: ModeActive, Source: "test"})
+		h.wait(5 * time.Second)
+		h.wantSent("while the user has a draft")
+		h.llm.set(5*time.Second, func(r LLMRequest) (Reply, error) { return Reply{Text: "the answer"}, nil })
+		h.receive("c1", in("Ann", "Clanker, dinner at seven?"))
+		h.wait(10 * time.Second) // the reply waits for the draft too
+		h.userEmpties("c1", false)
+		h.wait(2500 * time.Millisecond)
+		h.wantRequests(2, "the greeting and the question's request, which is in flight")
+		h.wantSent("the greeting goes out once the draft settled", "c1|"+Prefix+"hello everyone")
+		h.open("c2", in("Bob", "hey"))
+		h.wait(10 * time.Second)
+		h.reopen("c1")
+		h.wait(10 * time.Second)
+		h.wantSent("after the user came back", "c1|"+Prefix+"hello everyone", "c1|"+Prefix+"the answer")
+		h.wantRequests(2, "the kept answer is posted as it is, not asked for again")
+	})
+}

@@ -338,7 +338,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 		}
 		// The user left and came back while the answer was on its way: it is still the
 		// answer to this conversation as long as nothing newer was said there.
-		if newest, ok := e.fg.newest(); ok && in.base.matches(newest) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
+		if len(e.fg.msgs) > 0 && !e.fg.movedOnSince(in.base) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
 			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
 		}
 		return

@@ -96,9 +96,36 @@ func (e *Engine) abortCurrent(reason string) {
 	j.tm.stop()
 	e.cur = nil
 	if j.inserted != "" {
-		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv, Text: j.inserted}, nil)
+		e.takeOut(j.conv, j.inserted)
 	}
 	e.log.Info("engine: send aborted", "conversation", j.conv, "reason", reason)
+}
+
+// takeOut asks the page to remove Clanker's partial text from conv's compose box. Until the
+// page confirms, the text counts as left behind in that box: when the user switched away
+// first, the remove meets another conversation's box and fails, and the text waits there for
+// the user's return (see removeLeftover).
+func (e *Engine) takeOut(conv ConversationID, text string) {
+	e.leftover[conv] = text
+	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, func(r CommandResult) {
+		if r.Err == "" && e.leftover[conv] == text {
+			delete(e.leftover, conv)
+		}
+	})
+}
+
+// removeLeftover takes Clanker's partial text left behind in conv's compose box out again, now
+// that conv is on screen. Only that text goes: the page removes exactly it, so whatever the
+// user typed stays as typed. The attempt is made once; if the text is gone already (the user
+// cleared the box), there is nothing left to do.
+func (e *Engine) removeLeftover(conv ConversationID) {
+	text, ok := e.leftover[conv]
+	if !ok {
+		return
+	}
+	delete(e.leftover, conv)
+	e.log.Debug("engine: taking out Clanker's text left in the compose box when the user switched away", "conversation", conv, "chars", len(text))
+	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, nil)
 }
 
 // allowed reports whether job j may be sent into the foreground right now.
@@ -147,7 +174,7 @@ func (e *Engine) pumpSend() {
 		}
 		e.sendQ = e.sendQ[1:]
 		if j.held && j.reply && !j.base.IsZero() {
-			if newest, _ := e.fg.newest(); !j.base.matches(newest) {
+			if e.fg.movedOnSince(j.base) {
 				e.log.Info("engine: held reply is stale, re-evaluating", "conversation", j.conv)
 				e.reevaluate(j.base)
 				continue
@@ -295,7 +322,11 @@ func (e *Engine) yieldToUser(reason string) {
 	e.cur = nil
 	// The bridge removes whatever Clanker inserted, including a step that was still on its
 	// way when the user started typing, so the remove goes out even if nothing is confirmed.
-	e.do(Command{Kind: CmdRemoveText, Conversation: j.conv, Text: j.inserted}, nil)
+	if j.inserted != "" {
+		e.takeOut(j.conv, j.inserted)
+	} else {
+		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv}, nil)
+	}
 	j.held = true
 	j.inserted, j.pos = "", 0
 	e.sendQ = append([]*sendJob{j}, e.sendQ...)

@@ -44,11 +44,12 @@ func lastID(c *conv) string {
 	return ""
 }
 
-// newerThan reports whether anyone but this Clanker wrote in c after message id.
-func newerThan(c *conv, id string) bool {
+// newerThan reports whether anyone but this Clanker wrote in c after message id (a tmp_ id
+// or the permanent id it got).
+func (p *page) newerThan(c *conv, id string) bool {
 	for i := len(c.msgs) - 1; i >= 0; i-- {
 		m := c.msgs[i]
-		if m.ID == id {
+		if p.norm(m.ID) == p.norm(id) {
 			return false
 		}
 		if !m.IsOwnClanker() {
@@ -62,15 +63,32 @@ func newerThan(c *conv, id string) bool {
 // then sends or clears the draft.
 func (s *session) typeDuringTyping(send bool) {
 	p := s.p
+	// Interrupt once the token is in, so the checks below know which request the reply came
+	// from and so which messages it had seen.
 	if !s.sleepUntil(15*time.Second, func() bool {
 		c := p.current
-		return c.user == "" && len(c.clanker) > len(engine.Prefix) && c.clanker == c.typed
+		return c.user == "" && tokenRE.MatchString(c.clanker) && c.clanker == c.typed
 	}) {
 		return // Clanker did not type in this window; nothing to interrupt
 	}
+	// Typing into the box of a conversation Clanker is visiting ends the visit, and Clanker
+	// must not post there afterwards (see visitClick): the reply it was typing is dropped on
+	// purpose then, not lost.
+	visited := engine.ConversationID("")
+	if snap, err := s.eng.Snapshot(context.Background()); err == nil {
+		visited = snap.Visiting
+	}
 	p.mu.Lock()
 	c := p.current
-	sentBefore, gen, newest := len(p.sent), p.switchGen, lastID(c)
+	sentBefore, gen := len(p.sent), p.switchGen
+	// The reply may be dropped for any message it has not seen: the newest one (not written
+	// by this Clanker) in its request, not the newest one now. A message that arrived while
+	// the request ran or while the reply was typed makes the held reply stale, and the engine
+	// decides again (which in Available mode may well mean no reply).
+	seen, tok := lastID(c), 0
+	if n, info, ok := s.m.lookup(c.clanker); ok {
+		seen, tok = info.trigger, n
+	}
 	c.user += "mine "
 	p.stats.interrupts++
 	ev := p.compose(c)
@@ -112,7 +130,18 @@ func (s *session) typeDuringTyping(send bool) {
 	synctest.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.current != c || p.switchGen != gen || newerThan(c, newest) || !s.participating(c) {
+	if visited == c.id {
+		// The user is in c now, so later news or answers to newer messages may follow; the
+		// interrupted reply, or another answer to the same message, must not.
+		for _, st := range p.sent[sentBefore:] {
+			n, info, ok := s.m.lookup(st.text)
+			if ok && st.conv == c.id && (n == tok || info.kind == engine.RequestReply && p.norm(info.trigger) == p.norm(seen)) {
+				p.violate("Clanker posted %q in %s after the user typed there during its visit", st.text, c.id)
+			}
+		}
+		return
+	}
+	if p.current != c || p.switchGen != gen || p.newerThan(c, seen) || !s.participating(c) {
 		return // the world moved on (a visit, a new message, a mode change): nothing to demand
 	}
 	for _, st := range p.sent[sentBefore:] {
@@ -182,7 +211,7 @@ func (s *session) hop(e event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !asked || pol.out != outJSON || pol.latency > 20*time.Second || p.current != a || p.switchGen != gen ||
-		newerThan(a, q.ID) || !s.participating(a) || a.user != "" || a.clanker != "" {
+		p.newerThan(a, q.ID) || !s.participating(a) || a.user != "" || a.clanker != "" {
 		return // no answer was asked for, the model misbehaves on purpose, or the world moved on
 	}
 	p.stats.hopsChecked++

@@ -281,6 +281,11 @@ func (s *session) modes() map[string]engine.Mode {
 func (s *session) restart() {
 	before := s.modes()
 	s.stopEngine()
+	s.p.mu.Lock()
+	for _, c := range s.p.convs {
+		c.orphan = c.clanker
+	}
+	s.p.mu.Unlock()
 	if err := s.db.Close(); err != nil {
 		s.t.Fatalf("close database: %v", err)
 	}
@@ -341,7 +346,7 @@ func (s *session) apply(e event) {
 		cur.user += "draft "
 		evs = append(evs, p.compose(cur))
 	case evUserClear:
-		cur.user, cur.clanker = "", ""
+		cur.user, cur.clanker, cur.orphan = "", "", ""
 		evs = append(evs, p.compose(cur))
 	case evUserSend:
 		if cur.clanker != "" {

@@ -85,6 +85,8 @@ func (s *session) typeDuringTyping(send bool) {
 	// by this Clanker) in its request, not the newest one now. A message that arrived while
 	// the request ran or while the reply was typed makes the held reply stale, and the engine
 	// decides again (which in Available mode may well mean no reply).
+	// Text a stopped engine left behind is unknown to the running one (a known bug, counted).
+	orphaned := c.orphan != "" && c.clanker == c.orphan
 	seen, tok := lastID(c), 0
 	if n, info, ok := s.m.lookup(c.clanker); ok {
 		seen, tok = info.trigger, n
@@ -98,7 +100,10 @@ func (s *session) typeDuringTyping(send bool) {
 	time.Sleep(2 * time.Second)
 	synctest.Wait()
 	p.mu.Lock()
-	if p.current == c && c.clanker != "" {
+	switch {
+	case p.current == c && c.clanker != "" && orphaned:
+		p.violate("Clanker's text %q, left in %s's box before the engine restarted, is still there after the user started typing", c.clanker, c.id)
+	case p.current == c && c.clanker != "":
 		p.violate("Clanker's text %q is still in %s's box 2 s after the user started typing (user's text %q)", c.clanker, c.id, c.user)
 	}
 	if c.user != "mine " {
@@ -123,8 +128,10 @@ func (s *session) typeDuringTyping(send bool) {
 	p.mu.Unlock()
 	p.emit(evs...)
 	synctest.Wait()
-	if send {
-		return // a newer message (the user's own) arrived: Clanker decides again, anything goes
+	if send || orphaned {
+		// A newer message (the user's own) arrived: Clanker decides again, anything goes. Or
+		// the text was a stopped engine's: its reply went with it.
+		return
 	}
 	time.Sleep(30 * time.Second)
 	synctest.Wait()

@@ -25,6 +25,10 @@ type conv struct {
 	// typed is what Clanker's current typing sequence has put in so far; type_step is
 	// refused with compose_changed when the box no longer holds exactly that.
 	typed string
+	// orphan is Clanker's text that an engine stopped by a restart left in this box (the user
+	// had switched away before it could be taken out). The new engine has no record of it;
+	// see the "leftover-after-restart" known bug.
+	orphan string
 }
 
 func (c *conv) row() engine.SidebarRow {
@@ -281,7 +285,7 @@ func (p *page) Do(cmd engine.Command) {
 				p.stats.refusedDraft++
 				break
 			}
-			cur.clanker, cur.typed = cmd.Text, cmd.Text
+			cur.clanker, cur.typed, cur.orphan = cmd.Text, cmd.Text, ""
 		case engine.CmdTypeText:
 			if cur.user != "" {
 				errText = engine.ResultUserTyping
@@ -301,7 +305,7 @@ func (p *page) Do(cmd engine.Command) {
 				break
 			}
 			p.checkSend(cur, cur.clanker, cur.user)
-			cur.clanker, cur.user = "", ""
+			cur.clanker, cur.user, cur.orphan = "", "", ""
 			p.seq++
 			id := fmt.Sprintf("tmp_%d", p.seq)
 			p.pendingIDs[id] = fmt.Sprintf("s%d", p.seq)
@@ -312,7 +316,7 @@ func (p *page) Do(cmd engine.Command) {
 	case engine.CmdRemoveText:
 		// clear_inserted acts on the box on screen and removes exactly Clanker's text.
 		if cur.clanker != "" && cur.clanker == cmd.Text {
-			cur.clanker = ""
+			cur.clanker, cur.orphan = "", ""
 		} else {
 			errText = "not_found"
 		}

@@ -215,3 +215,24 @@ func TestChaosReplayMessageArrivingWhileTheReplyWasComputedMakesItStale(t *testi
 		t.Errorf("the user never interrupted Clanker's typing")
 	}
 }
+
+// Known bug "leftover-after-restart" (not fixed): partial text a switch left in a box is
+// remembered only by the engine that typed it, so after a restart it stays in the box. The
+// session must count it as that known bug, not as another failure; when the engine learns to
+// take such text out after a restart, this test fails and the knownBugs entry can go.
+func TestChaosKnownBugPartialTextLeftBeforeARestartStaysInTheBox(t *testing.T) {
+	res := replay(t, 1, []event{
+		{Kind: evLLM, Var: int(outJSON), D: 454 * time.Millisecond},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: time.Minute},
+		{Kind: evRemote, Conv: numConvs, Var: 1}, // a mention; the reply is typed from ~3 s on
+		{Kind: evWait, D: 2500 * time.Millisecond},
+		{Kind: evSwitch, Conv: 1}, // the switch leaves the partial reply in c0's box
+		{Kind: evRestart},
+		{Kind: evSwitch, Conv: 0},
+		{Kind: evTypeDuringTyping, Var: 0},
+	})
+	if res.known["leftover-after-restart"] != 1 {
+		t.Errorf("known bug hits %v, want leftover-after-restart once", res.known)
+	}
+}

@@ -36,12 +36,13 @@ type knownBug struct {
 // image-requesting answer posted by the news and deferred paths) were fixed in app/engine, and
 // their shortened event lists are now the replay tests in replay_test.go.
 var knownBugs = []knownBug{{
-	// The engine remembers Clanker's partial text that a switch left in a conversation's box
-	// only in memory, so after a restart nothing takes it out; and the bridge's clear_inserted
-	// carries no text, so it could not remove text it did not insert in this page load anyway.
+	// Clanker's partial text left in a box when the engine stopped while typing (or after a
+	// switch left it there) is unknown to the next engine, which only remembers such text in
+	// memory, so nothing takes it out; the bridge's clear_inserted carries no text, so it could
+	// not remove text it did not insert in this page load anyway.
 	id:    "leftover-after-restart",
 	match: regexp.MustCompile(`left in \S+'s box before the engine restarted`),
-	repro: "user switches away while Clanker types, the engine restarts, the user comes back and types",
+	repro: "the engine restarts while Clanker types (or after a switch left its partial text in a box); the user then types in that box",
 }}
 
 // sessionEvents is the event list of a seed; the same seed always gives the same list.

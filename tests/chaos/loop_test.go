@@ -164,6 +164,11 @@ func (s *session) typeDuringTyping(send bool) {
 // asking conversation unless something newer was said there.
 func (s *session) hop(e event) {
 	p := s.p
+	// The question must reach the engine as a new message. While a switch is unreported the
+	// bridge sends no rows (they arrive in the report's baseline, as history), so wait for it.
+	if !s.sleepUntil(5*time.Second, func() bool { return p.unreported == 0 && !p.settling }) {
+		return
+	}
 	p.mu.Lock()
 	a := p.current
 	if a.automated || !p.configured {

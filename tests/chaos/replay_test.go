@@ -236,3 +236,24 @@ func TestChaosKnownBugPartialTextLeftBeforeARestartStaysInTheBox(t *testing.T) {
 		t.Errorf("known bug hits %v, want leftover-after-restart once", res.known)
 	}
 }
+
+// Oracle: the hop event asked its question as a MessageAdded while the switch to that
+// conversation was still unreported, which the bridge never does (rows of an unsettled
+// conversation arrive in its report, as history), and then demanded an answer. The hop now
+// waits for the page to report the switch first.
+func TestChaosReplayHopAsksOnlyOnceTheSwitchIsReported(t *testing.T) {
+	res := replay(t, 20003309, []event{
+		{Kind: evMode, Var: 1},                    // Available from the pill
+		{Kind: evRemote, Conv: numConvs, Var: 13}, // a mention
+		{Kind: evSwitch, Conv: 1},
+		{Kind: evHop, Conv: 5, Var: 4},
+		{Kind: evRemote, Conv: numConvs, Var: 14}, // a photo
+		{Kind: evRemote, Conv: 0, Var: 11},        // another Clanker naming clanker
+		{Kind: evSwitch, Conv: 4, Var: 1, D: 41 * time.Millisecond},
+		{Kind: evMode, Conv: 4, Var: 8}, // Active from the tray for c4, before its switch is reported
+		{Kind: evHop, Conv: 0, Var: 3},
+	})
+	if res.stats.hopsChecked == 0 {
+		t.Errorf("no hop was checked; the replay no longer asks in c4")
+	}
+}

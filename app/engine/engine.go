@@ -208,6 +208,12 @@ func (e *Engine) shutdown() {
 	}
 	if e.cur != nil {
 		e.cur.tm.stop()
+		// Stopped while typing: the partial text stays in that box (Messages keeps it as the
+		// conversation's draft), so the record is stored for the engine that starts next, which
+		// takes it out when the conversation is shown again. An Enter already pressed sent it.
+		if j := e.cur; j.inserted != "" && !j.entering {
+			e.saveLeftover(j.conv, j.inserted)
+		}
 	}
 	e.sb.stopTimers()
 }

@@ -102,14 +102,22 @@ func (p *fakePage) Do(cmd Command) {
 		// Like the bridge's clear_inserted, the remove acts on the box on screen, whatever
 		// conversation the command names: sent after the user switched away, it misses the
 		// box that holds Clanker's text.
+		// With the text named and no record of its own (a remove that missed, or a page
+		// loaded since), it removes that text from the start of the box, where Clanker's
+		// typing always begins. A remove that finds nothing makes it forget its record, as
+		// the bridge's single record is dropped then.
 		on := p.current
-		if ins := p.clanker[on]; ins != "" {
-			box := p.box[on]
+		box := p.box[on]
+		switch ins := p.clanker[on]; {
+		case ins != "":
 			if i := strings.LastIndex(box, ins); i >= 0 {
 				p.box[on] = box[:i] + box[i+len(ins):]
 			}
-		} else if cmd.Text != "" {
+		case cmd.Text != "" && strings.HasPrefix(box, cmd.Text):
+			p.box[on] = box[len(cmd.Text):]
+		case cmd.Text != "":
 			errText = "not_found"
+			clear(p.clanker)
 		}
 		p.clanker[on] = ""
 	case cmd.Kind == CmdPressEnter && p.conv(cmd.Conversation).draft:
@@ -241,7 +249,23 @@ func (s *fakeStore) SaveConversation(r Conversation) error {
 	if s.failSave {
 		return fmt.Errorf("disk full")
 	}
+	r.Leftover = s.recs[r.ID].Leftover // like the real store: SaveConversation leaves it alone
 	s.recs[r.ID] = r
+	return nil
+}
+
+func (s *fakeStore) SaveLeftover(id ConversationID, text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	if !ok && text == "" {
+		return nil
+	}
+	if !ok {
+		r = Conversation{ID: id, Mode: ModeDeactivated}
+	}
+	r.Leftover = text
+	s.recs[id] = r
 	return nil
 }
 
@@ -312,6 +336,8 @@ type harness struct {
 	store *fakeStore
 	llm   *fakeLLM
 	start time.Time
+	cfg   Config
+	stop  func() // stops the running engine and waits for it
 }
 
 // testSettings are complete settings: with a stored key the engine is configured.
@@ -335,18 +361,41 @@ func newHarnessKey(t *testing.T, hasKey bool, mutate ...func(*Settings)) *harnes
 		m(&s)
 	}
 	h := &harness{t: t, page: newFakePage(), store: newFakeStore(), llm: &fakeLLM{}, start: time.Now()}
-	e, err := New(Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s, HasAPIKey: hasKey, Logger: slog.New(slog.DiscardHandler)})
+	h.cfg = Config{Page: h.page, Store: h.store, LLM: h.llm, Rand: rand.New(rand.NewPCG(1, 2)), Location: time.UTC, Settings: &s, HasAPIKey: hasKey, Logger: slog.New(slog.DiscardHandler)}
+	h.startEngine()
+	t.Cleanup(func() { h.stop() })
+	return h
+}
+
+// startEngine starts a new engine on the harness's page, store and model, as the app does at
+// start, and reports the page ready.
+func (h *harness) startEngine() {
+	h.t.Helper()
+	e, err := New(h.cfg)
 	if err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
+	h.page.mu.Lock()
 	h.e = e
 	h.page.eng = e
+	h.page.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	h.stop = func() { cancel(); <-done }
 	h.send(PageStateChanged{State: PageReady})
-	return h
+}
+
+// restart stops the engine and starts a new one on the same page and store, as quitting and
+// starting the app again would (the page keeps its compose boxes, as Messages keeps drafts).
+func (h *harness) restart() {
+	h.t.Helper()
+	h.stop()
+	synctest.Wait()
+	h.page.mu.Lock()
+	clear(h.page.clanker) // the page was loaded again: the bridge's record of its text is gone
+	h.page.mu.Unlock()
+	h.startEngine()
 }
 
 func (h *harness) send(ev Event) {

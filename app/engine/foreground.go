@@ -263,7 +263,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		return
 	}
 
-	e.removeLeftover(ev.ID)
+	e.removeLeftover(ev.ID, rec.Leftover)
 
 	var trigger *Message
 	deliveredDeferred := false

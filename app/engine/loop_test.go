@@ -516,3 +516,107 @@ func TestKeptAnswerStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *t
 		h.wantRequests(2, "the kept answer is posted as it is, not asked for again")
 	})
 }
+
+// The partial text a switch left in c1's box outlives the engine: the app quits (or crashes)
+// while the user is in c2, and Messages keeps c1's box as a draft. The engine started next
+// time has only the store's record of that text, and the page (loaded again) has none at all;
+// when the user comes back to c1, the text is still taken out, by name, before the user types,
+// so what the user types stays exactly as typed.
+func TestPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		const reply = "sure, seven works for me and I will bring the salad"
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		h.open("c2", in("Bob", "hello"))
+		left := box(h, "c1")
+		if !strings.HasPrefix(left, Prefix) {
+			t.Fatalf("c1's box holds %q after the switch; the test needs Clanker's partial text left there", left)
+		}
+		if rec, _, _ := h.store.LoadConversation("c1"); rec.Leftover != left {
+			t.Fatalf("stored leftover of c1 = %q, want the text left in its box %q", rec.Leftover, left)
+		}
+
+		h.restart()
+		removes := len(h.page.commands(CmdRemoveText))
+		h.reopen("c1")
+		rm := h.page.commands(CmdRemoveText)
+		if len(rm) != removes+1 || rm[removes].Conversation != "c1" || rm[removes].Text != left {
+			t.Fatalf("on return after the restart want one remove of %q in c1, got %+v", left, rm[removes:])
+		}
+		if got := box(h, "c1"); got != "" {
+			t.Fatalf("c1's box holds %q after the remove, want it empty", got)
+		}
+		if rec, _, _ := h.store.LoadConversation("c1"); rec.Leftover != "" {
+			t.Fatalf("stored leftover of c1 = %q after it was taken out, want none", rec.Leftover)
+		}
+		h.userTypes("c1", "ok")
+		h.wait(30 * time.Second)
+		if got := box(h, "c1"); got != "ok" {
+			t.Fatalf("c1's box holds %q once the user typed there, want only the user's %q", got, "ok")
+		}
+		for _, s := range h.page.sentTexts() {
+			if strings.Contains(s.text, "sure, sev") && s.text != Prefix+reply {
+				t.Fatalf("a half reply was sent in %s: %q", s.conv, s.text)
+			}
+		}
+	})
+}
+
+// A confirmed remove leaves no record behind: when the user types into Clanker's partial text
+// in the conversation on screen, the text is taken out at once, and neither this engine nor a
+// later one touches the box again.
+func TestLeftoverRecordIsClearedOnceTheRemoveIsConfirmed(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "mine")
+		if rec, _, _ := h.store.LoadConversation("c1"); rec.Leftover != "" {
+			t.Fatalf("stored leftover of c1 = %q after the page confirmed the remove, want none", rec.Leftover)
+		}
+		if got := h.userText("c1"); got != "mine" {
+			t.Fatalf("user's text %q, want %q", got, "mine")
+		}
+	})
+}
+
+// The app stops while Clanker types in the conversation on screen: the partial text stays in
+// the box. The engine stores it as it stops, and the next engine takes it out when the page
+// reports that conversation, before the user types there.
+func TestPartialTextOfAnEngineStoppedWhileTypingIsTakenOutByTheNext(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "dinner at seven?"))
+		typingStarted(h, 3)
+		left := box(h, "c1")
+		if !strings.HasPrefix(left, Prefix) {
+			t.Fatalf("c1's box holds %q while Clanker types; the test needs its partial text there", left)
+		}
+		h.restart()
+		if rec, _, _ := h.store.LoadConversation("c1"); rec.Leftover != left {
+			t.Fatalf("stored leftover of c1 after the stop = %q, want the text in its box %q", rec.Leftover, left)
+		}
+		h.reopen("c1") // the page reports the conversation on screen to the new engine
+		if got := box(h, "c1"); got != "" && !strings.HasPrefix(got, Prefix+"sure") {
+			t.Fatalf("c1's box holds %q after the new engine saw it, want the old partial text gone", got)
+		}
+		rm := h.page.commands(CmdRemoveText)
+		if len(rm) == 0 || rm[len(rm)-1].Text != left {
+			t.Fatalf("want a remove naming %q, got %+v", left, rm)
+		}
+	})
+}

@@ -78,6 +78,10 @@ type Store interface {
 	MarkSeen(ids []ConversationID, t time.Time) error
 	// ForgetUnseen deletes all data of conversations last seen before t and reports how many.
 	ForgetUnseen(before time.Time) (int, error)
+	// SaveLeftover records Clanker's partial text left in id's compose box ("" when there is
+	// none any more), so an engine started later (after a restart, a crash) can still take it
+	// out when the conversation is shown; LoadConversation returns it as Conversation.Leftover.
+	SaveLeftover(id ConversationID, text string) error
 }
 
 // RequestKind says why the model is asked.

@@ -104,28 +104,44 @@ func (e *Engine) abortCurrent(reason string) {
 // takeOut asks the page to remove Clanker's partial text from conv's compose box. Until the
 // page confirms, the text counts as left behind in that box: when the user switched away
 // first, the remove meets another conversation's box and fails, and the text waits there for
-// the user's return (see removeLeftover).
+// the user's return (see removeLeftover). The record is stored as well as kept here, so an
+// engine started after a restart or a crash still knows the text is Clanker's.
 func (e *Engine) takeOut(conv ConversationID, text string) {
 	e.leftover[conv] = text
+	e.saveLeftover(conv, text)
 	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, func(r CommandResult) {
 		if r.Err == "" && e.leftover[conv] == text {
 			delete(e.leftover, conv)
+			e.saveLeftover(conv, "")
 		}
 	})
 }
 
 // removeLeftover takes Clanker's partial text left behind in conv's compose box out again, now
-// that conv is on screen. Only that text goes: the page removes exactly it, so whatever the
-// user typed stays as typed. The attempt is made once; if the text is gone already (the user
-// cleared the box), there is nothing left to do.
-func (e *Engine) removeLeftover(conv ConversationID) {
+// that conv is on screen: the text this engine remembers, or else the text the store kept
+// from an earlier run (stored). Only that text goes: the page removes exactly it, so whatever
+// the user typed stays as typed. The attempt is made once; if the text is gone already (the
+// user cleared the box), there is nothing left to do.
+func (e *Engine) removeLeftover(conv ConversationID, stored string) {
 	text, ok := e.leftover[conv]
+	if !ok {
+		text, ok = stored, stored != ""
+	}
 	if !ok {
 		return
 	}
 	delete(e.leftover, conv)
+	e.saveLeftover(conv, "")
 	e.log.Debug("engine: taking out Clanker's text left in the compose box when the user switched away", "conversation", conv, "chars", len(text))
 	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, nil)
+}
+
+// saveLeftover stores conv's leftover record. A failed write is logged and otherwise
+// ignored: the in-memory record still serves this run, and only a restart would miss it.
+func (e *Engine) saveLeftover(conv ConversationID, text string) {
+	if err := e.store.SaveLeftover(conv, text); err != nil {
+		e.log.Warn("engine: could not store Clanker's leftover compose text", "conversation", conv, "err", err)
+	}
 }
 
 // allowed reports whether job j may be sent into the foreground right now.

@@ -116,6 +116,7 @@ func (s *memStore) SaveConversation(r engine.Conversation) error {
 	s.recs[r.ID] = r
 	return nil
 }
+func (s *memStore) SaveLeftover(engine.ConversationID, string) error               { return nil }
 func (s *memStore) ApplyContext(engine.ConversationID, engine.ContextUpdate) error { return nil }
 func (s *memStore) DeactivateAll() (int, error)                                    { return 0, nil }
 func (s *memStore) MarkSeen([]engine.ConversationID, time.Time) error              { return nil }

@@ -201,6 +201,10 @@ type Conversation struct {
 	// ModelOverride is the model used for this conversation instead of the global one ("" for
 	// the global model).
 	ModelOverride string
+	// Leftover is Clanker's partial text that was left in this conversation's compose box (the
+	// user switched away before it could be taken out). Store.SaveLeftover writes it;
+	// SaveConversation leaves it as it is stored.
+	Leftover string
 }
 
 // Memory is the model-maintained part of a conversation: the summary that stands in for older

@@ -118,6 +118,8 @@ func (s *e2eStore) SaveConversation(r engine.Conversation) error {
 	return nil
 }
 
+func (s *e2eStore) SaveLeftover(engine.ConversationID, string) error { return nil }
+
 func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

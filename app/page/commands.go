@@ -28,8 +28,13 @@ type TypeStep struct {
 	Text           string `json:"text" v:"req,max=256"`
 }
 
-// ClearInserted removes exactly the text Clanker inserted, leaving anything else.
-type ClearInserted struct{}
+// ClearInserted removes exactly the text Clanker inserted, leaving anything else. Text, when
+// set, names that text, so the bridge can still remove it when it holds no record of it (the
+// page was loaded again, or the user switched away and back): then it is removed only from
+// the start of the box, where Clanker's typing begins.
+type ClearInserted struct {
+	Text string `json:"text,omitempty" v:"max=4000"`
+}
 
 // FocusCompose focuses the compose box (before the shell sends its native Enter). The
 // page refuses it with user_typing when the user typed into the box meanwhile.

@@ -31,7 +31,7 @@ func bridgeCommand(cmd engine.Command) CommandArgs {
 	case engine.CmdTypeText:
 		return TypeStep{ConversationID: string(cmd.Conversation), Text: cmd.Text}
 	case engine.CmdRemoveText:
-		return ClearInserted{}
+		return ClearInserted{Text: cmd.Text}
 	case engine.CmdNavigate:
 		return Navigate{ConversationID: string(cmd.Conversation)}
 	case engine.CmdFetchImage:

@@ -18,7 +18,8 @@ func TestBridgeCommandMapsEachEngineCommandTheBridgeCarriesOut(t *testing.T) {
 	}{
 		{"insert", engine.Command{Kind: engine.CmdInsertText, Conversation: "c1", Text: "[clanker] hi"}, InsertText{ConversationID: "c1", Text: "[clanker] hi"}},
 		{"type step", engine.Command{Kind: engine.CmdTypeText, Conversation: "c1", Text: "h"}, TypeStep{ConversationID: "c1", Text: "h"}},
-		{"remove", engine.Command{Kind: engine.CmdRemoveText, Text: "ignored"}, ClearInserted{}},
+		{"remove", engine.Command{Kind: engine.CmdRemoveText}, ClearInserted{}},
+		{"remove named", engine.Command{Kind: engine.CmdRemoveText, Text: "[clanker] sure, sev"}, ClearInserted{Text: "[clanker] sure, sev"}},
 		{"navigate", engine.Command{Kind: engine.CmdNavigate, Conversation: "c2"}, Navigate{ConversationID: "c2"}},
 		{"fetch image", engine.Command{Kind: engine.CmdFetchImage, Src: "blob:x"}, FetchImage{Src: "blob:x", MaxBytes: MaxImageBytes}},
 		{"toast info", engine.Command{Kind: engine.CmdToast, Text: "ok"}, ShowToast{Text: "ok", Level: "info"}},

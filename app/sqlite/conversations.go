@@ -42,7 +42,7 @@ func checkText(field, v string) error {
 }
 
 const conversationColumns = `id, mode, summary, customization, profiles, last_message_id,
-	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen`
+	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen, leftover_text`
 
 // Conversation returns the stored data for id and stored=true, or defaults
 // (Deactivated, empty memory) and stored=false for a conversation never seen
@@ -89,7 +89,7 @@ func scanConversation(r scanner) (engine.Conversation, error) {
 	var lastSeen, lastMessageAt, lastNewsCheck int64
 	m := &c.Memory
 	if err := r.Scan(&id, &mode, &m.Summary, &m.Customization, &profiles, &c.LastProcessed.ID,
-		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen); err != nil {
+		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen, &c.Leftover); err != nil {
 		return c, err
 	}
 	c.ID = engine.ConversationID(id)

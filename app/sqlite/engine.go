@@ -98,6 +98,39 @@ func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	return nil
 }
 
+// maxLeftover bounds a stored leftover: it is a part of one message Clanker typed, and the
+// page refuses to insert more than this at once.
+const maxLeftover = 4000
+
+// SaveLeftover records Clanker's partial text left in id's compose box, or clears the record
+// when text is empty. A record is written even for a conversation with no row yet (one the
+// user purged while Clanker typed), since the text is in the box either way; clearing a
+// conversation without a row changes nothing.
+func (e *EngineStore) SaveLeftover(id engine.ConversationID, text string) error {
+	if err := checkID(string(id)); err != nil {
+		return fmt.Errorf("save leftover text: %w", err)
+	}
+	if len(text) > maxLeftover {
+		return fmt.Errorf("save leftover text of %s: %d bytes is more than the %d a message part may have", id, len(text), maxLeftover)
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	var err error
+	if text == "" {
+		_, err = e.s.db.ExecContext(ctx, `UPDATE conversations SET leftover_text = '' WHERE id = ? AND leftover_text != ''`, string(id))
+	} else {
+		now := ms(e.s.now())
+		_, err = e.s.db.ExecContext(ctx, `INSERT INTO conversations (id, mode, leftover_text, last_seen, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET leftover_text = excluded.leftover_text`,
+			string(id), string(engine.ModeDeactivated), text, now, now, now)
+	}
+	if err != nil {
+		return fmt.Errorf("save leftover text of %s: %w", id, err)
+	}
+	return nil
+}
+
 // ApplyContext applies the model's context update to conversation id under
 // the engine's ContextUpdate contract: a non-empty summary replaces the old
 // one (an empty one changes nothing, so a model that forgets the field

@@ -300,3 +300,46 @@ func TestUpgradeFrom0002MovesNewsTimesIntoTheEngineColumns(t *testing.T) {
 		t.Errorf("model override lost in the upgrade: %+v", c)
 	}
 }
+
+// The text a switch left in a compose box survives a reopen (the app's restart), is not
+// touched by the engine's own record writes, is cleared by an empty text, and is bounded.
+func TestLeftoverTextSurvivesAReopenAndOnlySaveLeftoverChangesIt(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	es := s.Engine()
+	if err := es.SaveLeftover("c1", ""); err != nil {
+		t.Fatalf("clearing the leftover of a conversation never stored: %v", err)
+	}
+	if _, ok, _ := es.LoadConversation("c1"); ok {
+		t.Fatal("clearing a leftover created a conversation row")
+	}
+	const left = "[clanker] sure, sev"
+	if err := es.SaveLeftover("c1", left); err != nil {
+		t.Fatalf("save leftover: %v", err)
+	}
+	rec, ok, err := es.LoadConversation("c1")
+	if err != nil || !ok || rec.Leftover != left || rec.Mode != engine.ModeDeactivated {
+		t.Fatalf("after saving a leftover for a new conversation: %+v ok=%v err=%v; want the text and Deactivated", rec, ok, err)
+	}
+	rec.Mode, rec.Leftover = engine.ModeActive, ""
+	if err := es.SaveConversation(rec); err != nil {
+		t.Fatalf("save conversation: %v", err)
+	}
+	s.Close()
+
+	s2 := openAt(t, dir)
+	es2 := s2.Engine()
+	rec, _, err = es2.LoadConversation("c1")
+	if err != nil || rec.Leftover != left || rec.Mode != engine.ModeActive {
+		t.Fatalf("after reopen: %+v err=%v; want the leftover kept by SaveConversation and mode Active", rec, err)
+	}
+	if err := es2.SaveLeftover("c1", strings.Repeat("x", 4001)); err == nil {
+		t.Error("a leftover longer than a message part was stored")
+	}
+	if err := es2.SaveLeftover("c1", ""); err != nil {
+		t.Fatalf("clear leftover: %v", err)
+	}
+	if rec, _, _ := es2.LoadConversation("c1"); rec.Leftover != "" || rec.Mode != engine.ModeActive {
+		t.Errorf("after clearing: %+v; want no leftover and the mode unchanged", rec)
+	}
+}

@@ -3,7 +3,12 @@
   // gen/schema.gen.js
   var SCHEMA = {
     "commands": {
-      "clear_inserted": {},
+      "clear_inserted": {
+        "text": {
+          "kind": "string",
+          "max": 4e3
+        }
+      },
       "compose_state": {},
       "configure": {
         "unrecognisedGraceMs": {
@@ -760,8 +765,17 @@
     inserted = { el: c.el, text: want };
     return { ok: true, data: { length: want.length } };
   }
-  function clearInserted(c) {
-    if (!inserted || !c || inserted.el !== c.el || inserted.text === "") {
+  function clearInserted(c, named) {
+    const mine = !!inserted && !!c && inserted.el === c.el && inserted.text !== "";
+    if (!mine && c && typeof named === "string" && named !== "") {
+      inserted = null;
+      if (!textOf(c).startsWith(named)) {
+        return fail("not_found", "Clanker's text is not in the compose box; nothing was removed");
+      }
+      inserted = { el: c.el, text: named };
+      return removeText(c, 0);
+    }
+    if (!mine) {
       inserted = null;
       return { ok: true, data: { removed: 0 } };
     }
@@ -771,6 +785,10 @@
       inserted = null;
       return fail("not_found", "Clanker's text is no longer in the compose box; nothing was removed");
     }
+    return removeText(c, idx);
+  }
+  function removeText(c, idx) {
+    const now = textOf(c);
     const n = inserted.text.length;
     const want = now.slice(0, idx) + now.slice(idx + n);
     const caret = caretOf(c);
@@ -1686,7 +1704,7 @@
     const handlers = {
       insert_text: (a) => needCompose(a, (c) => insertText(c, a.text)),
       type_step: (a) => needCompose(a, (c) => typeStep(c, a.text)),
-      clear_inserted: (a) => needCompose(a, (c) => clearInserted(c)),
+      clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
       focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
       compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
       navigate,

@@ -2,7 +2,12 @@
 
 export const SCHEMA = {
   "commands": {
-    "clear_inserted": {},
+    "clear_inserted": {
+      "text": {
+        "kind": "string",
+        "max": 4000
+      }
+    },
     "compose_state": {},
     "configure": {
       "unrecognisedGraceMs": {

@@ -112,7 +112,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
   const handlers = {
     insert_text: (a) => needCompose(a, (c) => insertText(c, a.text)),
     type_step: (a) => needCompose(a, (c) => typeStep(c, a.text)),
-    clear_inserted: (a) => needCompose(a, (c) => clearInserted(c)),
+    clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
     focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
     compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
     navigate,

@@ -186,9 +186,23 @@ export function typeStep(c, step) {
   return { ok: true, data: { length: want.length } };
 }
 
-// clearInserted removes exactly the text Clanker inserted and nothing else.
-export function clearInserted(c) {
-  if (!inserted || !c || inserted.el !== c.el || inserted.text === '') {
+// clearInserted removes exactly the text Clanker inserted and nothing else. Go may name the
+// text (named): then, when this page load holds no record of it in this box (the page was
+// loaded again, or the box is another element since the user switched conversations and came
+// back), the named text is removed if the box starts with it, which is where Clanker's typing
+// always begins (it only types into an empty box). Without a name and without a record there
+// is nothing to remove.
+export function clearInserted(c, named) {
+  const mine = !!inserted && !!c && inserted.el === c.el && inserted.text !== '';
+  if (!mine && c && typeof named === 'string' && named !== '') {
+    inserted = null;
+    if (!textOf(c).startsWith(named)) {
+      return fail('not_found', 'Clanker\'s text is not in the compose box; nothing was removed');
+    }
+    inserted = { el: c.el, text: named };
+    return removeText(c, 0);
+  }
+  if (!mine) {
     inserted = null;
     return { ok: true, data: { removed: 0 } };
   }
@@ -198,6 +212,12 @@ export function clearInserted(c) {
     inserted = null;
     return fail('not_found', 'Clanker\'s text is no longer in the compose box; nothing was removed');
   }
+  return removeText(c, idx);
+}
+
+// removeText deletes the recorded text (inserted.text), which starts at idx in the box.
+function removeText(c, idx) {
+  const now = textOf(c);
   const n = inserted.text.length;
   const want = now.slice(0, idx) + now.slice(idx + n);
   // The user may be typing right now (that is usually why Clanker's text goes): their caret

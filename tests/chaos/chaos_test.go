@@ -31,19 +31,12 @@ type knownBug struct {
 	repro string
 }
 
-// knownBugs lists the engine bugs the simulation finds that are not fixed yet. The earlier
-// ones (a held mode announcement sent after the mode changed again; the text of an
-// image-requesting answer posted by the news and deferred paths) were fixed in app/engine, and
-// their shortened event lists are now the replay tests in replay_test.go.
-var knownBugs = []knownBug{{
-	// Clanker's partial text left in a box when the engine stopped while typing (or after a
-	// switch left it there) is unknown to the next engine, which only remembers such text in
-	// memory, so nothing takes it out; the bridge's clear_inserted carries no text, so it could
-	// not remove text it did not insert in this page load anyway.
-	id:    "leftover-after-restart",
-	match: regexp.MustCompile(`left in \S+'s box before the engine restarted`),
-	repro: "the engine restarts while Clanker types (or after a switch left its partial text in a box); the user then types in that box",
-}}
+// knownBugs is empty: every engine bug this simulation found is fixed in app/engine, and its
+// shortened event list is a replay test in replay_test.go (among them a held mode
+// announcement sent after the mode changed again, the text of an image-requesting answer
+// posted by the news and deferred paths, and partial text a switch left in a box that stayed
+// there after a restart).
+var knownBugs []knownBug
 
 // sessionEvents is the event list of a seed; the same seed always gives the same list.
 func sessionEvents(seed uint64, n int) []event {

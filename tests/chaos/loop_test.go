@@ -85,7 +85,8 @@ func (s *session) typeDuringTyping(send bool) {
 	// by this Clanker) in its request, not the newest one now. A message that arrived while
 	// the request ran or while the reply was typed makes the held reply stale, and the engine
 	// decides again (which in Available mode may well mean no reply).
-	// Text a stopped engine left behind is unknown to the running one (a known bug, counted).
+	// Text a stopped engine left behind must have been taken out by the running one, which
+	// knows it from the store; the stopped engine's reply went with it.
 	orphaned := c.orphan != "" && c.clanker == c.orphan
 	seen, tok := lastID(c), 0
 	if n, info, ok := s.m.lookup(c.clanker); ok {

@@ -26,8 +26,8 @@ type conv struct {
 	// refused with compose_changed when the box no longer holds exactly that.
 	typed string
 	// orphan is Clanker's text that an engine stopped by a restart left in this box (the user
-	// had switched away before it could be taken out). The new engine has no record of it;
-	// see the "leftover-after-restart" known bug.
+	// had switched away before it could be taken out). The new engine knows it only from the
+	// store and must take it out when the conversation is shown again.
 	orphan string
 }
 
@@ -107,6 +107,8 @@ type stats struct {
 	// interrupts, hopsChecked and takeovers count the compound loop events that reached their
 	// checks (loop_test.go), so a run that never exercises them shows it.
 	interrupts, hopsChecked, takeovers int
+	// leftoversRemoved counts removes of text an engine stopped by a restart left in a box.
+	leftoversRemoved int
 }
 
 func newPage(m *model) *page {
@@ -316,6 +318,9 @@ func (p *page) Do(cmd engine.Command) {
 	case engine.CmdRemoveText:
 		// clear_inserted acts on the box on screen and removes exactly Clanker's text.
 		if cur.clanker != "" && cur.clanker == cmd.Text {
+			if cur.orphan != "" && cur.orphan == cur.clanker {
+				p.stats.leftoversRemoved++
+			}
 			cur.clanker, cur.orphan = "", ""
 		} else {
 			errText = "not_found"

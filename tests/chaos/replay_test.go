@@ -216,11 +216,10 @@ func TestChaosReplayMessageArrivingWhileTheReplyWasComputedMakesItStale(t *testi
 	}
 }
 
-// Known bug "leftover-after-restart" (not fixed): partial text a switch left in a box is
-// remembered only by the engine that typed it, so after a restart it stays in the box. The
-// session must count it as that known bug, not as another failure; when the engine learns to
-// take such text out after a restart, this test fails and the knownBugs entry can go.
-func TestChaosKnownBugPartialTextLeftBeforeARestartStaysInTheBox(t *testing.T) {
+// Partial text a switch left in a box outlives the engine that typed it: after a restart the
+// new engine knows it from the store and takes it out when the user comes back, before the
+// user's typing, so the user's text stays as typed. It used to stay in the box for good.
+func TestChaosReplayPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
 	res := replay(t, 1, []event{
 		{Kind: evLLM, Var: int(outJSON), D: 454 * time.Millisecond},
 		{Kind: evMode, Var: modeActivePill},
@@ -232,8 +231,8 @@ func TestChaosKnownBugPartialTextLeftBeforeARestartStaysInTheBox(t *testing.T) {
 		{Kind: evSwitch, Conv: 0},
 		{Kind: evTypeDuringTyping, Var: 0},
 	})
-	if res.known["leftover-after-restart"] != 1 {
-		t.Errorf("known bug hits %v, want leftover-after-restart once", res.known)
+	if res.stats.leftoversRemoved != 1 {
+		t.Errorf("text left before the restart was removed %d times, want once", res.stats.leftoversRemoved)
 	}
 }
 

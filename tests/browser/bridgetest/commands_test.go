@@ -245,6 +245,48 @@ func TestPageStatesSignedOutNoConversationAndUnrecognised(t *testing.T) {
 }
 
 // The user starts typing while Clanker types: Clanker's own steps never show up as the user's
+
+// Clanker's partial text that a switch or a restart left in a box is in the box before this
+// page load knew of it (Messages restores it as the conversation's draft), so the bridge holds
+// no record of it. Named by Go, it is removed from the start of the box and the user's text
+// after it stays exactly as typed; a name the box does not start with removes nothing, and
+// without a name and a record nothing is removed either.
+func TestClearInsertedRemovesNamedTextTheBridgeHasNoRecordOf(t *testing.T) {
+	for _, variant := range []struct{ name, query string }{{"textarea", ""}, {"contenteditable", "?ce=1"}} {
+		t.Run(variant.name, func(t *testing.T) {
+			h, _ := openFixture(t, "/web/conversations/CONV_A"+variant.query, atDocumentStart)
+			h.waitConversation(0, "CONV_A")
+			read := func() string {
+				var s string
+				eval(t, h.ctx, `(function(){var b=document.querySelector('[data-e2e-message-input-box]'); return b.value !== undefined ? b.value : b.innerText.replace(/\u00a0/g,' ').replace(/\n$/,'');})()`, &s)
+				return s
+			}
+			const left = "[clanker] sure, sev"
+			browser.Run(t, h.ctx, "the restored draft and the user's typing", chromedp.Click(`[data-e2e-message-input-box]`, chromedp.ByQuery),
+				chromedp.SendKeys(`[data-e2e-message-input-box]`, left+" ok", chromedp.ByQuery))
+			if got := read(); got != left+" ok" {
+				t.Fatalf("box holds %q before the test, want %q", got, left+" ok")
+			}
+			if r := h.do(protocol.ClearInserted{}); !r.OK || read() != left+" ok" {
+				t.Fatalf("clear_inserted without a name or a record = %+v and the box holds %q; want ok and nothing removed", r, read())
+			}
+			if r := h.do(protocol.ClearInserted{Text: "[clanker] other"}); r.OK || r.Code != "not_found" {
+				t.Errorf("clear_inserted naming text the box does not start with = %+v, want not_found", r)
+			}
+			if r := h.do(protocol.ClearInserted{Text: "ok"}); r.OK || r.Code != "not_found" {
+				t.Errorf("clear_inserted naming text that is only inside the box = %+v, want not_found", r)
+			}
+			if got := read(); got != left+" ok" {
+				t.Fatalf("a refused clear_inserted changed the box to %q", got)
+			}
+			h.mustOK(protocol.ClearInserted{Text: left})
+			if got := read(); got != " ok" {
+				t.Fatalf("after clear_inserted naming %q the box holds %q, want only the user's %q", left, got, " ok")
+			}
+		})
+	}
+}
+
 // text, the user's keys do at once, and taking Clanker's partial text out leaves the user's
 // characters exactly as typed with the caret where they left it, so the next key lands after
 // them.

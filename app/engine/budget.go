@@ -41,7 +41,7 @@ func (st BudgetStatus) Message(kind BudgetKind) string {
 	case !st.Exceeded:
 		return ""
 	case len(st.UnpricedModels) > 0:
-		return fmt.Sprintf("Monthly budget cannot be checked: no price is set for model %q. Add its price in Settings. Clanker has been deactivated.", st.UnpricedModels[0])
+		return fmt.Sprintf("Monthly budget cannot be checked: no price is set for model %q. Add its price in Settings > Budget > Model prices. Clanker has been deactivated.", st.UnpricedModels[0])
 	case kind == BudgetTokens:
 		return fmt.Sprintf("Monthly token budget reached (%.0f of %.0f tokens). Clanker has been deactivated.", st.Used, st.Limit)
 	default:

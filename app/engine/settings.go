@@ -149,6 +149,9 @@ const (
 	FieldQuietStartHour  = "quietStartHour"
 	FieldQuietStopHour   = "quietStopHour"
 	FieldBudget          = "budget"
+	// FieldPrices is the budget's model prices (Budget.Prices), which the settings window
+	// edits as a list of its own.
+	FieldPrices = "prices"
 )
 
 // FieldError is one problem with one setting, phrased for the user.
@@ -229,6 +232,13 @@ func (s Settings) Validate() error {
 	if err := s.Budget.validate(); err != "" {
 		add(FieldBudget, "%s", err)
 	}
+	if err := validatePrices(s.Budget.Prices); err != "" {
+		add(FieldPrices, "%s", err)
+	} else if missing := s.Budget.Unpriced(s.Model); len(missing) > 0 {
+		// Saved as it is, the budget would deactivate Clanker at its first request; refusing
+		// the save instead keeps the form as typed and says what to add.
+		add(FieldPrices, "%s", NoPriceMessage(missing[0]))
+	}
 	if len(es) == 0 {
 		return nil
 	}
@@ -283,33 +293,73 @@ func (b Budget) validate() string {
 		if !(b.MonthlyCost <= MaxMonthlyCost) {
 			return fmt.Sprintf("A cost budget can be at most %.0f a month.", MaxMonthlyCost)
 		}
-		if len(b.Prices) > MaxPrices {
-			return fmt.Sprintf("At most %d model prices can be set (there are %d).", MaxPrices, len(b.Prices))
-		}
-		names := make([]string, 0, len(b.Prices))
-		for name := range b.Prices {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			p := b.Prices[name]
-			if strings.TrimSpace(name) == "" {
-				return "Every model price needs a model name."
-			}
-			if utf8.RuneCountInString(name) > MaxModelLength || textProblem(name) != "" {
-				return fmt.Sprintf("A model name in the prices is too long or contains control characters (at most %d characters).", MaxModelLength)
-			}
-			if !(p.PromptPerMillion >= 0) || !(p.CompletionPerMillion >= 0) {
-				return fmt.Sprintf("The price for model %q must be zero or more.", name)
-			}
-			if p.PromptPerMillion > MaxPricePerMillion || p.CompletionPerMillion > MaxPricePerMillion {
-				return fmt.Sprintf("The price for model %q can be at most %.0f per million tokens.", name, MaxPricePerMillion)
-			}
-		}
 	default:
 		return fmt.Sprintf("Budget type must be none, tokens or cost (got %q).", b.Kind)
 	}
 	return ""
+}
+
+// validatePrices checks the model prices, which apply whatever the budget kind: the usage
+// view prices its tokens with them too. It returns the first problem in name order, or "".
+func validatePrices(prices map[string]Price) string {
+	if len(prices) > MaxPrices {
+		return tooManyPrices(len(prices))
+	}
+	names := make([]string, 0, len(prices))
+	for name := range prices {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if msg := priceProblem(name, prices[name]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// priceProblem is the sentence for one bad price, or "".
+func priceProblem(name string, p Price) string {
+	if strings.TrimSpace(name) == "" {
+		return "Every model price needs a model name."
+	}
+	if utf8.RuneCountInString(name) > MaxModelLength || textProblem(name) != "" {
+		return fmt.Sprintf("A model name in the prices is too long or contains control characters (at most %d characters).", MaxModelLength)
+	}
+	if !(p.PromptPerMillion >= 0) || !(p.CompletionPerMillion >= 0) {
+		return priceNegative(name)
+	}
+	if p.PromptPerMillion > MaxPricePerMillion || p.CompletionPerMillion > MaxPricePerMillion {
+		return priceTooHigh(name)
+	}
+	return ""
+}
+
+// Unpriced returns the models among models (blank ones ignored, each once) that a cost budget
+// has no price for; under any other budget kind it returns nil. A model in the result would
+// make Budget.Check stop Clanker as soon as it is used.
+func (b Budget) Unpriced(models ...string) []string {
+	if b.Kind != BudgetCost {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range models {
+		m = strings.TrimSpace(m)
+		if _, ok := b.Prices[m]; ok || m == "" || seen[m] {
+			continue
+		}
+		seen[m] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// NoPriceMessage is the sentence that refuses a cost budget (or a model) that would leave
+// model without a price, naming where the price is entered.
+func NoPriceMessage(model string) string {
+	return fmt.Sprintf("Your monthly budget counts cost, and no price is set for model %q, so Clanker would stop as soon as "+
+		"it is used. Enter its prices in Settings > Budget > Model prices, or change the budget to tokens.", model)
 }
 
 // Clamp forces numbers into range and unknown choices to their defaults. It is
@@ -334,6 +384,28 @@ func (s *Settings) Clamp() {
 	if s.Budget.validate() != "" {
 		s.Budget.Kind = BudgetNone
 	}
+	s.Budget.Prices = clampPrices(s.Budget.Prices)
+}
+
+// clampPrices drops the stored prices that would not validate (and any beyond MaxPrices, in
+// name order), keeping the good ones. A cost budget then reports the models it lost as
+// unpriced and stops Clanker, rather than counting them as free.
+func clampPrices(prices map[string]Price) map[string]Price {
+	if validatePrices(prices) == "" {
+		return prices
+	}
+	names := make([]string, 0, len(prices))
+	for name := range prices {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	kept := map[string]Price{}
+	for _, name := range names {
+		if len(kept) < MaxPrices && priceProblem(name, prices[name]) == "" {
+			kept[name] = prices[name]
+		}
+	}
+	return kept
 }
 
 // textProblem names what a one-line text setting must not contain, or returns "" when it is

@@ -85,8 +85,8 @@ func FuzzStoredSettingsJSON(f *testing.F) {
 		default:
 			t.Fatalf("Clamp left an unknown inactive mode %q", s.InactiveMode)
 		}
-		if s.Budget.validate() != "" {
-			t.Fatalf("Clamp left an invalid budget %+v (%s)", s.Budget, s.Budget.validate())
+		if s.Budget.validate() != "" || validatePrices(s.Budget.Prices) != "" {
+			t.Fatalf("Clamp left an invalid budget %+v (%s%s)", s.Budget, s.Budget.validate(), validatePrices(s.Budget.Prices))
 		}
 		_ = s.Missing(true)
 		_ = s.Missing(false)

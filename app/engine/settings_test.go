@@ -55,8 +55,12 @@ func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
 		{FieldModel, func(s *Settings) { s.Model = "gpt\n4" }},
 		{FieldUserName, func(s *Settings) { s.UserName = strings.Repeat("a", MaxUserNameLength+1) }},
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens} }},
-		{FieldBudget, func(s *Settings) {
+		{FieldPrices, func(s *Settings) {
 			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: -1}}}
+		}},
+		{FieldPrices, func(s *Settings) {
+			s.Model = "grok-4"
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"other": {}}}
 		}},
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: "euros"} }},
 	}
@@ -222,16 +226,40 @@ func TestEverySettingHasALimitWithASentence(t *testing.T) {
 		{"cost budget at the limit", "", func(s *Settings) { s.Budget = Budget{Kind: BudgetCost, MonthlyCost: MaxMonthlyCost} }},
 		{"token budget over the limit", FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: MaxMonthlyTokens + 1} }},
 		{"token budget at the limit", "", func(s *Settings) { s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: MaxMonthlyTokens} }},
-		{"price of infinity", FieldBudget, func(s *Settings) {
+		{"price of infinity", FieldPrices, func(s *Settings) {
 			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: inf}}}
 		}},
-		{"price over the limit", FieldBudget, func(s *Settings) {
+		{"price over the limit", FieldPrices, func(s *Settings) {
 			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {CompletionPerMillion: MaxPricePerMillion * 2}}}
 		}},
-		{"priced model name with a newline", FieldBudget, func(s *Settings) {
+		{"priced model name with a newline", FieldPrices, func(s *Settings) {
 			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m\n": {}}}
 		}},
-		{"too many prices", FieldBudget, func(s *Settings) {
+		{"price of NaN under no budget", FieldPrices, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetNone, Prices: map[string]Price{"m": {CompletionPerMillion: math.NaN()}}}
+		}},
+		{"negative price under a token budget", FieldPrices, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: 5, Prices: map[string]Price{"m": {PromptPerMillion: -0.5}}}
+		}},
+		{"price for a blank model name", FieldPrices, func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetNone, Prices: map[string]Price{" ": {PromptPerMillion: 1}}}
+		}},
+		{"price at the limit", "", func(s *Settings) {
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"m": {PromptPerMillion: MaxPricePerMillion}}}
+		}},
+		{"cost budget whose model has no price", FieldPrices, func(s *Settings) {
+			s.Model = "grok-4"
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5}
+		}},
+		{"cost budget whose model has a price", "", func(s *Settings) {
+			s.Model = "grok-4"
+			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"grok-4": {}}}
+		}},
+		{"token budget whose model has no price", "", func(s *Settings) {
+			s.Model = "grok-4"
+			s.Budget = Budget{Kind: BudgetTokens, MonthlyTokens: 5}
+		}},
+		{"too many prices", FieldPrices, func(s *Settings) {
 			p := map[string]Price{}
 			for i := 0; i <= MaxPrices; i++ {
 				p[fmt.Sprintf("m%d", i)] = Price{PromptPerMillion: 1}

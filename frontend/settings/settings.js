@@ -77,6 +77,9 @@ function fill(v) {
   $('budgetKind').value = (s.budget && s.budget.kind) || 'none';
   $('monthlyTokens').value = (s.budget && s.budget.monthlyTokens) || '';
   $('monthlyCost').value = (s.budget && s.budget.monthlyCost) || '';
+  showBudgetKind();
+  $('prices').querySelector('tbody').textContent = '';
+  for (const e of v.prices || []) addPriceRow(e);
   const n = s.notifications || {};
   $('notifyErrors').checked = !!n.errors;
   $('notifyIncoming').checked = !!n.incomingWhileHidden;
@@ -123,6 +126,62 @@ function fill(v) {
   $('diagnostics').textContent = v.diagnostics || 'No diagnostics were passed to this window. Use Diagnostics in the tray or app menu.';
 }
 
+// Model prices. Model names come from the user and from the store (conversation models,
+// usage): they are only ever form values.
+function addPriceRow(e) {
+  const tr = document.createElement('tr');
+  tr.className = 'price';
+  const cell = (cls, value, aria, extra) => {
+    const td = document.createElement('td');
+    const i = document.createElement('input');
+    i.className = cls;
+    i.value = value || '';
+    i.autocomplete = 'off';
+    i.setAttribute('aria-label', aria);
+    Object.assign(i, extra || {});
+    td.appendChild(i);
+    tr.appendChild(td);
+    return i;
+  };
+  cell('priceModel', e.model, 'Model name').setAttribute('list', 'models');
+  cell('pricePrompt', e.prompt, 'Prompt price per million tokens', { inputMode: 'decimal', placeholder: 'e.g. 0.25' });
+  cell('priceCompletion', e.completion, 'Completion price per million tokens', { inputMode: 'decimal', placeholder: 'e.g. 2' });
+  const td = document.createElement('td');
+  const rm = document.createElement('button');
+  rm.type = 'button';
+  rm.textContent = 'Remove';
+  rm.setAttribute('aria-label', 'Remove this model price');
+  rm.addEventListener('click', () => { tr.remove(); validateSoon(); });
+  td.appendChild(rm);
+  tr.appendChild(td);
+  $('prices').querySelector('tbody').appendChild(tr);
+  return tr;
+}
+
+function priceEntries() {
+  return Array.from($('prices').querySelectorAll('tbody tr')).map((tr) => ({
+    model: tr.querySelector('.priceModel').value,
+    prompt: tr.querySelector('.pricePrompt').value,
+    completion: tr.querySelector('.priceCompletion').value,
+  }));
+}
+
+// Only the limit that belongs to the chosen budget kind is shown.
+function showBudgetKind() {
+  const kind = $('budgetKind').value;
+  $('tokensLimit').hidden = kind !== 'tokens';
+  $('costLimit').hidden = kind !== 'cost';
+}
+
+// The price sentences name the model in quotes: its line is marked too.
+function markPriceRows(msg) {
+  for (const tr of $('prices').querySelectorAll('tbody tr')) {
+    const name = tr.querySelector('.priceModel').value.trim();
+    const bad = !!msg && name !== '' && msg.includes(JSON.stringify(name));
+    for (const i of tr.querySelectorAll('input')) i.setAttribute('aria-invalid', bad ? 'true' : 'false');
+  }
+}
+
 const labels = { endpoint: 'API endpoint', apiKey: 'API key', model: 'model', userName: 'your name' };
 const label = (f) => labels[f] || f;
 
@@ -133,6 +192,7 @@ function showErrors(errors, root) {
     const input = $(f);
     if (input) input.setAttribute('aria-invalid', p.textContent ? 'true' : 'false');
   }
+  if (!root) markPriceRows(errors && errors.prices);
 }
 
 let validateTimer = 0;
@@ -140,7 +200,7 @@ function validateSoon() {
   clearTimeout(validateTimer);
   validateTimer = setTimeout(async () => {
     try {
-      showErrors(await api('Validate', collect()));
+      showErrors(await api('Validate', { settings: collect(), prices: priceEntries() }));
     } catch (e) {
       $('saveResult').textContent = 'Could not check the values: ' + e.message;
     }
@@ -154,7 +214,7 @@ async function save(ev) {
   out.textContent = 'Saving...';
   try {
     const key = $('apiKey').value.trim();
-    const res = await api('Save', { settings: collect(), apiKey: key, clearApiKey: false });
+    const res = await api('Save', { settings: collect(), prices: priceEntries(), apiKey: key, clearApiKey: false });
     showErrors(res.errors);
     if (res.saved) {
       fill(res.view);
@@ -257,9 +317,14 @@ function fillReport(r) {
     cell.hidden = !r.priced;
   }
   const unpriced = r.unpriced || [];
-  $('costNote').textContent = r.priced && unpriced.length
-    ? 'No price is set for ' + unpriced.join(', ') + ', so "-" stands for an unknown cost.'
-    : '';
+  let note = '';
+  if (r.priced && unpriced.length) {
+    note = 'No price is set for ' + unpriced.join(', ') + ', so "-" stands for an unknown cost. Add prices in Settings > Budget > Model prices.';
+  } else if (!r.priced && days.length) {
+    note = 'Costs are shown once model prices are set in Settings > Budget > Model prices.';
+  }
+  $('costNote').textContent = note;
+  $('goPrices').hidden = !note;
 }
 
 // Memory. Conversation IDs, names, summaries and profiles come from the Messages page or
@@ -394,6 +459,16 @@ function saveModel() {
     $('modelResult'), 'Saved. The next request in this conversation uses it.');
 }
 
+// From the Usage tab to the price list: the first line still without prices gets the focus.
+function goToPrices() {
+  showTab('settings');
+  const rows = Array.from($('prices').querySelectorAll('tbody tr'));
+  const open = rows.find((tr) => tr.querySelector('.pricePrompt').value.trim() === '') || addPriceRow({});
+  open.scrollIntoView({ block: 'center' });
+  const input = open.querySelector('.priceModel').value.trim() ? open.querySelector('.pricePrompt') : open.querySelector('.priceModel');
+  input.focus();
+}
+
 function showTab(name) {
   for (const b of document.querySelectorAll('nav .tab')) b.classList.toggle('active', b.dataset.tab === name);
   for (const v of document.querySelectorAll('[data-view]')) v.hidden = v.dataset.view !== name;
@@ -427,6 +502,9 @@ async function init() {
   $('saveMemory').addEventListener('click', saveMemory);
   $('clearMemory').addEventListener('click', clearMemory);
   $('saveModel').addEventListener('click', saveModel);
+  $('budgetKind').addEventListener('change', showBudgetKind);
+  $('addPrice').addEventListener('click', () => addPriceRow({}).querySelector('input').focus());
+  $('goPrices').addEventListener('click', goToPrices);
   for (const b of document.querySelectorAll('nav .tab')) b.addEventListener('click', () => showTab(b.dataset.tab));
   if (location.hash === '#diagnostics') showTab('diagnostics');
   try {

@@ -303,9 +303,7 @@ func (s *SettingsService) SetModelOverride(req ModelOverrideRequest) (*Conversat
 	defer cancel()
 	if st, err := s.Store.Settings(ctx); err == nil && model != "" && st.Budget.Kind == engine.BudgetCost {
 		if _, ok := st.Budget.Prices[model]; !ok {
-			return &ConversationResult{Errors: map[string]string{engine.FieldModelOverride: fmt.Sprintf("Your monthly budget counts cost, "+
-				"and no price is set for %s, so Clanker would stop as soon as it is used. Choose a model with a price, or "+
-				"change the budget to tokens.", model)}}, nil
+			return &ConversationResult{Errors: map[string]string{engine.FieldModelOverride: engine.NoPriceMessage(model)}}, nil
 		}
 	}
 	if msg := s.notWritable(); msg != "" {

@@ -67,6 +67,10 @@ type SettingsView struct {
 	Missing []string `json:"missing"`
 	// Usage is this month's token totals per model.
 	Usage []UsageRow `json:"usage"`
+	// Prices is the model price list to edit: the priced models, then an empty line for each
+	// model Clanker uses or has used that still has no price (the configured model, the
+	// conversations' models, the models in the usage), so the user only types numbers.
+	Prices []engine.PriceEntry `json:"prices"`
 	// Report is the usage per day and per conversation over the last days.
 	Report UsageReport `json:"report"`
 	// Conversations is every stored conversation with Clanker's memory of it.
@@ -92,12 +96,14 @@ type UsageRow struct {
 	Total      int64  `json:"total"`
 }
 
-// SaveRequest is a save from the page. APIKey "" keeps the stored key; ClearAPIKey
-// removes it.
+// SaveRequest is a save (or a check) from the page. APIKey "" keeps the stored key;
+// ClearAPIKey removes it. Prices, when present, is the price list as typed and replaces
+// Settings.Budget.Prices.
 type SaveRequest struct {
-	Settings    engine.Settings `json:"settings"`
-	APIKey      string          `json:"apiKey"`
-	ClearAPIKey bool            `json:"clearApiKey"`
+	Settings    engine.Settings     `json:"settings"`
+	Prices      []engine.PriceEntry `json:"prices,omitempty"`
+	APIKey      string              `json:"apiKey"`
+	ClearAPIKey bool                `json:"clearApiKey"`
 }
 
 // SaveResult says whether the save happened and, if not, why per field.
@@ -172,6 +178,7 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 	v.Usage = usageRows(usage)
 	v.Report = s.usageReport(ctx, st)
 	v.Conversations = s.conversations(ctx)
+	v.Prices = engine.PriceEntries(st.Budget.Prices, suggestedPriceModels(st, v))
 	v.ReadOnly = s.notWritable()
 	s.log().Info("settings page loaded its values", "missing", len(v.Missing))
 	return v, nil
@@ -186,24 +193,70 @@ func usageRows(m map[string]engine.Tokens) []UsageRow {
 	return rows
 }
 
+// suggestedPriceModels lists the models the price list offers a line for: the configured
+// model first, then the conversations' own models, then the models in the usage.
+func suggestedPriceModels(st engine.Settings, v *SettingsView) []string {
+	models := []string{st.Model}
+	for _, c := range v.Conversations {
+		models = append(models, c.ModelOverride)
+	}
+	models = append(models, v.Report.Unpriced...)
+	for _, u := range v.Usage {
+		models = append(models, u.Model)
+	}
+	return models
+}
+
 // Validate checks the form's values and returns a message per field (empty when fine),
 // in engine.Settings.Validate's sentences, for inline display while the user types.
-func (s *SettingsService) Validate(st engine.Settings) map[string]string {
+func (s *SettingsService) Validate(req SaveRequest) map[string]string {
+	_, out := s.settingsFrom(req)
+	return out
+}
+
+// settingsFrom builds the settings to store from the form and checks them. Under a cost
+// budget a conversation's own model needs a price as much as the configured one does: either
+// would stop Clanker at its first use, so the save is refused with the sentence that says
+// where to add it, and the form keeps what was typed.
+func (s *SettingsService) settingsFrom(req SaveRequest) (engine.Settings, map[string]string) {
+	st := req.Settings
 	st.Normalize()
 	out := map[string]string{}
+	if req.Prices != nil {
+		prices, msg := engine.PricesFromEntries(req.Prices)
+		if msg != "" {
+			out[engine.FieldPrices] = msg
+		}
+		st.Budget.Prices = prices
+	}
 	var es engine.FieldErrors
 	if err := st.Validate(); errors.As(err, &es) {
 		for _, e := range es {
-			out[e.Field] = e.Message
+			if out[e.Field] == "" {
+				out[e.Field] = e.Message
+			}
 		}
 	}
-	return out
+	if out[engine.FieldPrices] == "" && st.Budget.Kind == engine.BudgetCost {
+		ctx, cancel := ctxTimeout()
+		defer cancel()
+		if cs, err := s.Store.Conversations(ctx); err == nil {
+			var models []string
+			for _, c := range cs {
+				models = append(models, c.ModelOverride)
+			}
+			if missing := st.Budget.Unpriced(models...); len(missing) > 0 {
+				out[engine.FieldPrices] = engine.NoPriceMessage(missing[0])
+			}
+		}
+	}
+	return st, out
 }
 
 // Save validates and stores the settings (and the key, when one was typed). Nothing is
 // stored when any field is invalid, so a save never half-applies.
 func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
-	errs := s.Validate(req.Settings)
+	st, errs := s.settingsFrom(req)
 	key := strings.TrimSpace(req.APIKey)
 	if strings.ContainsAny(key, " \t\r\n") {
 		errs[engine.FieldAPIKey] = "The API key cannot contain spaces or line breaks."
@@ -216,8 +269,6 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 	}
 	ctx, cancel := ctxTimeout()
 	defer cancel()
-	st := req.Settings
-	st.Normalize()
 	if _, err := s.Store.SaveSettings(ctx, st); err != nil {
 		if msg := s.notWritable(); msg != "" {
 			return &SaveResult{Errors: errs, Message: msg}, nil

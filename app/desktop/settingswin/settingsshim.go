@@ -5,8 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-
-	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // SettingsHandler serves the settings page from assets plus a JSON shim of svc at
@@ -38,9 +36,9 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 		reply(w, v, err)
 	})
 	mux.HandleFunc("POST /api/Validate", func(w http.ResponseWriter, r *http.Request) {
-		var st engine.Settings
-		if decode(w, r, &st) {
-			reply(w, svc.Validate(st), nil)
+		var req SaveRequest
+		if decode(w, r, &req) {
+			reply(w, svc.Validate(req), nil)
 		}
 	})
 	mux.HandleFunc("POST /api/Save", func(w http.ResponseWriter, r *http.Request) {

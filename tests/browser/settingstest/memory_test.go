@@ -263,7 +263,7 @@ func TestModelOverrideControlStoresAValidatedModel(t *testing.T) {
 	openMemory(t, f)
 	// Under a cost budget a model without a price would stop Clanker at its first use.
 	f.run(t, setValue("#modelOverride", "unpriced-model"), chromedp.Click("#saveModel", chromedp.ByQuery))
-	f.waitText(t, `.err[data-for="modelOverride"]`, "no price is set for unpriced-model")
+	f.waitText(t, `.err[data-for="modelOverride"]`, `no price is set for model "unpriced-model"`)
 	if c, _, _ := store.Conversation(context.Background(), hostile); c.ModelOverride != "" {
 		t.Fatalf("a refused model was stored: %q", c.ModelOverride)
 	}

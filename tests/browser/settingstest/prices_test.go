@@ -12,6 +12,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/browser"
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
@@ -28,6 +29,13 @@ func priceLines(t *testing.T, f *fixture) [][]string {
 	var rows [][]string
 	f.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll('#prices tbody tr')).map(tr => Array.from(tr.querySelectorAll('input')).map(i => i.value))`, &rows))
 	return rows
+}
+
+// chooseBudget picks a budget kind as a user does: the value, then the change event.
+func chooseBudget(kind string) chromedp.Action {
+	var ok bool
+	return chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.getElementById('budgetKind'); s.value = %q;
+		s.dispatchEvent(new Event('change', { bubbles: true })); return true })()`, kind), &ok)
 }
 
 func storedSettings(t *testing.T, store *sqlite.Store) engine.Settings {
@@ -85,7 +93,7 @@ func TestModelPricesArePrefilledStoredAndPriceTheUsage(t *testing.T) {
 	}
 
 	// A cost budget with local-llama left unpriced would stop Clanker in c-2: refused.
-	f.run(t, chromedp.SetValue("#budgetKind", "cost", chromedp.ByQuery), setValue("#monthlyCost", "10"),
+	f.run(t, chooseBudget("cost"), setValue("#monthlyCost", "10"),
 		setValue(priceRow(1, "pricePrompt"), "0.25"), setValue(priceRow(1, "priceCompletion"), "2"),
 		setValue(priceRow(3, "pricePrompt"), "1"), setValue(priceRow(3, "priceCompletion"), "2"),
 		chromedp.Click("#save", chromedp.ByQuery))
@@ -100,6 +108,7 @@ func TestModelPricesArePrefilledStoredAndPriceTheUsage(t *testing.T) {
 	if !marked {
 		t.Error("the line the sentence names is not marked")
 	}
+	browser.SaveScreenshot(t, f.tab, "settings-model-prices")
 
 	f.run(t, setValue(priceRow(2, "pricePrompt"), "0"), setValue(priceRow(2, "priceCompletion"), "0"),
 		chromedp.Click("#save", chromedp.ByQuery))
@@ -150,10 +159,15 @@ func TestModelPriceMistakesGetASentenceAndStoreNothing(t *testing.T) {
 		f.waitText(t, `.err[data-for="prices"]`, want)
 	}
 	// A cost budget while the configured model has no price.
-	f.run(t, chromedp.SetValue("#budgetKind", "cost", chromedp.ByQuery), setValue("#monthlyCost", "5"),
+	f.run(t, chooseBudget("cost"), setValue("#monthlyCost", "5"),
 		chromedp.Click("#save", chromedp.ByQuery))
 	waitErr(`Your monthly budget counts cost, and no price is set for model "grok-4"`)
 	f.waitText(t, "#saveResult", "Not saved")
+	var limits string
+	f.run(t, chromedp.Evaluate(`['tokensLimit', 'costLimit'].map(id => String(document.getElementById(id).offsetParent === null)).join(' ')`, &limits))
+	if limits != "true false" {
+		t.Errorf("under a cost budget only the cost limit should show; hidden token/cost limit: %s", limits)
+	}
 
 	f.run(t, setValue(priceRow(1, "pricePrompt"), "cheap"), setValue(priceRow(1, "priceCompletion"), "1"))
 	waitErr(`The prompt price for model "grok-4" is not a number: write it with digits and a point, like 0.25.`)

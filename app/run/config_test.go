@@ -136,6 +136,26 @@ func TestStoredInsecureEndpointIsRefusedBeforeEveryRequest(t *testing.T) {
 	}
 }
 
+// A cost budget set from the command line while the model has no price is refused with the
+// engine's sentence; with the price in the same value it is stored.
+func TestConfigSetRefusesACostBudgetWithoutThePriceOfTheModel(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	if err := ConfigSet(ctx, s, "model", "grok-4"); err != nil {
+		t.Fatal(err)
+	}
+	err := ConfigSet(ctx, s, "budget", `{"kind":"cost","monthlyCost":5}`)
+	if err == nil || !strings.Contains(err.Error(), `no price is set for model "grok-4"`) {
+		t.Fatalf("cost budget without the model's price: got %v", err)
+	}
+	if err := ConfigSet(ctx, s, "budget", `{"kind":"cost","monthlyCost":5,"prices":{"grok-4":{"promptPerMillion":3,"completionPerMillion":15}}}`); err != nil {
+		t.Fatalf("cost budget with the model's price: %v", err)
+	}
+	if st, _ := s.Settings(ctx); st.Budget.Kind != engine.BudgetCost || st.Budget.Prices["grok-4"].CompletionPerMillion != 15 {
+		t.Fatalf("stored budget %+v", st.Budget)
+	}
+}
+
 // Every refused value gets a sentence that names the setting and what it takes, never the
 // JSON decoder's text about Go types and struct fields, and nothing is stored.
 func TestConfigSetErrorsAreSentencesWithoutGoInternals(t *testing.T) {

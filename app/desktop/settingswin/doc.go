@@ -4,8 +4,8 @@
 // running app sees every save through the store. Memory edits go through the store as
 // requests that the running app carries out through its engine (see MemoryEditor), so an
 // answer being computed cannot write over the user's edit. Model prices are edited as a
-// typed list (engine.PriceEntry) that engine.PricesFromEntries reads, so the window and
-// `clanker config` share one set of limits and sentences.
+// typed list (engine.PriceEntry) that engine.PricesFromEntries reads; Settings.Validate
+// then checks them with the same limits and sentences as `clanker config` gets.
 //
 // SettingsHandler serves the same page and service over loopback HTTP, for the
 // browser tests.

@@ -89,6 +89,16 @@ type SetStatus struct {
 // HideStatus removes the status pill.
 type HideStatus struct{}
 
+// ShowHint shows a one-time hint in a bubble that points at the status pill (how to
+// switch Clanker on). Go sends it only while an unlocked pill is shown, and right after
+// the pill's set_status, so the bubble has something to point at.
+type ShowHint struct {
+	Text string `json:"text" v:"req,max=300"`
+}
+
+// HideHint removes the hint bubble.
+type HideHint struct{}
+
 // RunSelfTest asks for a self_test event.
 type RunSelfTest struct{}
 
@@ -117,6 +127,8 @@ func (ShowOverlay) CommandType() string   { return "show_overlay" }
 func (HideOverlay) CommandType() string   { return "hide_overlay" }
 func (SetStatus) CommandType() string     { return "set_status" }
 func (HideStatus) CommandType() string    { return "hide_status" }
+func (ShowHint) CommandType() string      { return "show_hint" }
+func (HideHint) CommandType() string      { return "hide_hint" }
 func (RunSelfTest) CommandType() string   { return "self_test" }
 func (Snapshot) CommandType() string      { return "snapshot" }
 func (Stats) CommandType() string         { return "stats" }
@@ -126,7 +138,7 @@ func (Configure) CommandType() string     { return "configure" }
 var commandTypes = []CommandArgs{
 	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, Navigate{},
 	FetchImage{}, ShowBanner{}, HideBanner{}, ShowToast{}, ShowOverlay{}, HideOverlay{},
-	SetStatus{}, HideStatus{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
+	SetStatus{}, HideStatus{}, ShowHint{}, HideHint{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
 }
 
 // commandIDPattern keeps ids short and inert so they can be echoed anywhere.

@@ -197,6 +197,9 @@ type BannerDismissed struct {
 	Text string `json:"text" v:"max=500"`
 }
 
+// HintDismissed says the user closed the hint bubble (a trusted click); it is already gone.
+type HintDismissed struct{}
+
 // OverlayCancel says the user ended Clanker's visit to another conversation: the overlay's
 // Cancel button, or a key pressed in the compose box while the overlay showed (both trusted).
 type OverlayCancel struct {
@@ -218,6 +221,7 @@ func (ImageChunk) EventType() string      { return "image_chunk" }
 func (ModeMenu) EventType() string        { return "mode_menu" }
 func (BannerDismissed) EventType() string { return "banner_dismissed" }
 func (OverlayCancel) EventType() string   { return "overlay_cancel" }
+func (HintDismissed) EventType() string   { return "hint_dismissed" }
 
 // eventTypes lists every event the page may send; anything else is rejected.
 var eventTypes = map[string]func() Event{
@@ -236,4 +240,5 @@ var eventTypes = map[string]func() Event{
 	"mode_menu":        func() Event { return &ModeMenu{} },
 	"banner_dismissed": func() Event { return &BannerDismissed{} },
 	"overlay_cancel":   func() Event { return &OverlayCancel{} },
+	"hint_dismissed":   func() Event { return &HintDismissed{} },
 }

@@ -192,6 +192,9 @@ func (l *Link) handle(env Envelope) {
 		l.onModeMenu(ev)
 	case OverlayCancel:
 		l.toEngine(engine.VisitCancelled{Reason: "the user " + map[string]string{"cancel": "pressed Cancel", "key": "pressed a key in the compose box"}[ev.Reason]})
+	case HintDismissed:
+		l.log.Info("the user dismissed the hint beside the status pill")
+		l.hintDone()
 	case BannerDismissed:
 		// The page already hid it; remember that, so a reload or another banner changing
 		// does not bring it back while its cause has not happened again.
@@ -268,5 +271,7 @@ func (l *Link) onModeMenu(m ModeMenu) {
 		l.log.Warn("mode menu choice for a conversation that is not on screen; ignored")
 		return
 	}
+	// Choosing a mode in the pill's menu is what the hint asks for: it has served.
+	l.hintDone()
 	l.toEngine(sm)
 }

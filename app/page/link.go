@@ -32,6 +32,10 @@ type LinkConfig struct {
 	Nonce string
 	// OnSettings is called when the user picks "Settings..." in the status pill menu.
 	OnSettings func()
+	// OnHintDone is called (on its own goroutine) when the user is done with the hint
+	// beside the pill: they dismissed it, or chose a mode in the pill's menu while it
+	// showed. The Link has already removed it; the app remembers that for good.
+	OnHintDone func()
 	// OnChange is called (on any goroutine) after the foreground conversation, its
 	// name or its automated flag changed, so menus can redraw.
 	OnChange func()
@@ -87,6 +91,7 @@ type Link struct {
 	// so with the two steps together the page always ends on the latest state. Apart,
 	// an older "no pill yet" could overtake the engine's mode and leave no pill.
 	statusMu sync.Mutex
+	hintOn   bool // the hint was last sent as shown (guarded by statusMu)
 }
 
 // Notice is a message the page is about to show the user that a desktop notification
@@ -195,14 +200,20 @@ func (l *Link) run(cmd engine.Command) {
 	case engine.CmdStatus:
 		l.statusMu.Lock()
 		l.view.setStatus(cmd.Text)
-		l.send(cmd, l.view.statusCommand())
+		cmds := l.pillCommands()
+		l.send(cmd, cmds[0])
+		for _, c := range cmds[1:] {
+			l.fire(c)
+		}
 		l.statusMu.Unlock()
 		return
 	case engine.CmdSetAutomated:
 		l.statusMu.Lock()
 		changed := l.view.setAutomated(cmd.Text == "true")
 		if changed {
-			l.fire(l.view.statusCommand())
+			for _, c := range l.pillCommands() {
+				l.fire(c)
+			}
 		}
 		l.statusMu.Unlock()
 		if changed {
@@ -233,11 +244,55 @@ func (l *Link) send(cmd engine.Command, args CommandArgs) {
 	}
 }
 
-// fireStatus makes the pill match the view (see statusMu).
+// fireStatus makes the pill and the hint beside it match the view (see statusMu).
 func (l *Link) fireStatus() {
 	l.statusMu.Lock()
 	defer l.statusMu.Unlock()
-	l.fire(l.view.statusCommand())
+	for _, c := range l.pillCommands() {
+		l.fire(c)
+	}
+}
+
+// pillCommands are the commands that make the pill and the hint beside it match the
+// view: the status command, then show_hint, or hide_hint when the hint was shown before.
+// Call with statusMu held.
+func (l *Link) pillCommands() []CommandArgs {
+	st := l.view.statusCommand()
+	out := []CommandArgs{st}
+	if text := l.view.hintBeside(st); text != "" {
+		out = append(out, ShowHint{Text: text})
+		l.hintOn = true
+	} else if l.hintOn {
+		out = append(out, HideHint{})
+		l.hintOn = false
+	}
+	return out
+}
+
+// SetHint shows text as a one-time hint in a bubble pointing at the status pill, whenever
+// the page shows a pill whose menu can change the mode; "" removes it. The hint stays
+// (across conversations and page reloads) until the user dismisses it or picks a mode in
+// the pill's menu, when OnHintDone is called, or until SetHint("") (a mode changed
+// elsewhere). The caller remembers that the user has seen it; the Link does not.
+func (l *Link) SetHint(text string) {
+	if !l.view.setHint(engine.Clip(text, 300)) {
+		return
+	}
+	l.fireStatus()
+}
+
+// HintShown reports whether the page shows the hint now, as far as the Link knows.
+func (l *Link) HintShown() bool { return l.view.hintShown() }
+
+// hintDone removes the hint because the user is done with it and tells the app.
+func (l *Link) hintDone() {
+	if !l.view.setHint("") {
+		return
+	}
+	l.fireStatus()
+	if l.cfg.OnHintDone != nil {
+		go l.cfg.OnHintDone()
+	}
 }
 
 // fire runs a Link-internal command whose result nobody waits for.

@@ -18,6 +18,7 @@ type view struct {
 	current   string // conversation id the page shows ("" when none)
 	status    string // last mode shown in the pill
 	automated bool
+	hint      string   // the one-time hint beside the pill ("" when none)
 	banners   []banner // oldest first
 	sidebar   []SidebarItem
 }
@@ -103,6 +104,34 @@ func (v *view) statusCommand() CommandArgs {
 	}
 	return st
 }
+
+// setHint records the hint's text and reports whether it changed.
+func (v *view) setHint(text string) (changed bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	changed = v.hint != text
+	v.hint = text
+	return changed
+}
+
+func (v *view) hintText() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.hint
+}
+
+// hintBeside is the hint to show beside the pill the status command st draws: the hint's
+// text beside a pill whose menu can change the mode, else "" (a hint saying "switch it on
+// here" next to a locked pill, or with no pill, would be wrong).
+func (v *view) hintBeside(st CommandArgs) string {
+	if s, ok := st.(SetStatus); ok && s.Locked == "" {
+		return v.hintText()
+	}
+	return ""
+}
+
+// hintShown reports whether the page shows the hint now, as far as the Link knows.
+func (v *view) hintShown() bool { return v.hintBeside(v.statusCommand()) != "" }
 
 // setBanner shows (text non-empty) or removes the banner kept under key, and reports
 // whether text is new: shown now, or different from what the key showed before.

@@ -86,6 +86,8 @@ func (a *App) SetMode(mode engine.Mode) error {
 	if err := a.eng.Send(engine.SetMode{Conversation: engine.ConversationID(st.ConversationID), Mode: mode, Source: "menu"}); err != nil {
 		return fmt.Errorf("could not change the mode: %w", err)
 	}
+	// The user found how to change a mode: the hint pointing at the pill has served.
+	a.hintDone()
 	go a.notifySoon()
 	return nil
 }

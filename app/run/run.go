@@ -111,6 +111,7 @@ type App struct {
 	focused atomic.Bool
 	inst    *session.Instance
 	nt      notices
+	hint    hint
 
 	lmu       sync.Mutex
 	listeners map[int]func(menus.Status)
@@ -251,6 +252,7 @@ func New(opts Options) (a *App, err error) {
 		Events:     func(ev engine.Event) error { return a.eng.Send(ev) },
 		OnSettings: func() { a.report(a.OpenSettings()) },
 		OnChange:   a.notify,
+		OnHintDone: a.hintDone,
 		OnNotice:   a.onNotice,
 		OnIncoming: a.onIncoming,
 		Logger:     log,
@@ -283,6 +285,10 @@ func New(opts Options) (a *App, err error) {
 	if opts.Demo {
 		title = "Clanker DEMO"
 		a.link.SetBanner(bannerDemo, DemoBanner)
+	}
+	if !opts.Demo {
+		// The demo has its own data folder and shows its own guide.
+		a.startHint(PillHintName, PillHint)
 	}
 	if r := a.store.Recovery(); r != nil {
 		log.Warn("the database was damaged and replaced", "moved_to", r.MovedTo, "reason", r.Reason)

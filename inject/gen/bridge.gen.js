@@ -31,6 +31,7 @@
       },
       "focus_compose": {},
       "hide_banner": {},
+      "hide_hint": {},
       "hide_overlay": {},
       "hide_status": {},
       "insert_text": {
@@ -87,6 +88,13 @@
           "kind": "string",
           "req": true,
           "max": 500
+        }
+      },
+      "show_hint": {
+        "text": {
+          "kind": "string",
+          "req": true,
+          "max": 300
         }
       },
       "show_overlay": {
@@ -1388,6 +1396,14 @@
 .menu button:disabled { color: #9aa0a6; cursor: default; } .menu button:disabled:hover { background: none; }
 .menu .reason { padding: 4px 18px 8px; font-size: 12px; color: #5f6368; max-width: 260px; }
 .menu button[aria-checked="true"]::before { content: "\\2713  "; }
+.hint { position: fixed; left: 16px; bottom: 54px; width: 280px; max-width: calc(100vw - 32px); padding: 12px 14px;
+  border-radius: 10px; background: #4527a0; color: #fff; font-size: 13px; line-height: 1.4; pointer-events: auto;
+  box-shadow: 0 2px 10px rgba(0,0,0,.3); }
+.hint::after { content: ""; position: absolute; left: 22px; bottom: -8px; border: 8px solid transparent;
+  border-bottom: 0; border-top-color: #4527a0; }
+.hint button { display: block; margin: 8px 0 0 auto; padding: 4px 12px; border: 0; border-radius: 6px;
+  background: #fff; color: #4527a0; font-size: 12px; cursor: pointer; }
+.hint.behind-menu { display: none; }
 `;
 
   // src/ui.js
@@ -1540,14 +1556,39 @@
     function overlayShown() {
       return !!parts2.overlay;
     }
+    function showHint(text) {
+      ensure();
+      hideHint();
+      const h = el("div", "hint", "hint");
+      h.setAttribute("role", "status");
+      h.appendChild(el("span", "", "hint-text", text));
+      const ok = el("button", "", "hint-dismiss", "Got it");
+      ok.addEventListener("click", (ev) => {
+        if (!ev.isTrusted) return;
+        hideHint();
+        emit("hint_dismissed", {});
+      });
+      h.appendChild(ok);
+      if (parts2.menu) h.classList.add("behind-menu");
+      root.appendChild(h);
+      parts2.hint = h;
+    }
+    function hideHint() {
+      if (parts2.hint) {
+        parts2.hint.remove();
+        parts2.hint = null;
+      }
+    }
     function closeMenu() {
       if (parts2.menu) {
         parts2.menu.remove();
         parts2.menu = null;
       }
+      if (parts2.hint) parts2.hint.classList.remove("behind-menu");
     }
     function openMenu() {
       closeMenu();
+      if (parts2.hint) parts2.hint.classList.add("behind-menu");
       const m = el("div", "menu", "menu");
       m.setAttribute("role", "menu");
       const locked = status ? status.locked : "";
@@ -1587,6 +1628,7 @@
     }
     function hideStatus() {
       closeMenu();
+      hideHint();
       if (parts2.pill) {
         parts2.pill.remove();
         parts2.pill = null;
@@ -1594,7 +1636,7 @@
       status = null;
     }
     function keepAttached() {
-      if (host && !host.isConnected && (parts2.banner || parts2.overlay || parts2.pill || parts2.toasts.children.length)) ensure();
+      if (host && !host.isConnected && (parts2.banner || parts2.overlay || parts2.pill || parts2.hint || parts2.toasts.children.length)) ensure();
       if (parts2.banner && (pushedBody !== document.body || document.body.style.getPropertyValue("top") === "")) {
         if (pushedBody !== document.body) {
           pushed = null;
@@ -1603,7 +1645,7 @@
         fitPage();
       }
     }
-    return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };
+    return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, showHint, hideHint, keepAttached, host: () => host };
   }
 
   // src/commands.js
@@ -1734,6 +1776,14 @@
       },
       hide_status: () => {
         ui.hideStatus();
+        return { ok: true };
+      },
+      show_hint: (a) => {
+        ui.showHint(a.text);
+        return { ok: true };
+      },
+      hide_hint: () => {
+        ui.hideHint();
         return { ok: true };
       },
       self_test: () => {

@@ -30,6 +30,7 @@ export const SCHEMA = {
     },
     "focus_compose": {},
     "hide_banner": {},
+    "hide_hint": {},
     "hide_overlay": {},
     "hide_status": {},
     "insert_text": {
@@ -86,6 +87,13 @@ export const SCHEMA = {
         "kind": "string",
         "req": true,
         "max": 500
+      }
+    },
+    "show_hint": {
+      "text": {
+        "kind": "string",
+        "req": true,
+        "max": 300
       }
     },
     "show_overlay": {

@@ -123,6 +123,8 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     hide_overlay: () => { ui.hideOverlay(); return { ok: true }; },
     set_status: (a) => { ui.setStatus(a.conversationId, a.mode, a.locked); return { ok: true }; },
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
+    show_hint: (a) => { ui.showHint(a.text); return { ok: true }; },
+    hide_hint: () => { ui.hideHint(); return { ok: true }; },
     self_test: () => { selfTest(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },
     stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),

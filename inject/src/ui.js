@@ -1,5 +1,5 @@
-// Clanker's own UI inside the Messages page: warning banner, toasts, processing overlay
-// and the status pill with its mode menu. It all lives in one CLOSED shadow root on a
+// Clanker's own UI inside the Messages page: warning banner, toasts, processing overlay,
+// the status pill with its mode menu, and the one-time hint bubble pointing at the pill. It all lives in one CLOSED shadow root on a
 // host element whose layout is pinned by the :host !important rules of ui.css (important
 // declarations of the inner context beat every page rule, even inline !important) plus
 // inline !important styles, so page scripts cannot reach into it and page styles cannot
@@ -153,12 +153,41 @@ export function createUI(emit) {
 
   function overlayShown() { return !!parts.overlay; }
 
+  // The hint is a bubble just above the pill, in the bottom-left corner over the
+  // conversation list, with an arrow down at the pill: it never reaches the conversation's
+  // name (top) or the compose box (bottom of the conversation pane). Go sends it only
+  // beside an unlocked pill and decides when it is done; "Got it" only reports.
+  function showHint(text) {
+    ensure();
+    hideHint();
+    const h = el('div', 'hint', 'hint');
+    h.setAttribute('role', 'status');
+    h.appendChild(el('span', '', 'hint-text', text));
+    const ok = el('button', '', 'hint-dismiss', 'Got it');
+    ok.addEventListener('click', (ev) => {
+      if (!ev.isTrusted) return;
+      hideHint();
+      emit('hint_dismissed', {});
+    });
+    h.appendChild(ok);
+    if (parts.menu) h.classList.add('behind-menu');
+    root.appendChild(h);
+    parts.hint = h;
+  }
+
+  function hideHint() {
+    if (parts.hint) { parts.hint.remove(); parts.hint = null; }
+  }
+
   function closeMenu() {
     if (parts.menu) { parts.menu.remove(); parts.menu = null; }
+    if (parts.hint) parts.hint.classList.remove('behind-menu');
   }
 
   function openMenu() {
     closeMenu();
+    // The menu opens where the hint is; the hint waits behind it.
+    if (parts.hint) parts.hint.classList.add('behind-menu');
     const m = el('div', 'menu', 'menu');
     m.setAttribute('role', 'menu');
     const locked = status ? status.locked : '';
@@ -201,6 +230,7 @@ export function createUI(emit) {
 
   function hideStatus() {
     closeMenu();
+    hideHint();
     if (parts.pill) { parts.pill.remove(); parts.pill = null; }
     status = null;
   }
@@ -208,7 +238,7 @@ export function createUI(emit) {
   // keepAttached re-adds the host if the page removed it (e.g. replaced documentElement's
   // children); called from the bridge's observer.
   function keepAttached() {
-    if (host && !host.isConnected && (parts.banner || parts.overlay || parts.pill || parts.toasts.children.length)) ensure();
+    if (host && !host.isConnected && (parts.banner || parts.overlay || parts.pill || parts.hint || parts.toasts.children.length)) ensure();
     // A page that replaced its body, or rewrote its style, is pushed down again.
     if (parts.banner && (pushedBody !== document.body || document.body.style.getPropertyValue('top') === '')) {
       if (pushedBody !== document.body) { pushed = null; pushedBody = null; }
@@ -216,5 +246,5 @@ export function createUI(emit) {
     }
   }
 
-  return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, keepAttached, host: () => host };
+  return { showBanner, hideBanner, showToast, showOverlay, hideOverlay, overlayShown, setStatus, hideStatus, showHint, hideHint, keepAttached, host: () => host };
 }

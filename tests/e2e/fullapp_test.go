@@ -63,6 +63,7 @@ type appStatus struct {
 	Notify      []string       `json:"notify"`
 	Unread      int            `json:"unread"`
 	Focused     bool           `json:"focused"`
+	Hint        bool           `json:"hint"`
 }
 
 func startFullApp(t *testing.T) *fullApp {

@@ -12,7 +12,7 @@ PKGS       ?= ./...
 # the installer's clanker.exe with, so make check builds the same files.
 WINDOWS_TAGS := desktop,production,$(TAGS),wv2runtime.download
 
-.PHONY: all deps check fmt run demo test test-unit test-windows bench chaos fuzz sim generate clean
+.PHONY: all deps check fmt run demo test test-unit test-windows bench chaos fuzz sim generate screenshots clean
 
 all: test
 
@@ -100,6 +100,12 @@ fuzz:
 ## sim: serve the Google Messages simulator for a person to browse
 sim:
 	go run ./tests/simctl/cmd/clanker-sim $(ARGS)
+
+## screenshots: retake the README's screenshots (docs/screenshots) on the real app and the
+## simulator under Xvfb; the same test checks what they show in every make test
+screenshots: deps
+	CLANKER_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GOTEST) -count=1 -timeout 10m \
+	  -run '^TestGuideBannerAndPillHintInTheRealApp$$' ./tests/e2e
 
 ## generate: rebuild generated files (the bundled bridge script)
 generate:

@@ -204,7 +204,8 @@ func (s *Server) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{SignedIn: s.signedIn, Variants: s.variantsOrEmpty(), OpenConversation: s.openConv,
-		SignInOrigin: s.signInOrigin, Pages: s.hub.count(), Pending: []string{}}
+		SignInOrigin: s.signInOrigin, Pages: s.hub.count(), Pending: []string{},
+		NotificationPermission: s.notePermission, NotificationsTried: s.notesTried}
 	for _, c := range s.convs {
 		for _, m := range s.msgs[c.ID] {
 			if m.Pending {

@@ -63,6 +63,21 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /__sim/page/notifications", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Permission string `json:"permission"`
+			Tried      int    `json:"tried"`
+		}
+		if !readJSON(w, r, &req) {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.log.Debug("the page reported its web-notification permission", "permission", req.Permission, "tried", req.Tried)
+		s.notePermission = req.Permission
+		s.notesTried = max(s.notesTried, req.Tried)
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("POST /__sim/page/signin", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Origin  string `json:"origin"`

@@ -83,6 +83,12 @@ type Status struct {
 	Pages int `json:"pages"`
 	// Pending lists the ids of sent messages still waiting for a permanent id.
 	Pending []string `json:"pending"`
+	// NotificationPermission is the web-notification permission the page last reported
+	// ("" before it reported one): the answer to its Notification.requestPermission().
+	NotificationPermission string `json:"notificationPermission"`
+	// NotificationsTried counts the incoming messages the page tried to show a web
+	// notification for (new Notification, whatever the permission).
+	NotificationsTried int `json:"notificationsTried"`
 }
 
 // Server is a running simulator: the app origin, the accounts origin and their shared state.
@@ -106,9 +112,12 @@ type Server struct {
 	rejected     []Send
 	signedIn     bool
 	signInOrigin string
-	variants     []Variant
-	openConv     string
-	timers       map[*time.Timer]bool
+	// notePermission and notesTried are what the page reported about web notifications.
+	notePermission string
+	notesTried     int
+	variants       []Variant
+	openConv       string
+	timers         map[*time.Timer]bool
 	// held, while not nil, keeps every page's state request waiting (HoldPages): the page
 	// draws nothing of the app until it is closed (ReleasePages).
 	held chan struct{}

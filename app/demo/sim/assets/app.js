@@ -94,15 +94,30 @@
     document.addEventListener('pointerdown', askNotifications, { once: true, capture: true });
   }
 
-  function askNotifications() {
-    if (!window.Notification || Notification.permission !== 'default') return;
-    try { Notification.requestPermission(); } catch (x) { /* older engines: callback form only */ }
+  // The page reports what it got and tried (/__sim/page/notifications), so tests can see
+  // that the app refuses the permission and that nothing the page shows gets through.
+  var notificationsTried = 0;
+  function reportNotifications(permission) {
+    post('/__sim/page/notifications', { permission: String(permission || ''), tried: notificationsTried });
   }
 
+  function askNotifications() {
+    if (!window.Notification) { reportNotifications('unsupported'); return; }
+    if (Notification.permission !== 'default') { reportNotifications(Notification.permission); return; }
+    try {
+      var p = Notification.requestPermission();
+      if (p && p.then) p.then(reportNotifications, function () { reportNotifications('error'); });
+    } catch (x) { /* older engines: callback form only */ }
+  }
+
+  // A notification for each incoming message. Like a page that does not trust the
+  // permission it was told, it tries even when refused; a refused one goes nowhere.
   function pageNotification(ev) {
     if (ev.type !== 'message' || !ev.row || ev.row.outgoing) return;
-    if (!window.Notification || Notification.permission !== 'granted') return;
+    if (!window.Notification) return;
+    notificationsTried++;
     try { new Notification('Messages', { body: 'New message' }); } catch (x) { /* not allowed here */ }
+    reportNotifications(Notification.permission);
   }
 
   // load fetches the state after the event stream is open, so no event can fall between them.

@@ -342,6 +342,19 @@ func (a *App) firstRun() {
 	}
 }
 
+// pruneAutostart removes a login entry that starts a program which is gone (an earlier,
+// uninstalled or moved copy of Clanker wrote it), in the demo too, before the setting is
+// applied; see session.PruneAutostart.
+func (a *App) pruneAutostart() {
+	removed, err := session.PruneAutostart()
+	if err != nil {
+		a.log.Warn("could not check the login entry", "err", err)
+	}
+	if removed {
+		a.log.Info("removed a login entry whose program no longer exists")
+	}
+}
+
 // applyAutostart writes or removes the login entry to match the setting. The demo never
 // registers itself.
 func (a *App) applyAutostart(enabled bool) {

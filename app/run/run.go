@@ -465,6 +465,7 @@ func (a *App) Run() error {
 			return err
 		}
 	}
+	a.pruneAutostart()
 	a.applyAutostart(a.cur.Load().st.Autostart)
 	err = a.shell.Run()
 	a.cancel()

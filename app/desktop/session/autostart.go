@@ -26,6 +26,15 @@ func SetAutostart(enabled bool, exe string) error {
 // AutostartEnabled reports whether a login entry exists.
 func AutostartEnabled() (bool, error) { return autostartEnabled() }
 
+// PruneAutostart removes the login entry when the program it starts no longer exists
+// (Clanker was uninstalled or moved, and an entry an earlier copy wrote stayed behind),
+// so a login never tries to start a program that is gone. It reports whether it removed
+// one. The app calls it at every start, before it applies its own setting. Only the XDG
+// autostart entry is checked: the Windows uninstaller deletes the Run value itself, and
+// on macOS a LaunchAgent whose program is gone only fails quietly at login (the README
+// says how to delete it).
+func PruneAutostart() (removed bool, err error) { return pruneAutostart() }
+
 // xdgAutostartPath is $XDG_CONFIG_HOME/autostart/clanker.desktop (default ~/.config).
 func xdgAutostartPath() (string, error) {
 	base := os.Getenv("XDG_CONFIG_HOME")
@@ -50,9 +59,76 @@ func desktopEntry(exe string, args []string) string {
 		"Name=Clanker\n" +
 		"Comment=AI participant for Google Messages\n" +
 		"Exec=" + strings.Join(parts, " ") + "\n" +
+		// Desktops skip an entry whose TryExec program is missing, so an entry left
+		// behind by an uninstall does nothing at the next login.
+		"TryExec=" + keyFileEscape(exe) + "\n" +
 		"Icon=clanker\n" +
 		"Terminal=false\n" +
 		"X-GNOME-Autostart-enabled=true\n"
+}
+
+// keyFileEscape escapes a plain string value for the desktop entry's key-file format.
+func keyFileEscape(v string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(v)
+}
+
+// entryProgram is the program a Clanker autostart entry starts: its TryExec value, or for
+// an entry without one (older versions wrote none) the first word of Exec, unquoted as
+// desktopExecQuote quoted it. It is "" when the entry names none.
+func entryProgram(entry string) string {
+	var exec string
+	for _, line := range strings.Split(entry, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if v, ok := strings.CutPrefix(line, "TryExec="); ok {
+			return keyFileUnescape(v)
+		}
+		if v, ok := strings.CutPrefix(line, "Exec="); ok && exec == "" {
+			exec = v
+		}
+	}
+	exec = keyFileUnescape(exec)
+	if !strings.HasPrefix(exec, `"`) {
+		first, _, _ := strings.Cut(exec, " ")
+		return strings.ReplaceAll(first, "%%", "%")
+	}
+	var b strings.Builder
+	for i := 1; i < len(exec); i++ {
+		c := exec[i]
+		if c == '\\' && i+1 < len(exec) {
+			i++
+			b.WriteByte(exec[i])
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		b.WriteByte(c)
+	}
+	return strings.ReplaceAll(b.String(), "%%", "%")
+}
+
+func keyFileUnescape(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' || i+1 == len(v) {
+			b.WriteByte(v[i])
+			continue
+		}
+		i++
+		switch v[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 's':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(v[i])
+		}
+	}
+	return b.String()
 }
 
 // desktopExecQuote quotes one Exec argument as the Desktop Entry spec wants: reserved

@@ -32,3 +32,6 @@ func autostartEnabled() (bool, error) {
 	}
 	return launchAgentEnabled(home)
 }
+
+// pruneAutostart has nothing to do here: see PruneAutostart.
+func pruneAutostart() (bool, error) { return false, nil }

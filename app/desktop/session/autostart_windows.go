@@ -46,3 +46,6 @@ func autostartEnabled() (bool, error) {
 	}
 	return err == nil, err
 }
+
+// pruneAutostart has nothing to do here: see PruneAutostart.
+func pruneAutostart() (bool, error) { return false, nil }

@@ -387,6 +387,11 @@ func (l *Link) Automated() bool { return l.view.isAutomated() }
 // PageState is the last page state the bridge reported ("" before the first).
 func (l *Link) PageState() string { return l.view.state() }
 
+// SidebarSize is how many conversations of the sidebar list the Link knows (diagnostics:
+// 0 until the page has reported its list, which is the baseline incoming messages are
+// told from).
+func (l *Link) SidebarSize() int { return l.view.sidebarSize() }
+
 // ConversationName is the sidebar name of a conversation ("" when not in the sidebar).
 // It comes from the page: callers must treat it as untrusted text.
 func (l *Link) ConversationName(id string) string { return l.view.conversationName(id) }

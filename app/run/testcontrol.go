@@ -50,6 +50,9 @@ type testStatus struct {
 	Unread int `json:"unread"`
 	// Focused is whether the window is the active one, as the platform reported it.
 	Focused bool `json:"focused"`
+	// Sidebar is how many sidebar conversations the page link knows: 0 until the page
+	// reported its list, the baseline new messages elsewhere are told from.
+	Sidebar int `json:"sidebar"`
 	// Hint is whether the page shows the one-time hint beside the pill, as the Link knows.
 	Hint bool `json:"hint"`
 }
@@ -69,7 +72,7 @@ func (a *App) startTestControl(file string) error {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
-			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown()}
+			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

@@ -64,6 +64,7 @@ type appStatus struct {
 	Unread      int            `json:"unread"`
 	Focused     bool           `json:"focused"`
 	Hint        bool           `json:"hint"`
+	Sidebar     int            `json:"sidebar"`
 }
 
 func startFullApp(t *testing.T) *fullApp {

@@ -503,3 +503,42 @@ func TestSimReactionOnAKnownRowIsAMessageUpdateNotANewMessage(t *testing.T) {
 		t.Errorf("a reaction produced %d new-message events, want 0", n)
 	}
 }
+
+// The conversation list is reported as soon as the page has drawn it, on the landing page
+// with nothing opened: it is the baseline new messages elsewhere are told from. A list
+// first reported only with the first new message would carry that message as baseline,
+// and Clanker would not notify about it (the app waiting hidden in the tray after a login
+// start sees exactly this page).
+func TestSimSidebarBaselineIsReportedBeforeAnyNewMessage(t *testing.T) {
+	e := startSim(t, sim.Options{})
+	// The page draws its list late, well after the bridge's first look (which finds no
+	// list): the simulator holds it back until the page has been unrecognised for a while.
+	if err := e.ctl.HoldPages(); err != nil {
+		t.Fatal(err)
+	}
+	e.open(e.s.AppURL())
+	e.waitState(0, "loading", 10*time.Second)
+	e.mustOK(protocol.Configure{UnrecognisedGraceMs: 1000})
+	e.waitState(0, "unrecognised", 10*time.Second)
+	if n := e.count(0, "sidebar"); n != 0 {
+		t.Fatalf("%d sidebar reports before the page drew a list", n)
+	}
+	if err := e.ctl.ReleasePages(); err != nil {
+		t.Fatal(err)
+	}
+	e.waitState(0, "no_conversation", 10*time.Second)
+	sb := e.waitFor(0, "the first sidebar report", 10*time.Second, func(ev protocol.Event) bool {
+		s, ok := ev.(protocol.Sidebar)
+		return ok && s.Full && len(s.Items) > 0
+	}).(protocol.Sidebar)
+	jane := e.conv(sim.DemoJane)
+	m := e.mark()
+	e.deliver(jane.ID, sim.Message{From: sim.DemoJane, Text: "a new one on the landing page"})
+	got := e.waitFor(m, "the sidebar change", 10*time.Second, func(ev protocol.Event) bool {
+		s, ok := ev.(protocol.Sidebar)
+		return ok && len(s.Items) > 0
+	}).(protocol.Sidebar)
+	if got.Full || got.Items[0].ID != jane.ID || got.Items[0].Snippet == "" {
+		t.Fatalf("after the baseline (%d rows) the new message came as %s; want a change of Jane's row", len(sb.Items), dump(got))
+	}
+}

@@ -332,6 +332,10 @@ func (l *Link) Automated() bool { return l.view.isAutomated() }
 // PageState is the last page state the bridge reported ("" before the first).
 func (l *Link) PageState() string { return l.view.state() }
 
+// SidebarLen is how many conversations the bridge has reported in the sidebar list (0 until
+// its first sidebar report): the start-up benchmark counts the page usable from the first.
+func (l *Link) SidebarLen() int { return l.view.sidebarLen() }
+
 // ConversationName is the sidebar name of a conversation ("" when not in the sidebar).
 // It comes from the page: callers must treat it as untrusted text.
 func (l *Link) ConversationName(id string) string { return l.view.conversationName(id) }

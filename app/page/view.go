@@ -171,6 +171,13 @@ func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming) {
 	return sidebarRows(v.sidebar), news
 }
 
+// sidebarLen is how many conversations the sidebar list holds.
+func (v *view) sidebarLen() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.sidebar)
+}
+
 // conversationName is the sidebar name of a conversation ("" when not in the sidebar).
 func (v *view) conversationName(id string) string {
 	v.mu.Lock()

@@ -50,6 +50,8 @@ type testStatus struct {
 	Unread int `json:"unread"`
 	// Focused is whether the window is the active one, as the platform reported it.
 	Focused bool `json:"focused"`
+	// Conversations is how many conversations the bridge has reported in the sidebar.
+	Conversations int `json:"conversations"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -67,7 +69,8 @@ func (a *App) startTestControl(file string) error {
 		st := a.Status()
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
-			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load()}
+			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(),
+			Conversations: a.link.SidebarLen()}
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

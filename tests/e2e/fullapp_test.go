@@ -63,6 +63,8 @@ type appStatus struct {
 	Notify      []string       `json:"notify"`
 	Unread      int            `json:"unread"`
 	Focused     bool           `json:"focused"`
+	// Conversations is how many conversations the bridge has reported in the sidebar.
+	Conversations int `json:"conversations"`
 }
 
 func startFullApp(t *testing.T) *fullApp {

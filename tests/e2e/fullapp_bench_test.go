@@ -42,6 +42,10 @@ func (f *fullApp) configure() {
 	f.config("sk-bench-key-0123456789abcdef\n", "set", "api_key", "-")
 }
 
+// startsPerOp is how many cold starts one op of BenchmarkAppStartToBridgeReady makes, so a
+// single op (what a start of several seconds gets by default) already has a median.
+const startsPerOp = 5
+
 // BenchmarkAppStartToBridgeReady measures, per start of the real binary, the milliseconds
 // from exec to a usable page: the bridge has reported a page state of no_conversation or
 // conversation and the conversation list (its first sidebar event) has reached Go. Every
@@ -55,10 +59,6 @@ func (f *fullApp) configure() {
 // page (document start), ms-to-bridge-ready its first page_state. One op is startsPerOp
 // cold starts; each figure is the median of its starts, with the fastest and slowest start
 // of the two headline figures.
-// startsPerOp is how many cold starts one op of BenchmarkAppStartToBridgeReady makes, so a
-// single op (what a start of several seconds gets by default) already has a median.
-const startsPerOp = 5
-
 func BenchmarkAppStartToBridgeReady(b *testing.B) {
 	needDisplayB(b)
 	f := newFullApp(b)

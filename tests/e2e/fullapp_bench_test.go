@@ -155,14 +155,16 @@ func logOffset(b *testing.B, out string, start time.Time, marker string) float64
 // shared memory), over the idle PSS: file-backed pages (code, fonts) do not grow with a
 // chat, but their share of PSS moves with whatever else on the machine maps the same
 // libraries. growth-% is on the chat's page (including the page's own new rows),
-// growth-same-page-% on the other, growth-pss-% the plain PSS ratio for comparison.
+// growth-same-page-% on the other, growth-pss-% the plain PSS ratio for comparison. The
+// other conversation is sampled once more after a page reload (the page's and the bridge's
+// JavaScript start afresh): what the web process still holds then is WebKit's own.
 //
 // The settings window is opened from the status pill's Settings... item, as a user does;
 // it is a process of its own (clanker settings, with its own WebKit processes), measured
 // while open and again once it has been closed.
 func BenchmarkAppMemory(b *testing.B) {
 	needDisplayB(b)
-	var idle, after, idleOther, afterOther, withSettings, closed memSample
+	var idle, after, idleOther, afterOther, reloaded, withSettings, closed memSample
 	for i := 0; i < b.N; i++ {
 		f := newFullApp(b)
 		f.configure()
@@ -195,6 +197,14 @@ func BenchmarkAppMemory(b *testing.B) {
 		after = f.memSample(b)
 		f.open(jane)
 		afterOther = f.memSample(b)
+		// The same page once more after a reload: the page's and the bridge's JavaScript
+		// start afresh, so what the web process still holds beyond idle is WebKit's own.
+		f.post("/reload")
+		testkit.WaitFor(b, 60*time.Second, "the reloaded page to show the conversation again", func() (bool, string) {
+			st := f.status()
+			return st.Current == jane && st.PageState == "conversation" && st.Conversations > 0, fmt.Sprintf("%+v", st)
+		})
+		reloaded = f.memSample(b)
 		f.open(bob)
 
 		f.openSettingsFromPill()
@@ -226,6 +236,7 @@ func BenchmarkAppMemory(b *testing.B) {
 	b.ReportMetric(100*(afterOther.alloc["total"]-idleOther.alloc["total"])/idleOther.pss["total"], "growth-same-page-%")
 	b.ReportMetric(afterOther.alloc["app"]-idleOther.alloc["app"], "MiB-alloc-app-growth-same-page")
 	b.ReportMetric(afterOther.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-same-page")
+	b.ReportMetric(reloaded.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-after-reload")
 	// Opening the settings window also shifts shared pages onto its processes, so what it
 	// adds is the whole tree's PSS while it is open less the tree's PSS just before.
 	b.ReportMetric(withSettings.pss["total"]+withSettings.pss["settings"]-after.pss["total"], "MiB-pss-settings-extra")

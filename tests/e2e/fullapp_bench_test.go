@@ -165,6 +165,7 @@ func logOffset(b *testing.B, out string, start time.Time, marker string) float64
 func BenchmarkAppMemory(b *testing.B) {
 	needDisplayB(b)
 	var idle, after, idleOther, afterOther, reloaded, withSettings, closed memSample
+	commands := 0
 	for i := 0; i < b.N; i++ {
 		f := newFullApp(b)
 		f.configure()
@@ -195,6 +196,10 @@ func BenchmarkAppMemory(b *testing.B) {
 			}
 		}
 		after = f.memSample(b)
+		commands = 0
+		for _, n := range f.status().Commands {
+			commands += n
+		}
 		f.open(jane)
 		afterOther = f.memSample(b)
 		// The same page once more after a reload: the page's and the bridge's JavaScript
@@ -237,6 +242,9 @@ func BenchmarkAppMemory(b *testing.B) {
 	b.ReportMetric(afterOther.alloc["app"]-idleOther.alloc["app"], "MiB-alloc-app-growth-same-page")
 	b.ReportMetric(afterOther.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-same-page")
 	b.ReportMetric(reloaded.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-after-reload")
+	// Every command is a script of its own run in the page (the web process keeps some
+	// memory per distinct script), so how many the chat took is reported beside the growth.
+	b.ReportMetric(float64(commands), "page-commands")
 	// Opening the settings window also shifts shared pages onto its processes, so what it
 	// adds is the whole tree's PSS while it is open less the tree's PSS just before.
 	b.ReportMetric(withSettings.pss["total"]+withSettings.pss["settings"]-after.pss["total"], "MiB-pss-settings-extra")

@@ -205,15 +205,29 @@ type Result struct {
 }
 
 // Parse reads `go test -bench` output. Lines it does not understand are ignored, so test
-// logs between benchmark lines do no harm.
+// logs between benchmark lines do no harm. A log line written while a benchmark ran can
+// land right after its name ("BenchmarkX-2   <log text>"), pushing the figures onto the
+// next line; the name is then carried over to the next line that starts with figures.
 func Parse(r io.Reader) []*Result {
 	byKey := map[string]*Result{}
 	var ordered []*Result
 	pkg := ""
+	carried := "" // a benchmark name whose figures a log line pushed to a later line
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
+		if f := strings.Fields(line); len(f) >= 2 && strings.HasPrefix(f[0], "Benchmark") {
+			if _, err := strconv.ParseInt(f[1], 10, 64); err != nil {
+				carried = f[0]
+				continue
+			}
+		} else if carried != "" && len(f) >= 3 && strings.HasPrefix(line, " ") {
+			if _, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				line = carried + " " + strings.TrimSpace(line)
+				carried = ""
+			}
+		}
 		if strings.HasPrefix(line, "pkg: ") {
 			pkg = strings.TrimSpace(strings.TrimPrefix(line, "pkg: "))
 			continue

@@ -140,3 +140,19 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 		t.Errorf("without artifacts the installer row should say not measured:\n%s", s)
 	}
 }
+
+func TestParseJoinsFiguresALogLinePushedOntoTheNextLine(t *testing.T) {
+	out := "pkg: example.com/e2e\n" +
+		"BenchmarkStart-2   \t       1\t5000 ns/op\t 900 ms-to-usable\n" +
+		"BenchmarkStart-2   \t2026/11/25 18:47:40 INFO simulator listening seed=7\n" +
+		"       1\t6000 ns/op\t 1100 ms-to-usable\n" +
+		"BenchmarkStart-2   \t2026/11/25 18:47:49 INFO simulator listening seed=7\n" +
+		"       1\t7000 ns/op\t 1000 ms-to-usable\n"
+	res := Parse(strings.NewReader(out))
+	if len(res) != 1 || res[0].Name != "BenchmarkStart" {
+		t.Fatalf("got %d results: %+v", len(res), res)
+	}
+	if got := res[0].Runs["ms-to-usable"]; len(got) != 3 || Median(got) != 1000 {
+		t.Fatalf("ms-to-usable runs = %v, want the three runs with median 1000", got)
+	}
+}

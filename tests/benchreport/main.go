@@ -105,7 +105,7 @@ var goals = []goal{
 	{Point: "17.4", What: "memory: growth over the chat, same page content (allocated memory over idle PSS)", Bench: "BenchmarkAppMemory",
 		Target: target{Unit: "growth-same-page-%", Max: 5}, Beside: []string{"growth-%", "growth-pss-%", "MiB-go-heap-idle", "MiB-go-heap-after-chat"}},
 	{Point: "17.4", What: "memory: settings window <= 60 MiB extra, or closed when not shown", Bench: "BenchmarkAppMemory",
-		Target: target{Unit: "MiB-pss-settings-extra", Max: 60}, Beside: []string{"MiB-alloc-left-by-settings"},
+		Target: target{Unit: "MiB-pss-settings-extra", Max: 60}, Beside: []string{"MiB-alloc-settings-extra", "MiB-alloc-left-by-settings"},
 		Or: &target{Unit: "MiB-pss-settings-after-close", Max: 0.001}, OrText: "closed when not shown: no settings process is left once its window closed"},
 }
 
@@ -150,9 +150,6 @@ func main() {
 			raw = append(raw, b...)
 			raw = append(raw, '\n')
 		}
-		if *ran != "" {
-			command = *ran
-		}
 	} else {
 		fmt.Fprintln(os.Stderr, "benchreport:", command)
 		cmd := exec.Command("go", args...)
@@ -182,7 +179,11 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	report := Render(results, machine, "make bench  (runs: "+command+")", time.Now().UTC())
+	cmdLine := "make bench  (runs: " + command + ")"
+	if *from != "" && *ran != "" {
+		cmdLine = *ran // the saved output was not made by make bench
+	}
+	report := Render(results, machine, cmdLine, time.Now().UTC())
 	report = insertSummary(report, Summary(results, artifacts, *tags))
 	if *distDir != "" {
 		report += DistSection(*distDir, artifacts)
@@ -496,7 +497,7 @@ func DistSection(dir string, artifacts []Artifact) string {
 		}
 		fmt.Fprintf(&b, "| %s | %.2f MB (%d bytes)%s |\n", a.Name, float64(a.Size)/1e6, a.Size, verdict)
 	}
-	b.WriteString("\nThe Windows setup and the .deb are what people download; issue 17 holds them to 10 MB (10,000,000 bytes). Before the change to NSIS's solid LZMA and an xz-compressed .deb they were 12.9-13.1 MB and 11.1-11.3 MB. The binary is stripped (-s -w) and built with -trimpath; no executable packer is used.\n")
+	b.WriteString("\nThe Windows setup and the .deb are what people download; issue 17 holds them to 10 MB (10,000,000 bytes). Before the change to NSIS's solid LZMA and an xz-compressed .deb they were 12.9-13.1 MB and 11.1-11.3 MB; the .deb's data is now recompressed with xz's strongest preset (9e) and its x86 filter, since nfpm's xz writer has no level (9.87 MB before that on the same build). The Windows setup carries Microsoft's WebView2 bootstrapper (1.79 MB, already compressed) for machines without the runtime. The binary is stripped (-s -w) and built with -trimpath; no executable packer is used.\n")
 	b.WriteString("\nRelease binary and the test code (issue 16), Linux amd64, built with `go build -tags desktop,production,webkit2_41 -trimpath -ldflags \"-s -w\" .` on 2026-11-25: 39,849,104 bytes at 22af964, which linked tests/sim (with its HTTP control API) and tests/fakellm; 39,724,720 bytes at eb9be21, where the demo's simulator and model moved to app/demo and test control went behind the testcontrol build tag (124,384 bytes less; `go list -deps` of the release build shows no package under tests/); 39,897,456 bytes at 8b8929c, after the features landed since (the image codec, notifications, logging, salvage).\n")
 	b.WriteString("\nPublished sizes of other Google Messages desktop wrappers, for comparison (self-reported in the Tauri wrapper's README, not reproduced here): the Tauri wrapper about 8 MB; an Electron app 120 MB or more. The other wrappers publish no sizes.\n")
 	return b.String()

@@ -35,6 +35,7 @@ packages=(
   xdotool imagemagick                 # full-app tests: find windows, take screenshots
   fonts-dejavu-core                   # readable screenshots
   nsis p7zip-full                     # Windows installer cross-build and its content check
+  xz-utils binutils                   # the .deb's data recompressed at xz -9e (ar swaps the member)
   ca-certificates git make
 )
 if $windows; then

@@ -19,7 +19,7 @@ func benchEngine(b *testing.B) *Engine {
 	s := testSettings()
 	st := newFakeStore()
 	st.setMode("c1", ModeActive)
-	e, err := New(Config{Page: nopPage{}, Store: st, LLM: &fakeLLM{}, Rand: rand.New(rand.NewPCG(1, 2)), Settings: &s, Logger: slog.New(slog.DiscardHandler)})
+	e, err := New(Config{Page: nopPage{}, Store: st, LLM: &fakeLLM{}, Rand: rand.New(rand.NewPCG(1, 2)), Settings: &s, HasAPIKey: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

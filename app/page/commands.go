@@ -141,6 +141,10 @@ var commandTypes = []CommandArgs{
 	SetStatus{}, HideStatus{}, ShowHint{}, HideHint{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
 }
 
+// commandPrefix calls the bridge's command function when the bridge is there (before it
+// is, or on a page it stopped on, the command does nothing).
+const commandPrefix = "window.__clanker&&typeof window.__clanker.command==='function'&&window.__clanker.command("
+
 // commandIDPattern keeps ids short and inert so they can be echoed anywhere.
 var commandIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 
@@ -156,6 +160,11 @@ type wireCommand struct {
 // JSON encoder (which escapes quotes, backslashes, control characters, <, >, & and
 // U+2028/U+2029), so no text can end the literal or the script; the bridge parses it with
 // JSON.parse and never evaluates it.
+//
+// The script is one expression with no function in it. WebKit keeps memory for every
+// distinct script it has run (each command is distinct: its id and data differ), and a
+// function literal about doubles that: 1,000 commands as an immediately called function
+// kept about 4.8 MiB in the web process, as this plain expression about 2.6 MiB.
 func EncodeCommand(id string, args CommandArgs) (string, error) {
 	if !commandIDPattern.MatchString(id) {
 		return "", fmt.Errorf("encode command: id %q must be 1-64 of A-Z a-z 0-9 _ . : -", engine.Clip(id, maxQuoted))
@@ -174,5 +183,5 @@ func EncodeCommand(id string, args CommandArgs) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encode command %s %s: %w", args.CommandType(), id, err)
 	}
-	return "(function(c){var b=window.__clanker;if(b&&typeof b.command==='function'){b.command(c);}})(" + string(lit) + ");", nil
+	return commandPrefix + string(lit) + ");", nil
 }

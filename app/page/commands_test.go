@@ -18,7 +18,10 @@ func TestEncodeCommandKeepsAnyTextInsideOneStringLiteral(t *testing.T) {
 		}
 	}
 	// The argument is one JSON string literal whose content is the command JSON.
-	start := strings.Index(js, ")(") + 2
+	if !strings.HasPrefix(js, commandPrefix) {
+		t.Fatalf("script %q does not start with the bridge call", js)
+	}
+	start := len(commandPrefix)
 	end := strings.LastIndex(js, ");")
 	var inner string
 	if err := json.Unmarshal([]byte(js[start:end]), &inner); err != nil {

@@ -35,12 +35,11 @@ type fakePage struct {
 }
 
 func (f *fakePage) exec(js string) error {
-	i := strings.LastIndex(js, "})(")
-	if i < 0 || !strings.HasSuffix(js, ");") {
+	if !strings.HasPrefix(js, commandPrefix) || !strings.HasSuffix(js, ");") {
 		return fmt.Errorf("unexpected script shape: %q", js)
 	}
 	var text string
-	if err := json.Unmarshal([]byte(js[i+3:len(js)-2]), &text); err != nil {
+	if err := json.Unmarshal([]byte(js[len(commandPrefix):len(js)-2]), &text); err != nil {
 		return fmt.Errorf("command literal: %w", err)
 	}
 	var c sentCommand

@@ -822,10 +822,11 @@
   var LABEL_WAIT_MS = 2e3;
   var PENDING_GRACE_MS = 1500;
   var SIDEBAR_DEBOUNCE_MS = 500;
+  var SIDEBAR_FIRST_MS = 20;
   var STATE_CHECK_MS = 250;
   var RECHECK_FIRST_MS = 1e3;
   var RECHECK_MAX_MS = 3e4;
-  var LOADING_CHECK_MS = 30;
+  var LOADING_CHECK_MS = 0;
   var LOADING_POLL_MS = 200;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
@@ -863,6 +864,7 @@
       recheckMs: RECHECK_FIRST_MS,
       stateDue: 0,
       sidebarTimer: 0,
+      sidebarDue: 0,
       sidebarSnap: null,
       compose: "",
       selfTested: false,
@@ -1262,7 +1264,7 @@
       }
       if (sidebarTouched) scheduleSidebar();
       if (composeTouched) reportCompose(false);
-      if (structure) scheduleState(st.pageState === "loading" ? LOADING_CHECK_MS : void 0);
+      if (structure) scheduleState(st.pageState === "loading" || !st.pageState ? LOADING_CHECK_MS : void 0);
       if (structure) ui.keepAttached();
       const dt = performance.now() - t0;
       stats.observerMs += dt;
@@ -1270,8 +1272,14 @@
       if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
     }
     function scheduleSidebar() {
-      if (st.sidebarTimer) return;
-      st.sidebarTimer = setTimeout(reportSidebar, SIDEBAR_DEBOUNCE_MS);
+      const wait = st.sidebarSnap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
+      const due = performance.now() + wait;
+      if (st.sidebarTimer) {
+        if (st.sidebarDue <= due) return;
+        clearTimeout(st.sidebarTimer);
+      }
+      st.sidebarDue = due;
+      st.sidebarTimer = setTimeout(reportSidebar, wait);
     }
     function sidebarItems() {
       const map = /* @__PURE__ */ new Map();
@@ -1282,6 +1290,7 @@
       return map;
     }
     function reportSidebar(force) {
+      clearTimeout(st.sidebarTimer);
       st.sidebarTimer = 0;
       const now = sidebarItems();
       const prev = force ? null : st.sidebarSnap;

@@ -32,12 +32,16 @@ const EMPTY_WAIT_MS = 10000;
 const LABEL_WAIT_MS = 2000;
 const PENDING_GRACE_MS = 1500;
 const SIDEBAR_DEBOUNCE_MS = 500;
+// The first sidebar report (the conversation list that makes the page usable to Go) waits
+// only this long for the rows rendered in the same burst; later changes are debounced longer.
+const SIDEBAR_FIRST_MS = 20;
 const STATE_CHECK_MS = 250;
 const RECHECK_FIRST_MS = 1000;
 const RECHECK_MAX_MS = 30000;
-// While the page is loading, a structural change is checked this soon, and without changes the
-// state is re-checked this often until the unrecognised grace ends (then once a second).
-const LOADING_CHECK_MS = 30;
+// While the page is loading, a structural change is checked in the next task (the check is a
+// few selector lookups, and loading ends within seconds), and without changes the state is
+// re-checked this often until the unrecognised grace ends (then once a second).
+const LOADING_CHECK_MS = 0;
 const LOADING_POLL_MS = 200;
 
 export function createObserver(emit, ui, maxEventBytes) {
@@ -70,6 +74,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     recheckMs: RECHECK_FIRST_MS,
     stateDue: 0,
     sidebarTimer: 0,
+    sidebarDue: 0,
     sidebarSnap: null,
     compose: '',
     selfTested: false,
@@ -548,7 +553,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     if (composeTouched) reportCompose(false);
     // Any structural change may have taken the page's known parts away (Google re-renders
     // without a reload), so the state is re-checked, debounced, after every one.
-    if (structure) scheduleState(st.pageState === 'loading' ? LOADING_CHECK_MS : undefined);
+    if (structure) scheduleState(st.pageState === 'loading' || !st.pageState ? LOADING_CHECK_MS : undefined);
     if (structure) ui.keepAttached();
     const dt = performance.now() - t0;
     stats.observerMs += dt;
@@ -558,9 +563,18 @@ export function createObserver(emit, ui, maxEventBytes) {
 
   // ---- sidebar ---------------------------------------------------------------------
 
+  // scheduleSidebar reports the sidebar after a debounce: short until the first list was
+  // reported, so Go learns the conversations as soon as the page drew them. A report already
+  // due sooner stands; one due later is brought forward.
   function scheduleSidebar() {
-    if (st.sidebarTimer) return;
-    st.sidebarTimer = setTimeout(reportSidebar, SIDEBAR_DEBOUNCE_MS);
+    const wait = st.sidebarSnap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
+    const due = performance.now() + wait;
+    if (st.sidebarTimer) {
+      if (st.sidebarDue <= due) return;
+      clearTimeout(st.sidebarTimer);
+    }
+    st.sidebarDue = due;
+    st.sidebarTimer = setTimeout(reportSidebar, wait);
   }
 
   function sidebarItems() {
@@ -573,6 +587,7 @@ export function createObserver(emit, ui, maxEventBytes) {
   }
 
   function reportSidebar(force) {
+    clearTimeout(st.sidebarTimer);
     st.sidebarTimer = 0;
     const now = sidebarItems();
     const prev = force ? null : st.sidebarSnap;

@@ -85,10 +85,11 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sec, err := DistSection(dir)
+	arts, err := Artifacts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sec := DistSection(dir, arts)
 	for _, want := range []string{"| clanker_1.0.0_amd64.deb | 2.50 MB (2500000 bytes) **target <= 10 MB: met** |",
 		"| Clanker-1.0.0-windows-amd64-setup.exe | 10.00 MB (10000001 bytes) **target <= 10 MB: NOT met** |",
 		"| clanker-1.0.0-windows-amd64.exe | 40.00 MB (40000000 bytes) |", "Tauri wrapper about 8 MB", "120 MB"} {
@@ -99,7 +100,59 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	if strings.Contains(sec, "SHA256SUMS |") {
 		t.Errorf("the checksum file is listed as an artifact:\n%s", sec)
 	}
-	if _, err := DistSection(t.TempDir()); err == nil {
+	if _, err := Artifacts(t.TempDir()); err == nil {
 		t.Error("an empty folder gave no error; it should say to run make dist")
+	}
+}
+
+const appSample = `pkg: github.com/clanker-desktop/clanker/tests/e2e
+BenchmarkAppStartToBridgeReady-2   	1	 9000000000 ns/op	 1200 ms-to-page-usable	 1100 ms-to-page-loaded
+BenchmarkAppMemory-2   	1	 9000000000 ns/op	 240 MiB-pss-total-idle	 260 MiB-pss-total-after-chat	 3.5 growth-same-page-%	 80 MiB-pss-settings-extra	 0 MiB-pss-settings-after-close
+`
+
+func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
+	res := Parse(strings.NewReader(sample + appSample))
+	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}, {"clanker_1_amd64.deb", 9_000_000}, {"clanker-1.tar.gz", 12_000_000}}
+	out := insertSummary(Render(res, "m", "make bench", time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)), Summary(res, arts, "webkit2_41"))
+	if i, j := strings.Index(out, "## Issue 17 targets"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
+		t.Fatalf("the summary is not above the package sections:\n%s", out)
+	}
+	for _, want := range []string{
+		"| 17.1 | prompt cache: shared prefix of consecutive requests, history 50 | not in this run | `go test -tags webkit2_41 -run '^$' -bench '^PromptCacheReplay$/^history=50$' ./app/llm` | not measured |",
+		"0.50x the time of Optimize12MPBaseline/scene (target <= 0.5x)",
+		"34.40 PSNR-Y-dB (target >= 34.5)",
+		"`go test -tags webkit2_41 -run '^$' -bench '^Optimize12MP$/^scene$' ./tests/imagebench` | **NOT met** |",
+		"1200 ms-to-page-usable (target <= 1500); 1100 ms-to-page-loaded",
+		"260 MiB-pss-total-after-chat (target <= 250)",
+		"3.5 growth-same-page-% (target <= 5)",
+		"80 MiB-pss-settings-extra (target <= 60); 0 MiB-pss-settings-after-close | `go test -tags webkit2_41 -run '^$' -bench '^AppMemory$' ./tests/e2e` | **met: closed when not shown",
+		"| 17.5 | installer",
+		"Clanker-1-windows-amd64-setup.exe 9.90 MB; clanker_1_amd64.deb 9.00 MB | `make dist` | **met** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "tar.gz 12") {
+		t.Error("the tarball is judged as an installer")
+	}
+	if s := Summary(res, nil, "webkit2_41"); !strings.Contains(s, "no release artifacts in this run | `make dist` | not measured |") {
+		t.Errorf("without artifacts the installer row should say not measured:\n%s", s)
+	}
+}
+
+func TestParseJoinsFiguresALogLinePushedOntoTheNextLine(t *testing.T) {
+	out := "pkg: example.com/e2e\n" +
+		"BenchmarkStart-2   \t       1\t5000 ns/op\t 900 ms-to-usable\n" +
+		"BenchmarkStart-2   \t2026/11/25 18:47:40 INFO simulator listening seed=7\n" +
+		"       1\t6000 ns/op\t 1100 ms-to-usable\n" +
+		"BenchmarkStart-2   \t2026/11/25 18:47:49 INFO simulator listening seed=7\n" +
+		"       1\t7000 ns/op\t 1000 ms-to-usable\n"
+	res := Parse(strings.NewReader(out))
+	if len(res) != 1 || res[0].Name != "BenchmarkStart" {
+		t.Fatalf("got %d results: %+v", len(res), res)
+	}
+	if got := res[0].Runs["ms-to-usable"]; len(got) != 3 || Median(got) != 1000 {
+		t.Fatalf("ms-to-usable runs = %v, want the three runs with median 1000", got)
 	}
 }

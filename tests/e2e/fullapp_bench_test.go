@@ -3,7 +3,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -39,25 +42,36 @@ func (f *fullApp) configure() {
 	f.config("sk-bench-key-0123456789abcdef\n", "set", "api_key", "-")
 }
 
-// BenchmarkAppStartToBridgeReady measures, per start of the real binary (a fresh HOME,
-// so WebKit's caches are cold; a configured data directory), the milliseconds from exec
-// to the bridge's first page_state event reaching Go, and to the page being usable (a
-// page_state of no_conversation or conversation: the bridge has seen the conversation
-// list). Beside them, from the same runs, ms-to-page-loaded: when the simulator page's own
-// script had run and opened its event stream (it renders the list right after fetching its
-// state and pictures from loopback), the page-load time the usable figure is compared with.
+// startsPerOp is how many cold starts one op of BenchmarkAppStartToBridgeReady makes, so a
+// single op (what a start of several seconds gets by default) already has a median.
+const startsPerOp = 5
+
+// BenchmarkAppStartToBridgeReady measures, per start of the real binary, the milliseconds
+// from exec to a usable page: the bridge has reported a page state of no_conversation or
+// conversation and the conversation list (its first sidebar event) has reached Go. Every
+// run is cold: a fresh HOME (WebKit's caches and GTK's state) and a fresh, configured data
+// directory. Beside it, from the same runs: ms-to-page-loaded, when the simulator page's
+// own script had run and opened its event stream (it fetches its state and pictures from
+// loopback and renders the list right after), the page-load time the usable figure is
+// compared with; and where the time went, from the app's log (millisecond timestamps):
+// ms-to-boot-page when the bootstrap page ran (process, GTK and WebKit started, the web
+// process up), ms-to-bridge-hello when the injected bridge first spoke from the Messages
+// page (document start), ms-to-bridge-ready its first page_state. One op is startsPerOp
+// cold starts; each figure is the median of its starts, with the fastest and slowest start
+// of the two headline figures.
 func BenchmarkAppStartToBridgeReady(b *testing.B) {
 	needDisplayB(b)
 	f := newFullApp(b)
-	f.configure()
-	var toState, toUsable, toLoaded []float64
+	var toState, toUsable, toLoaded, toBoot, toHello []float64
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for i := 0; i < b.N*startsPerOp; i++ {
 		b.StopTimer()
 		testkit.WaitFor(b, 30*time.Second, "the previous run's page to disconnect from the simulator", func() (bool, string) {
 			st, err := f.ctl.Status()
 			return err == nil && st.Pages == 0, fmt.Sprintf("%+v %v", st, err)
 		})
+		f.dataDir = b.TempDir()
+		f.configure()
 		b.StartTimer()
 		f.launch()
 		var first, loaded time.Duration
@@ -71,7 +85,7 @@ func BenchmarkAppStartToBridgeReady(b *testing.B) {
 			if st.PageState != "" && first == 0 {
 				first = time.Since(f.app.Started)
 			}
-			usable := st.PageState == "no_conversation" || st.PageState == "conversation"
+			usable := (st.PageState == "no_conversation" || st.PageState == "conversation") && st.Sidebar > 0
 			if usable {
 				if loaded == 0 { // connected between the two looks
 					loaded = time.Since(f.app.Started)
@@ -83,37 +97,89 @@ func BenchmarkAppStartToBridgeReady(b *testing.B) {
 			return usable, fmt.Sprintf("%+v", st)
 		})
 		b.StopTimer()
+		out := f.app.Output()
+		toBoot = append(toBoot, logOffset(b, out, f.app.Started, `msg="bootstrap page"`))
+		toHello = append(toHello, logOffset(b, out, f.app.Started, `msg="bridge connected"`))
 		f.app.Stop()
 		b.StartTimer()
 	}
+	b.ReportMetric(median(toBoot), "ms-to-boot-page")
+	b.ReportMetric(median(toHello), "ms-to-bridge-hello")
 	b.ReportMetric(median(toState), "ms-to-bridge-ready")
 	b.ReportMetric(median(toUsable), "ms-to-page-usable")
+	b.ReportMetric(slices.Min(toUsable), "ms-to-page-usable-min")
+	b.ReportMetric(slices.Max(toUsable), "ms-to-page-usable-max")
 	b.ReportMetric(median(toLoaded), "ms-to-page-loaded")
+	b.ReportMetric(slices.Min(toLoaded), "ms-to-page-loaded-min")
+	b.ReportMetric(slices.Max(toLoaded), "ms-to-page-loaded-max")
+	b.ReportMetric(float64(len(toUsable)), "runs")
+}
+
+// logOffset is the milliseconds from start to the first line of the app's log holding
+// marker (slog's text format: time=2006-01-02T15:04:05.000Z07:00 ... msg="..."). The log
+// has millisecond timestamps, so the figure is as exact as that.
+func logOffset(b *testing.B, out string, start time.Time, marker string) float64 {
+	b.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, marker) {
+			continue
+		}
+		f := strings.Fields(strings.TrimSpace(line))
+		if len(f) == 0 || !strings.HasPrefix(f[0], "time=") {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(f[0], "time="))
+		if err != nil {
+			b.Fatalf("log time in %q: %v", line, err)
+		}
+		return ms(at.Sub(start))
+	}
+	b.Fatalf("no %s in the app's log:\n%s", marker, out)
+	return 0
 }
 
 // BenchmarkAppMemory reports the memory of the app process and of WebKit's web and
 // network processes as PSS (proportional set size, MiB: shared pages are split between the
-// processes sharing them, so the figures add up), idle on an open conversation and after a
-// simulated 10-minute conversation, and what an open settings window adds. The
-// conversation is compressed in time: 200 incoming messages (one every 3 s would be 10
-// minutes) delivered back to back, every tenth addressing Clanker, which answers at zero
-// model latency (20 typed replies). The settings window is opened from the status pill's
-// Settings... item, as a user does; it is a process of its own (clanker settings, with its
-// own WebKit processes), measured while open and again once it has been closed.
+// processes sharing them, so the figures add up), idle and after a simulated 10-minute
+// conversation, and what an open settings window adds. The conversation is compressed in
+// time: 200 incoming messages (one every 3 s would be 10 minutes) delivered back to back,
+// every tenth addressing Clanker, which answers at zero model latency (20 typed replies).
+//
+// Every sample compares like with like: the app's Go heap is collected and returned to the
+// OS first (the test control's /gc), and the sample is taken once the processes' PSS has
+// stopped falling (WebKit collects JavaScript garbage on its own timers when the page is
+// idle; it offers no call to force it). Two pages are sampled each time: the chat's
+// conversation (Bob), whose page holds 220 more rows after the chat, as Messages for web
+// does while a conversation stays open, and another conversation (Jane), whose page content
+// is the same before and after. Growth counts what the processes allocated (anonymous and
+// shared memory), over the idle PSS: file-backed pages (code, fonts) do not grow with a
+// chat, but their share of PSS moves with whatever else on the machine maps the same
+// libraries. growth-% is on the chat's page (including the page's own new rows),
+// growth-same-page-% on the other, growth-pss-% the plain PSS ratio for comparison. The
+// other conversation is sampled once more after a page reload (the page's and the bridge's
+// JavaScript start afresh): what the web process still holds then is WebKit's own.
+//
+// The settings window is opened from the status pill's Settings... item, as a user does;
+// it is a process of its own (clanker settings, with its own WebKit processes), measured
+// while open and again once it has been closed.
 func BenchmarkAppMemory(b *testing.B) {
 	needDisplayB(b)
-	var idle, after, withSettings, closed map[string]float64
+	var idle, after, idleOther, afterOther, reloaded, withSettings, closed memSample
+	commands := 0
 	for i := 0; i < b.N; i++ {
 		f := newFullApp(b)
 		f.configure()
 		f.launch()
 		bob := f.conversation(sim.DemoBob)
+		jane := f.conversation(sim.DemoJane)
 		f.open(bob)
 		f.pillMenu("available")
 		f.waitSent(bob, engine.AvailableText)
 		f.waitQuiet()
-		time.Sleep(3 * time.Second) // let the page and WebKit settle before sampling
-		idle = pssMiB(b, f)
+		idle = f.memSample(b)
+		f.open(jane)
+		idleOther = f.memSample(b)
+		f.open(bob)
 
 		for m := 1; m <= 200; m++ {
 			text := fmt.Sprintf("message %d of the long chat about nothing in particular", m)
@@ -129,32 +195,111 @@ func BenchmarkAppMemory(b *testing.B) {
 				f.waitQuiet()
 			}
 		}
-		time.Sleep(3 * time.Second)
-		after = pssMiB(b, f)
+		after = f.memSample(b)
+		commands = 0
+		for _, n := range f.status().Commands {
+			commands += n
+		}
+		f.open(jane)
+		afterOther = f.memSample(b)
+		// The same page once more after a reload: the page's and the bridge's JavaScript
+		// start afresh, so what the web process still holds beyond idle is WebKit's own.
+		f.post("/reload")
+		testkit.WaitFor(b, 60*time.Second, "the reloaded page to show the conversation again", func() (bool, string) {
+			st := f.status()
+			return st.Current == jane && st.PageState == "conversation" && st.Sidebar > 0, fmt.Sprintf("%+v", st)
+		})
+		reloaded = f.memSample(b)
+		f.open(bob)
 
 		f.openSettingsFromPill()
 		time.Sleep(3 * time.Second)
-		withSettings = pssMiB(b, f)
+		withSettings = f.memSample(b)
 		f.closeSettingsWindows()
 		testkit.WaitFor(b, 20*time.Second, "the settings process to end", func() (bool, string) {
 			n := len(Descendants(f.app.Cmd.Process.Pid, "clanker"))
 			return n == 0, fmt.Sprintf("%d settings processes", n)
 		})
-		time.Sleep(3 * time.Second)
-		closed = pssMiB(b, f)
+		closed = f.memSample(b)
 		f.app.Stop()
 	}
 	for _, name := range []string{"app", "webprocess", "networkprocess", "total"} {
-		b.ReportMetric(idle[name], "MiB-pss-"+name+"-idle")
-		b.ReportMetric(after[name], "MiB-pss-"+name+"-after-chat")
+		b.ReportMetric(idle.pss[name], "MiB-pss-"+name+"-idle")
+		b.ReportMetric(after.pss[name], "MiB-pss-"+name+"-after-chat")
 	}
-	b.ReportMetric(100*(after["total"]/idle["total"]-1), "growth-%")
+	for _, name := range []string{"app", "webprocess", "total"} {
+		b.ReportMetric(idle.alloc[name], "MiB-alloc-"+name+"-idle")
+		b.ReportMetric(after.alloc[name], "MiB-alloc-"+name+"-after-chat")
+	}
+	b.ReportMetric(idle.goHeap, "MiB-go-heap-idle")
+	b.ReportMetric(after.goHeap, "MiB-go-heap-after-chat")
+	// File-backed pages (code, fonts) do not grow with a chat, but their PSS share moves
+	// with whatever else runs on the machine; growth-% therefore counts what the processes
+	// allocated, over the idle PSS. growth-pss-% is the plain PSS ratio, for comparison.
+	b.ReportMetric(100*(after.pss["total"]/idle.pss["total"]-1), "growth-pss-%")
+	b.ReportMetric(100*(after.alloc["total"]-idle.alloc["total"])/idle.pss["total"], "growth-%")
+	b.ReportMetric(100*(afterOther.alloc["total"]-idleOther.alloc["total"])/idleOther.pss["total"], "growth-same-page-%")
+	b.ReportMetric(afterOther.alloc["app"]-idleOther.alloc["app"], "MiB-alloc-app-growth-same-page")
+	b.ReportMetric(afterOther.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-same-page")
+	b.ReportMetric(reloaded.alloc["webprocess"]-idleOther.alloc["webprocess"], "MiB-alloc-webprocess-growth-after-reload")
+	// Every command is a script of its own run in the page (the web process keeps some
+	// memory per distinct script), so how many the chat took is reported beside the growth.
+	b.ReportMetric(float64(commands), "page-commands")
 	// Opening the settings window also shifts shared pages onto its processes, so what it
 	// adds is the whole tree's PSS while it is open less the tree's PSS just before.
-	b.ReportMetric(withSettings["total"]+withSettings["settings"]-after["total"], "MiB-pss-settings-extra")
-	b.ReportMetric(withSettings["settings"], "MiB-pss-settings-window")
-	b.ReportMetric(closed["settings"], "MiB-pss-settings-after-close")
-	b.ReportMetric(closed["total"], "MiB-pss-total-after-settings-closed")
+	b.ReportMetric(withSettings.pss["total"]+withSettings.pss["settings"]-after.pss["total"], "MiB-pss-settings-extra")
+	b.ReportMetric(withSettings.alloc["total"]+withSettings.alloc["settings"]-after.alloc["total"], "MiB-alloc-settings-extra")
+	b.ReportMetric(withSettings.pss["settings"], "MiB-pss-settings-window")
+	b.ReportMetric(closed.pss["settings"], "MiB-pss-settings-after-close")
+	b.ReportMetric(closed.pss["total"], "MiB-pss-total-after-settings-closed")
+	b.ReportMetric(closed.alloc["total"]-after.alloc["total"], "MiB-alloc-left-by-settings")
+}
+
+// memSample is one memory sample: PSS and its allocated part (anonymous and shared
+// memory) by kind of process (see pssMiB) and the app's Go heap in use, in MiB.
+type memSample struct {
+	pss, alloc map[string]float64
+	goHeap     float64
+}
+
+// memSample collects the app's Go heap, then samples the process tree once its PSS has
+// settled: two readings 2 s apart within 1 MiB of each other (WebKit's collector runs
+// on its own timers), at most 30 s.
+func (f *fullApp) memSample(b *testing.B) memSample {
+	b.Helper()
+	f.collectGo(b)
+	prev, _ := pssMiB(b, f)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(2 * time.Second)
+		cur, _ := pssMiB(b, f)
+		done := math.Abs(cur["total"]-prev["total"]) < 1
+		prev = cur
+		if done {
+			break
+		}
+	}
+	heap := f.collectGo(b) // again: the wait let the app allocate
+	pss, alloc := pssMiB(b, f)
+	b.Logf("sample: PSS %v, allocated %v, Go heap %.1f MiB", pss, alloc, heap)
+	return memSample{pss: pss, alloc: alloc, goHeap: heap}
+}
+
+// collectGo asks the app to collect its Go heap and return free pages to the OS, and
+// returns the heap in use afterwards, in MiB.
+func (f *fullApp) collectGo(b *testing.B) float64 {
+	b.Helper()
+	resp, err := f.request("POST", "/gc")
+	if err != nil {
+		b.Fatalf("POST /gc: %v", err)
+	}
+	defer resp.Body.Close()
+	var st struct {
+		HeapInuse uint64 `json:"heapInuse"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		b.Fatalf("decode /gc: %v", err)
+	}
+	return float64(st.HeapInuse) / (1 << 20)
 }
 
 // openSettingsFromPill opens the settings window with the status pill's last item
@@ -177,7 +322,7 @@ func (f *fullApp) openSettingsFromPill() {
 // pssMiB sums the PSS of the app's process tree by kind: the app itself, WebKit's web
 // processes, its network process, and the settings window (a clanker child process and its
 // own WebKit processes), which "total" leaves out.
-func pssMiB(b *testing.B, f *fullApp) map[string]float64 {
+func pssMiB(b *testing.B, f *fullApp) (pss, alloc map[string]float64) {
 	b.Helper()
 	root := f.app.Cmd.Process.Pid
 	procs, err := ProcessTreePSS(root)
@@ -202,27 +347,29 @@ func pssMiB(b *testing.B, f *fullApp) map[string]float64 {
 		}
 		return false
 	}
-	out := map[string]float64{}
+	pss, alloc = map[string]float64{}, map[string]float64{}
 	for _, p := range procs {
-		mib := float64(p.KiB) / 1024
-		if inSettings(p.PID) {
-			out["settings"] += mib
-			continue
-		}
+		mib, allocMiB := float64(p.KiB)/1024, float64(p.AllocKiB)/1024
+		kind := "settings"
 		switch {
+		case inSettings(p.PID):
 		case p.PID == root:
-			out["app"] += mib
+			kind = "app"
 		case strings.HasPrefix(p.Name, "WebKitWebProces"):
-			out["webprocess"] += mib
+			kind = "webprocess"
 		case strings.HasPrefix(p.Name, "WebKitNetworkPr"):
-			out["networkprocess"] += mib
+			kind = "networkprocess"
 		default:
-			out["other"] += mib
+			kind = "other"
 		}
-		out["total"] += mib
+		pss[kind] += mib
+		alloc[kind] += allocMiB
+		if kind != "settings" {
+			pss["total"] += mib
+			alloc["total"] += allocMiB
+		}
 	}
-	b.Logf("PSS by process: %+v", procs)
-	return out
+	return pss, alloc
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

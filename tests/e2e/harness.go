@@ -313,6 +313,11 @@ type ProcessPSS struct {
 	PID, Parent int
 	Name        string
 	KiB         int64
+	// AllocKiB is the part of KiB the processes allocated (anonymous and shared memory:
+	// heaps, JavaScript and DOM, Go's heap, buffers shared with the web process). The rest
+	// is file-backed pages (code, fonts), whose share also moves with how many other
+	// processes on the machine map the same libraries.
+	AllocKiB int64
 }
 
 // ProcessTreePSS returns pid and its descendants with their PSS (from
@@ -324,26 +329,31 @@ func ProcessTreePSS(pid int) ([]ProcessPSS, error) {
 	}
 	var out []ProcessPSS
 	for _, p := range append([]int{pid}, descendantsOf(pid, parent)...) {
-		if kb := pssKiB(p); kb > 0 {
-			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: kb})
+		if kb, alloc := pssKiB(p); kb > 0 {
+			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: kb, AllocKiB: alloc})
 		}
 	}
 	return out, nil
 }
 
-func pssKiB(pid int) int64 {
+// pssKiB reads a process's PSS and its allocated part (Pss_Anon + Pss_Shmem) in KiB.
+func pssKiB(pid int) (pss, alloc int64) {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "Pss:") {
-			f := strings.Fields(line)
-			if len(f) >= 2 {
-				n, _ := strconv.ParseInt(f[1], 10, 64)
-				return n
-			}
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "Pss:":
+			pss = n
+		case "Pss_Anon:", "Pss_Shmem:":
+			alloc += n
 		}
 	}
-	return 0
+	return pss, alloc
 }

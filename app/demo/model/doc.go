@@ -8,5 +8,9 @@
 // quotes the message, plus a summary. A request carrying an image gets an acknowledgement of
 // the image. Identical requests always get identical answers; nothing is random.
 //
-// The tests' fake LLM server (tests/fakellm) plays the same persona as its default reply.
+// The server answers with Lively, which adds what makes the demo look alive: its own greeting
+// when a conversation is switched to Active, a look at images people send, and replies to
+// messages on topics it knows in Active mode, each saying it is the demo model. The tests'
+// fake LLM server (tests/fakellm) plays the quiet Reply as its default, so tests that do not
+// ask for the lively persona keep their expectations.
 package model

@@ -159,3 +159,82 @@ func TestDemoModelCountsXAIStyleImagePartsAndRefusesABodyItCannotRead(t *testing
 		t.Errorf("expected an OpenAI-shaped 400 saying the request was unreadable, got %v", err)
 	}
 }
+
+// activation is the start of the app's instruction after Active is chosen (app/llm's
+// prompt), as the demo model receives it.
+const activation = "[APP INSTRUCTION] You were just switched on in this conversation. Announce that you are here in one short, casual, friendly sentence."
+
+func TestLivelyDemoModelGreetsInItsOwnWordsWhenSwitchedToActive(t *testing.T) {
+	client := start(t)
+	_, r := demoAsk(t, client, openai.UserMessage("Maya: see you at six"), openai.UserMessage(activation))
+	if r.Response == nil || !strings.Contains(*r.Response, "demo") {
+		t.Fatalf("expected a greeting that says it is the demo model, got %v", r.Response)
+	}
+	content, _ := demoAsk(t, client, openai.UserMessage("[APP INSTRUCTION] The chat has been quiet for a while. Search the web."))
+	if content != `{"response": null}` {
+		t.Errorf("expected the news check to stay silent, got %q", content)
+	}
+}
+
+func TestLivelyDemoModelRepliesInActiveModeDifferentlyForDifferentMessages(t *testing.T) {
+	client := start(t)
+	// In Active mode the app asks about every message, including those that do not name
+	// Clanker; the demo model answers those about a topic it knows, or a question.
+	msgs := []string{
+		"Leo: anyone hungry? I could go for pizza",
+		"Priya: the forecast says rain on Saturday",
+		"Maya: who is driving to the lake?",
+		"Leo: I'll make the playlist",
+		"Priya: haha that was hilarious",
+		"Maya: do you think they have a boat rental there?",
+	}
+	seen := map[string]string{}
+	for _, msg := range msgs {
+		first, r := demoAsk(t, client, openai.UserMessage("Sam: hello everyone"), openai.UserMessage(msg))
+		if r.Response == nil {
+			t.Errorf("%q: expected an Active-mode demo reply, got null", msg)
+			continue
+		}
+		text := *r.Response
+		if !strings.Contains(text, "demo") {
+			t.Errorf("%q: expected the reply to say it is the demo model, got %q", msg, text)
+		}
+		if sender := strings.SplitN(msg, ":", 2)[0]; !strings.Contains(text, sender) {
+			t.Errorf("%q: expected the reply to name %s, got %q", msg, sender, text)
+		}
+		if prev, dup := seen[text]; dup {
+			t.Errorf("expected different replies for %q and %q, both got %q", prev, msg, text)
+		}
+		seen[text] = msg
+		// The same message gets the same reply: the wording is chosen, not drawn.
+		again, _ := demoAsk(t, client, openai.UserMessage("Sam: hello everyone"), openai.UserMessage(msg))
+		if again != first {
+			t.Errorf("%q: expected the same reply twice, got %q then %q", msg, first, again)
+		}
+	}
+	for _, quiet := range []string{"Leo: ok", "Maya: [clanker] Maya's bot here: pizza?"} {
+		content, _ := demoAsk(t, client, openai.UserMessage(quiet))
+		if content != `{"response": null}` {
+			t.Errorf("%q: expected the demo model to stay silent, got %q", quiet, content)
+		}
+	}
+}
+
+func TestLivelyDemoModelAsksToSeeAnImageSomeoneSent(t *testing.T) {
+	client := start(t)
+	res, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model: model.Name, Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.UserMessage("Priya: Photo from last year's trip!"),
+			openai.UserMessage("Priya: [IMAGE: blob:http://127.0.0.1:1/abc]"),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		RequestImage string `json:"requestImage"`
+	}
+	if content := res.Choices[0].Message.Content; json.Unmarshal([]byte(content), &r) != nil || r.RequestImage != "blob:http://127.0.0.1:1/abc" {
+		t.Errorf("expected a request for the image just sent, got %q", content)
+	}
+}

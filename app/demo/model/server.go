@@ -25,7 +25,7 @@ const maxBody = 32 << 20
 const created = 1704067200
 
 // Server is the demo model on loopback: an OpenAI-compatible Chat Completions endpoint
-// answering with Reply.
+// answering with Lively.
 type Server struct {
 	srv  *http.Server
 	base string
@@ -114,7 +114,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the demo model could not read the request: "+err.Error())
 		return
 	}
-	content := Reply(req.messages())
+	content := Lively(req.messages())
 	model := req.Model
 	if model == "" {
 		model = Name

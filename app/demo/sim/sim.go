@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -47,6 +48,9 @@ type Options struct {
 	// Mount, when set, adds routes to the app origin (the tests' control API). They sit
 	// behind the same loopback-only guard as the page.
 	Mount func(s *Server, mux *http.ServeMux)
+	// Script, when set, makes scripted friends write by themselves (see Script; the demo
+	// plays DemoScript). Nil, the default, leaves the simulator changing only when told.
+	Script *Script
 }
 
 // Send is one entry of the send log: a send the page accepted (Trusted) or rejected.
@@ -121,6 +125,8 @@ type Server struct {
 	// held, while not nil, keeps every page's state request waiting (HoldPages): the page
 	// draws nothing of the app until it is closed (ReleasePages).
 	held chan struct{}
+	// script is the running script's state; nil without Options.Script.
+	script *scriptState
 }
 
 // Start listens on loopback and serves the simulator until Close.
@@ -128,14 +134,38 @@ func Start(opts Options) (*Server, error) {
 	// Draw the media now, beside whatever the caller does next (usually starting a browser),
 	// so the first page that shows the 12-megapixel photo does not wait for it.
 	go mediaBytes(MediaPhoto)
+	opts.Addr, opts.AccountsAddr = cmp.Or(opts.Addr, "127.0.0.1:0"), cmp.Or(opts.AccountsAddr, "127.0.0.1:0")
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	appLn, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sim: listen on %s: %w", opts.Addr, err)
+	}
+	accLn, err := net.Listen("tcp", opts.AccountsAddr)
+	if err != nil {
+		s.Close()
+		appLn.Close()
+		return nil, fmt.Errorf("sim: listen for the accounts origin on %s: %w", opts.AccountsAddr, err)
+	}
+	s.appURL = "http://" + appLn.Addr().String()
+	s.accURL = "http://" + accLn.Addr().String()
+	s.app = &http.Server{Handler: s.appHandler(), ReadHeaderTimeout: 10 * time.Second}
+	s.accounts = &http.Server{Handler: s.accountsHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go s.app.Serve(appLn)
+	go s.accounts.Serve(accLn)
+	s.log.Info("simulator listening", "url", s.appURL, "accounts", s.accURL, "seed", opts.Seed)
+	return s, nil
+}
+
+// newServer fills in the defaults and builds the state, without listening: Start adds the
+// listeners, and the script's tests run a server inside a testing/synctest bubble, where a
+// goroutine blocked on a real socket would keep the fake clock from moving.
+func newServer(opts Options) (*Server, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
-	}
-	if opts.Addr == "" {
-		opts.Addr = "127.0.0.1:0"
-	}
-	if opts.AccountsAddr == "" {
-		opts.AccountsAddr = "127.0.0.1:0"
 	}
 	if opts.Start.IsZero() {
 		opts.Start = DefaultStart
@@ -164,24 +194,10 @@ func Start(opts Options) (*Server, error) {
 		opts.Logger = slog.Default()
 	}
 	s := &Server{opts: opts, log: opts.Logger.With("component", "sim"), hub: newHub(), timers: map[*time.Timer]bool{}}
+	// The script's timers read the state under the lock, so it is written under it too.
+	s.mu.Lock()
 	s.resetLocked()
-
-	appLn, err := net.Listen("tcp", opts.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("sim: listen on %s: %w", opts.Addr, err)
-	}
-	accLn, err := net.Listen("tcp", opts.AccountsAddr)
-	if err != nil {
-		appLn.Close()
-		return nil, fmt.Errorf("sim: listen for the accounts origin on %s: %w", opts.AccountsAddr, err)
-	}
-	s.appURL = "http://" + appLn.Addr().String()
-	s.accURL = "http://" + accLn.Addr().String()
-	s.app = &http.Server{Handler: s.appHandler(), ReadHeaderTimeout: 10 * time.Second}
-	s.accounts = &http.Server{Handler: s.accountsHandler(), ReadHeaderTimeout: 10 * time.Second}
-	go s.app.Serve(appLn)
-	go s.accounts.Serve(accLn)
-	s.log.Info("simulator listening", "url", s.appURL, "accounts", s.accURL, "seed", opts.Seed)
+	s.mu.Unlock()
 	return s, nil
 }
 
@@ -208,6 +224,9 @@ func (s *Server) Close() error {
 	s.releaseLocked()
 	s.mu.Unlock()
 	s.hub.close()
+	if s.app == nil {
+		return nil // never listened (newServer)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := errors.Join(s.app.Shutdown(ctx), s.accounts.Shutdown(ctx))
@@ -236,6 +255,10 @@ func (s *Server) resetLocked() {
 	}
 	if !s.opts.Empty {
 		loadDemo(s)
+	}
+	s.script = nil
+	if s.opts.Script != nil {
+		s.startScriptLocked()
 	}
 }
 

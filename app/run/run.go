@@ -232,7 +232,8 @@ func New(opts Options) (a *App, err error) {
 			return nil, err
 		}
 		if target == "" {
-			target = a.sim.AppURL()
+			// The demo opens on the script's group, where friends are about to write.
+			target = a.sim.ConversationURL(a.sim.ScriptGroup())
 		}
 		popups = append(popups, a.sim.AccountsURL())
 	}
@@ -271,7 +272,11 @@ func New(opts Options) (a *App, err error) {
 		Logger: log,
 	}
 	cur := a.cur.Load()
-	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: adapter, Logger: log,
+	var pg engine.Page = a.link
+	if a.sim != nil {
+		pg = demoPage{Page: a.link, a: a}
+	}
+	a.eng, err = engine.New(engine.Config{Page: pg, Store: a.store.Engine(), LLM: adapter, Logger: log,
 		Settings: &cur.st, HasAPIKey: cur.hasKey})
 	if err != nil {
 		return nil, err
@@ -362,9 +367,24 @@ func originsOf(urls []string) []string {
 	return out
 }
 
-// startDemo starts the simulator with its demo content and the demo model.
+// demoGuideDone marks, in the demo's data directory, that the demo's one-time guide was
+// followed or closed, so later demo runs do not show it again.
+const demoGuideDone = "demo-guide-done"
+
+// startDemo starts the simulator with its demo content, its scripted friends and the demo
+// model.
 func (a *App) startDemo() error {
-	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim")})
+	script := sim.DemoScript()
+	marker := filepath.Join(a.dir, demoGuideDone)
+	if _, err := os.Stat(marker); err == nil {
+		script.Guide = ""
+	}
+	script.OnGuideDone = func() {
+		if err := os.WriteFile(marker, []byte("The demo's guide was followed or closed; delete this file to see it again.\n"), 0o600); err != nil {
+			a.log.Warn("could not remember that the demo guide is done", "err", err)
+		}
+	}
+	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim"), Script: script})
 	if err != nil {
 		return fmt.Errorf("start the demo simulator: %w", err)
 	}
@@ -376,6 +396,20 @@ func (a *App) startDemo() error {
 	a.closers = append(a.closers, a.fake.Close)
 	a.log.Info("demo started", "simulator", s.URL())
 	return nil
+}
+
+// demoPage passes the engine's commands to the page and tells the demo's script about each
+// mode the status pill shows, so friends react when Clanker is switched on in their group.
+type demoPage struct {
+	engine.Page
+	a *App
+}
+
+func (p demoPage) Do(cmd engine.Command) {
+	p.Page.Do(cmd)
+	if cmd.Kind == engine.CmdStatus {
+		p.a.sim.ClankerMode(p.a.link.Current(), cmd.Text)
+	}
 }
 
 // DemoEndpoint fills what the demo needs when the demo data has no real endpoint: the

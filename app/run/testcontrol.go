@@ -95,6 +95,22 @@ func (a *App) startTestControl(file string) error {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(ts)
 	})
+	// In the demo the simulator runs inside the app, so the tests read its group, the
+	// group's rows and its send logs (what the page accepted as trusted input, and what it refused) here.
+	mux.HandleFunc("GET /demo", func(w http.ResponseWriter, r *http.Request) {
+		if a.sim == nil {
+			http.Error(w, "not a demo: the app runs without the built-in simulator", http.StatusNotFound)
+			return
+		}
+		group := a.sim.ScriptGroup()
+		msgs, err := a.sim.Messages(group)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"group": group, "messages": msgs, "sent": a.sim.Sent(), "rejected": a.sim.Rejected()})
+	})
 	mux.HandleFunc("POST /hide", func(w http.ResponseWriter, r *http.Request) { answer(w, a.HideWindow()) })
 	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) { answer(w, a.shell.Reload(r.Context())) })
 	mux.HandleFunc("POST /show", func(w http.ResponseWriter, r *http.Request) { answer(w, a.ShowWindow()) })

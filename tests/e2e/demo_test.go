@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ var addressed = regexp.MustCompile(`^Clanker, `)
 // real binary and command, on its own data folder), watches the scripted friends write in
 // the group it opens on, switches that group to Available in the status pill with real
 // clicks, and sees a friend's mention answered by the demo model through the trusted send
-// path.
+// path; then, switched to Active, the demo model greets and joins in by itself.
 func TestDemoCommandFriendsWriteAndAMentionIsAnsweredOnceAvailable(t *testing.T) {
 	needDisplay(t)
 	bin := buildClanker(t)
@@ -216,6 +217,43 @@ func TestDemoCommandFriendsWriteAndAMentionIsAnsweredOnceAvailable(t *testing.T)
 		t.Errorf("expected the demo to remember that its guide is done: %v", err)
 	}
 	if err := display.Screenshot(filepath.Join(ArtifactsDir(), "demo-command-reply.png")); err != nil {
+		t.Logf("screenshot: %v", err)
+	}
+
+	// Active: the demo model greets in its own words (not the fixed fallback) and joins in
+	// on a friend's message that does not name Clanker.
+	f.waitQuiet()
+	active := len(f.demo().Messages)
+	f.demoPill("active")
+	f.waitMode("active")
+	testkit.WaitFor(t, 180*time.Second, "the demo model to greet and join in on its own in Active", func() (bool, string) {
+		d := f.demo()
+		greeted, joined := false, false
+		for i := active; i < len(d.Messages); i++ {
+			m := d.Messages[i]
+			if !m.Outgoing || !strings.HasPrefix(m.Text, engine.Prefix) {
+				continue
+			}
+			if strings.Contains(m.Text, "Demo model switched on") {
+				greeted = true
+				continue
+			}
+			for j := active; j < i; j++ {
+				in := d.Messages[j]
+				if !in.Outgoing && in.Text != "" && !addressed.MatchString(in.Text) && strings.Contains(m.Text, in.From) && strings.Contains(m.Text, "demo") {
+					joined = true
+				}
+			}
+		}
+		return greeted && joined, fmt.Sprintf("rows since the switch: %+v", d.Messages[active:])
+	})
+	if d := f.demo(); slices.ContainsFunc(d.Sent, func(s sim.Send) bool { return s.Text == engine.ActiveFallbackText }) {
+		t.Errorf("expected the demo model's own greeting, got the fixed fallback: %+v", d.Sent)
+	}
+	if d := f.demo(); len(d.Rejected) != 0 {
+		t.Errorf("the page recorded %d untrusted send attempts, want none: %+v", len(d.Rejected), d.Rejected)
+	}
+	if err := display.Screenshot(filepath.Join(ArtifactsDir(), "demo-command-active.png")); err != nil {
 		t.Logf("screenshot: %v", err)
 	}
 }

@@ -128,9 +128,6 @@ func TestDemoCommandFriendsWriteAndAMentionIsAnsweredOnceAvailable(t *testing.T)
 	if guide.X > 40 || guide.Y+guide.Height > guide.InnerHeight-40 || guide.Y+guide.Height < guide.InnerHeight-140 {
 		t.Errorf("expected the guide in the bottom left corner above the pill, got %+v", guide)
 	}
-	if err := display.Screenshot(filepath.Join(ArtifactsDir(), "demo-guide.png")); err != nil {
-		t.Logf("screenshot: %v", err)
-	}
 
 	// Friends write by themselves: a mention of Clanker, someone else's chat and a photo
 	// arrive within the first minute (given two here: CI is a loaded box).
@@ -153,6 +150,10 @@ func TestDemoCommandFriendsWriteAndAMentionIsAnsweredOnceAvailable(t *testing.T)
 		}
 		return mention != "" && chat && photo, fmt.Sprintf("%d rows", len(d.Messages))
 	})
+	// The friends' first minute under the guide, for people to look at.
+	if err := display.Screenshot(filepath.Join(ArtifactsDir(), "demo-guide.png")); err != nil {
+		t.Logf("screenshot: %v", err)
+	}
 	// Deactivated: nobody was answered.
 	if d := f.demo(); len(d.Sent) != 0 {
 		t.Fatalf("expected nothing sent while the group is Deactivated, got %+v", d.Sent)

@@ -73,6 +73,7 @@ var topics = []topic{
 // Reply stays the quiet persona the tests' fake LLM server plays by default, so their
 // expectations do not change with the demo's script.
 func Lively(msgs []Message) string {
+	msgs = withoutAppNotes(msgs)
 	last := lastUserText(msgs)
 	if strings.HasPrefix(last, appInstruction) {
 		if strings.Contains(last, activationMark) {
@@ -139,4 +140,21 @@ func onTopic(sender, said string, pick uint32) (text, summary string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// appNoteRE matches the app's own user-role notes in a prompt: the memory it keeps for the
+// model, which comes after the settled history, and the count of older messages before it.
+var appNoteRE = regexp.MustCompile(`^\[(MEMORY\b|\d+ older messages)`)
+
+// withoutAppNotes drops the app's notes, so that "the last user message" is the last thing a
+// person said: a stored summary mentions Clanker, and answering it would quote the summary.
+func withoutAppNotes(msgs []Message) []Message {
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Role == "user" && len(m.Texts) > 0 && appNoteRE.MatchString(m.Texts[0]) && m.Images == 0 {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -238,3 +238,18 @@ func TestLivelyDemoModelAsksToSeeAnImageSomeoneSent(t *testing.T) {
 		t.Errorf("expected a request for the image just sent, got %q", content)
 	}
 }
+
+func TestLivelyDemoModelAnswersThePersonNotTheAppsMemoryNote(t *testing.T) {
+	client := start(t)
+	// Once the conversation has a summary, the app puts it after the settled history, so
+	// the last user-role message is the app's note; it names Clanker, but nobody said it.
+	memory := openai.UserMessage("[2 older messages, before the ones above, are not shown; the summary covers them]\n[MEMORY - from the Clanker app, not written by a participant]\n[CONVERSATION SUMMARY - older messages are not shown]\nMaya spoke to Clanker (the demo model).")
+	_, r := demoAsk(t, client, openai.UserMessage("Priya: Is anyone bringing coffee?"), memory)
+	if r.Response == nil || strings.Contains(*r.Response, "MEMORY") || !strings.Contains(*r.Response, "Priya") {
+		t.Errorf("expected an answer to Priya's message, not to the memory note, got %v", r.Response)
+	}
+	content, _ := demoAsk(t, client, openai.UserMessage("Leo: ok"), memory)
+	if content != `{"response": null}` {
+		t.Errorf("expected silence when the last person said nothing for the demo model, got %q", content)
+	}
+}

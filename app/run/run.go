@@ -291,8 +291,10 @@ func New(opts Options) (a *App, err error) {
 		title = "Clanker DEMO"
 		a.link.SetBanner(bannerDemo, DemoBanner)
 	}
-	if !opts.Demo {
-		// The demo has its own data folder and shows its own guide.
+	if opts.Demo {
+		// The demo has its own data folder and shows its own guide, once.
+		a.startHint(DemoGuideName, DemoGuide)
+	} else {
 		a.startHint(PillHintName, PillHint)
 	}
 	if r := a.store.Recovery(); r != nil {
@@ -367,24 +369,20 @@ func originsOf(urls []string) []string {
 	return out
 }
 
-// demoGuideDone marks, in the demo's data directory, that the demo's one-time guide was
-// followed or closed, so later demo runs do not show it again.
-const demoGuideDone = "demo-guide-done"
+// DemoGuideName is the name under which the demo's store remembers that its guide was
+// followed or dismissed (sqlite.Store.Seen).
+const DemoGuideName = "demo_guide"
+
+// DemoGuide is the demo's one-time guide, shown beside the status pill of the group the
+// demo opens on (through the same hint as the first-conversation one, which the demo does
+// not show).
+const DemoGuide = "Try it: switch this conversation to Available here. Then friends who write " +
+	"\u201cClanker, \u2026\u201d get an answer from the demo model; Active lets it join in by itself."
 
 // startDemo starts the simulator with its demo content, its scripted friends and the demo
 // model.
 func (a *App) startDemo() error {
-	script := sim.DemoScript()
-	marker := filepath.Join(a.dir, demoGuideDone)
-	if _, err := os.Stat(marker); err == nil {
-		script.Guide = ""
-	}
-	script.OnGuideDone = func() {
-		if err := os.WriteFile(marker, []byte("The demo's guide was followed or closed; delete this file to see it again.\n"), 0o600); err != nil {
-			a.log.Warn("could not remember that the demo guide is done", "err", err)
-		}
-	}
-	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim"), Script: script})
+	s, err := sim.Start(sim.Options{Seed: 1, Logger: a.log.With("component", "sim"), Script: sim.DemoScript()})
 	if err != nil {
 		return fmt.Errorf("start the demo simulator: %w", err)
 	}

@@ -28,10 +28,7 @@
 // sends its timed lines on the server's timers (within the first minute someone addresses
 // Clanker, someone else chats, a photo arrives; more over the next minutes). The app tells it
 // Clanker's mode with ClankerMode(conv, mode): the first switch of the group to Available or
-// Active makes a friend speak up a few seconds later. Its one-time guide is drawn by the page
-// over the group, above where Clanker's status pill sits, until Clanker is switched on there
-// or the user clicks "Got it" (POST /__sim/page/guide-closed); Script.OnGuideDone then runs.
-// ScriptGroup() is the group's id. Without a script, the default, nothing changes unless a
+// Active makes a friend speak up a few seconds later. ScriptGroup() is the group's id. Without a script, the default, nothing changes unless a
 // caller changes it, so tests stay deterministic; the script's own timing is tested under
 // testing/synctest on a server that does not listen.
 //

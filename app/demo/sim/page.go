@@ -25,7 +25,6 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		writeJSON(w, map[string]any{
-			"guide":          s.guideViewLocked(),
 			"signedIn":       s.signedIn,
 			"variants":       s.variantsOrEmpty(),
 			"accountsOrigin": s.accURL,
@@ -48,7 +47,6 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /__sim/page/events", s.serveEvents)
 	mux.HandleFunc("POST /__sim/page/send", s.pageSend)
-	mux.HandleFunc("POST /__sim/page/guide-closed", s.serveGuideClosed)
 	mux.HandleFunc("POST /__sim/page/open", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Conversation string `json:"conversation"`

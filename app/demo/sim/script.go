@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"net/http"
-	"time"
-)
+import "time"
 
 // DemoGroup is the group conversation the demo script creates and its friends write in.
 const DemoGroup = "Weekend trip"
@@ -23,9 +20,8 @@ type ScriptLine struct {
 // with its History when it starts, then sends each of Lines at its time. It reacts to the
 // app too: the first time Clanker is switched to Available (or Active) in the group
 // (ClankerMode), the friends send WhenAvailable (or WhenActive), so someone speaks to
-// Clanker once it listens. Guide, when set, is a one-time hint the page draws over the group
-// pointing at where Clanker's status pill sits; it goes once Clanker is switched on there or
-// the user closes it, and OnGuideDone is then called (once, on its own goroutine).
+// Clanker once it listens. (The demo's guide to switching Clanker on is the app's, beside
+// its status pill, not the page's.)
 //
 // The script runs on the server's timers, so under testing/synctest it follows the bubble's
 // clock; a server without Options.Script never changes by itself.
@@ -35,12 +31,7 @@ type Script struct {
 	Lines         []ScriptLine
 	WhenAvailable []ScriptLine
 	WhenActive    []ScriptLine
-	Guide         string
-	OnGuideDone   func()
 }
-
-// DemoGuide is what the demo's one-time guide says.
-const DemoGuide = "Try Clanker here: switch this conversation to Available. Click the \u201cClanker\u201d pill at the bottom left and choose Available; friends who write \u201cClanker, \u2026\u201d then get an answer from the demo model."
 
 // DemoScript is the script `clanker demo` plays: within the first minute someone in the group
 // addresses Clanker, someone else chats and a photo arrives; more follows over the next
@@ -74,15 +65,13 @@ func DemoScript() *Script {
 			{After: 8 * s, From: "Leo", Text: "I can pick everyone up at 9, my car fits four."},
 			{After: 25 * s, From: "Priya", Text: "Is anyone bringing coffee? I'm useless without it."},
 		},
-		Guide: DemoGuide,
 	}
 }
 
 // scriptState is what the running script keeps between its cues.
 type scriptState struct {
-	group     string
-	reacted   map[string]bool // modes the friends already reacted to
-	guideOpen bool
+	group   string
+	reacted map[string]bool // modes the friends already reacted to
 }
 
 // startScriptLocked creates the group with its history and schedules the timed lines. It
@@ -99,7 +88,7 @@ func (s *Server) startScriptLocked() {
 		}
 	}
 	c.Unread = false // history, not news
-	s.script = &scriptState{group: c.ID, reacted: map[string]bool{}, guideOpen: sc.Guide != ""}
+	s.script = &scriptState{group: c.ID, reacted: map[string]bool{}}
 	s.scheduleLocked(c.ID, sc.Lines)
 }
 
@@ -146,7 +135,7 @@ func (s *Server) ScriptGroup() string {
 
 // ClankerMode tells the script which mode Clanker now has in a conversation ("deactivated",
 // "available", "active"), as the app's status pill shows it. The first switch of the group
-// to Available or Active makes the friends react with that mode's lines and ends the guide.
+// to Available or Active makes the friends react with that mode's lines.
 // Without a script, or for another conversation, it does nothing.
 func (s *Server) ClankerMode(conv, mode string) {
 	s.mu.Lock()
@@ -163,44 +152,9 @@ func (s *Server) ClankerMode(conv, mode string) {
 	default:
 		return
 	}
-	s.endGuideLocked("clanker switched on in the group")
 	if s.script.reacted[mode] {
 		return
 	}
 	s.script.reacted[mode] = true
 	s.scheduleLocked(conv, lines)
-}
-
-// endGuideLocked hides the guide on the pages and reports it done, once.
-func (s *Server) endGuideLocked(why string) {
-	if s.script == nil || !s.script.guideOpen {
-		return
-	}
-	s.script.guideOpen = false
-	s.publishLocked(event{Type: "guide"})
-	s.log.Info("demo guide done", "why", why)
-	if fn := s.opts.Script.OnGuideDone; fn != nil {
-		go fn()
-	}
-}
-
-// guideView is what the page needs to draw the guide: the conversation it belongs to and its
-// text, or nil when there is none.
-func (s *Server) guideViewLocked() map[string]string {
-	if s.script == nil || !s.script.guideOpen {
-		return nil
-	}
-	return map[string]string{"conversation": s.script.group, "text": s.opts.Script.Guide}
-}
-
-// serveGuideClosed records that the user closed the guide on the page.
-func (s *Server) serveGuideClosed(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.script == nil {
-		http.Error(w, "no guide to close: the simulator runs without a script", http.StatusNotFound)
-		return
-	}
-	s.endGuideLocked("closed on the page")
-	w.WriteHeader(http.StatusNoContent)
 }

@@ -368,7 +368,6 @@
     document.body.removeAttribute('data-sim-shown');
     renderSidebar();
     renderPane();
-    renderGuide();
     post('/__sim/page/open', { conversation: id || '' });
     if (!id) return;
     getJSON('/__sim/page/messages?conversation=' + encodeURIComponent(id)).then(function (d) {
@@ -660,30 +659,6 @@
     sendChain = sendChain.then(function () { return post('/__sim/page/send', body); });
   }
 
-  // ---- demo guide -------------------------------------------------------------------------------
-
-  // renderGuide draws the demo script's one-time guide (never on the real page, and never
-  // without a script) over its conversation: a card near the bottom left corner, where
-  // Clanker's status pill sits, with an arrow pointing down at it. It goes when the server
-  // says so (Clanker was switched on there) or when the user closes it.
-  function renderGuide() {
-    var old = document.getElementById('sim-demo-guide');
-    if (old) old.remove();
-    var g = st && st.guide;
-    if (!g || current !== g.conversation) return;
-    var card = h('div', { id: 'sim-demo-guide', role: 'note', 'class': 'demo-guide' });
-    card.appendChild(h('span', { 'class': 'demo-guide-text' }, g.text));
-    var close = h('button', { type: 'button', 'class': 'demo-guide-close' }, 'Got it');
-    close.addEventListener('click', function () {
-      st.guide = null;
-      renderGuide();
-      post('/__sim/page/guide-closed', {});
-    });
-    card.appendChild(close);
-    card.appendChild(h('span', { 'class': 'demo-guide-arrow', 'aria-hidden': 'true' }));
-    document.body.appendChild(card);
-  }
-
   // ---- server events --------------------------------------------------------------------------
 
   function apply(ev) {
@@ -719,10 +694,6 @@
       }
       case 'loadOlder':
         loadOlder(ev.count);
-        return;
-      case 'guide':
-        if (st) st.guide = null;
-        renderGuide();
         return;
     }
   }

@@ -193,7 +193,9 @@ func (e *Engine) leaveForeground() {
 	kept := e.sendQ[:0]
 	for _, j := range e.sendQ {
 		if j.conv == id {
-			if j.reply && e.deferred[id] == nil {
+			// A later reply in the queue was computed later: the last one is the answer to
+			// keep (a held reply ahead of it may be stale already).
+			if j.reply {
 				e.deferReply(id, j.text, j.base)
 			}
 			continue

@@ -620,3 +620,36 @@ func TestPartialTextOfAnEngineStoppedWhileTypingIsTakenOutByTheNext(t *testing.T
 		}
 	})
 }
+
+// Two replies for one conversation wait in the queue when the user switches away: the first
+// held behind the draft the user just cleared (it is stale, a newer question came meanwhile),
+// the second answering that newer question. The newer one is the answer kept for the return.
+// The first used to take the conversation's slot and the second was dropped; on the return the
+// first was discarded as stale, so the newer question went unanswered (tests/chaos seed
+// 123456791716).
+func TestLeavingWithTwoQueuedRepliesKeepsTheNewerOne(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+			return Reply{Text: "answer to " + r.History[len(r.History)-1].Text + " with some words to type"}, nil
+		})
+		h.store.setMode("c1", ModeActive)
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "first?"))
+		typingStarted(h, 3)
+		h.userTypes("c1", "wait") // the reply to "first?" is held behind the draft
+		h.receive("c1", in("Ann", "second?"))
+		h.wait(5 * time.Second) // the reply to "second?" waits for the draft too
+		h.wantRequests(1, "only the first question asked while the user has a draft")
+		h.userEmpties("c1", false)
+		h.wait(300 * time.Millisecond) // "second?" answered and queued; the held reply still waits for the box to settle
+		h.wantRequests(2, "the second question asked once the draft is gone")
+		h.wantSent("before the box settled")
+		h.open("c2", in("Bob", "hey"))
+		h.wait(5 * time.Second)
+		h.reopen("c1")
+		h.wait(30 * time.Second)
+		h.wantSent("after the user came back", "c1|"+Prefix+"answer to second? with some words to type")
+		h.wantRequests(2, "the kept answer needs no new request")
+	})
+}

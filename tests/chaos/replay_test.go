@@ -256,3 +256,35 @@ func TestChaosReplayHopAsksOnlyOnceTheSwitchIsReported(t *testing.T) {
 		t.Errorf("no hop was checked; the replay no longer asks in c4")
 	}
 }
+
+// Engine: a reply held behind the user's draft was still queued, waiting for the box to
+// settle, when the answer to a newer question was queued behind it, and the user hopped away.
+// The stale held reply took the conversation's deferred slot and the newer answer was dropped.
+func TestChaosReplayLeavingKeepsTheNewerOfTwoQueuedReplies(t *testing.T) {
+	res := replay(t, 123456791716, []event{
+		{Kind: evRestart},
+		{Kind: evRestart},
+		{Kind: evSwitch, Conv: 4, Var: 1, D: 47 * time.Millisecond},
+		{Kind: evUserType},
+		{Kind: evRestart},
+		{Kind: evSettings, Var: 0}, // toggle-relaxed
+		{Kind: evRestart},
+		{Kind: evSwitch, Conv: 2},
+		{Kind: evSettings, Var: 0}, // toggle-relaxed
+		{Kind: evRestart},
+		{Kind: evMode, Var: 1}, // Available from the pill
+		{Kind: evHop, Conv: 0, Var: 0},
+		{Kind: evRemote, Conv: numConvs, Var: 4},  // mention+image
+		{Kind: evRemote, Conv: numConvs, Var: 17}, // another Clanker naming clanker
+		{Kind: evSwitch, Conv: 4},
+		{Kind: evLLM, Var: int(outJSON), D: 0},
+		{Kind: evRemote, Conv: 2, Var: 11}, // another Clanker naming clanker, in c2
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 192 * time.Millisecond},
+		{Kind: evUserType},
+		{Kind: evTypeDuringTyping, Var: 1},
+		{Kind: evHop, Conv: 4, Var: 0},
+	})
+	if res.stats.hopsChecked == 0 {
+		t.Errorf("no hop was checked; the replay no longer queues two replies before the hop")
+	}
+}

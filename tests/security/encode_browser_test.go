@@ -83,8 +83,9 @@ func nastyCommands(t *testing.T) (scripts []string, want map[string]page.Command
 	return scripts, want
 }
 
-// literal extracts the single JSON string literal an encoded command passes to the bridge.
-var literal = regexp.MustCompile(`\)\(("(?:[^"\\]|\\.)*")\);$`)
+// literal extracts the single JSON string literal an encoded command passes to the bridge:
+// the whole script is the guarded call of the bridge's entry point with that one literal.
+var literal = regexp.MustCompile(`^window\.__clanker&&typeof window\.__clanker\.command==='function'&&window\.__clanker\.command\(("(?:[^"\\]|\\.)*")\);$`)
 
 // checkReceived compares what the page received with what Go encoded, byte for byte: the string
 // the entry point got must equal the literal's value, and its args must equal the command's.

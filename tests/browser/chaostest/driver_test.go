@@ -505,6 +505,14 @@ func (s *session) userSend(naming bool) error {
 		w.draft += " clanker?"
 	}
 	want := w.draft
+	// A user looks before pressing Enter: when a visit took the window to another
+	// conversation while they typed, they do not send there. (That a visit can begin while
+	// the user types at all is an open engine question; see the closing note of issue 14.)
+	if shown, err := s.shown(); err == nil && shown != cur {
+		w.draft, w.draftConv = want, cur
+		w.skipped = append(w.skipped, fmt.Sprintf("step %d: a visit to %s began while the user typed in %s; the user did not press Enter", s.step, shown, cur))
+		return nil
+	}
 	before := len(s.sent())
 	if err := s.run("press Enter", chromedp.KeyEvent(kb.Enter)); err != nil {
 		return err

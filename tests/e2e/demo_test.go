@@ -50,23 +50,7 @@ func (f *fullApp) demo() demoState {
 // as pillMenu does for the main window's title.
 func (f *fullApp) demoPill(choice string) {
 	f.t.Helper()
-	x, y, _, h := windowGeometry(f.t, demoTitle)
-	fromBottom := map[string]float64{"settings": 0.5, "active": 1.5, "available": 2.5, "deactivated": 3.5}[choice]
-	for attempt := 1; ; attempt++ {
-		click(f.t, x+50, y+h-28)
-		click(f.t, x+60, y+h-52-int(fromBottom*31))
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			if f.status().Mode == choice {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		if attempt == 3 {
-			_ = display.Screenshot(filepath.Join(ArtifactsDir(), "demo-pill-failed.png"))
-			f.t.Fatalf("choosing %s in the demo's status pill did not take after %d attempts: %+v", choice, attempt, f.status())
-		}
-	}
+	f.pillMenuOf(demoTitle, "demo-pill-failed.png", choice)
 }
 
 // addressed is how the script's friends speak to Clanker.

@@ -314,7 +314,14 @@ func click(t testing.TB, x, y int) {
 // Available, Active and Settings... from top to bottom, each about 31 px high.
 func (f *fullApp) pillMenu(choice string) {
 	f.t.Helper()
-	x, y, _, h := windowGeometry(f.t, "Clanker")
+	f.pillMenuOf("Clanker", "pill-menu-failed.png", choice)
+}
+
+// pillMenuOf is pillMenu for the window with the given title; a failure leaves a
+// screenshot named shot in the artifacts folder.
+func (f *fullApp) pillMenuOf(title, shot, choice string) {
+	f.t.Helper()
+	x, y, _, h := windowGeometry(f.t, title)
 	fromBottom := map[string]float64{"settings": 0.5, "active": 1.5, "available": 2.5, "deactivated": 3.5}[choice]
 	// The pill is redrawn when the conversation settles; a click racing that redraw is
 	// lost, so try again (a few times at most) until the app reports the mode.
@@ -329,8 +336,8 @@ func (f *fullApp) pillMenu(choice string) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		if attempt == 3 {
-			_ = display.Screenshot(filepath.Join(ArtifactsDir(), "pill-menu-failed.png"))
-			f.t.Fatalf("choosing %s in the status pill did not take after %d attempts: %+v", choice, attempt, f.status())
+			_ = display.Screenshot(filepath.Join(ArtifactsDir(), shot))
+			f.t.Fatalf("choosing %s in the status pill of %q did not take after %d attempts: %+v", choice, title, attempt, f.status())
 		}
 	}
 }

@@ -161,6 +161,8 @@ func engineError(err error) *engine.LLMError {
 		le.UserText = "The model's answer was cut off by its length limit, so Clanker sent nothing."
 	case errors.Is(err, ErrReasoningOnly):
 		le.UserText = "The model only produced unfinished reasoning, so Clanker sent nothing."
+	case errors.Is(err, ErrGarbled):
+		le.UserText = "The model's answer was garbled (it held bytes that are not text), so Clanker sent nothing."
 	case errors.Is(err, ErrMalformedJSON), errors.Is(err, ErrNotAReply):
 		le.UserText = "The model's answer could not be read, so Clanker sent nothing."
 	default:

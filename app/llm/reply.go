@@ -49,6 +49,10 @@ var (
 	// ErrTruncated means the provider stopped the output at the token limit
 	// even after one retry with more room.
 	ErrTruncated = errors.New("model output was cut off by the token limit")
+	// ErrGarbled means the output held bytes that are not valid UTF-8 (the JSON decoder
+	// turns them into U+FFFD) or the replacement character itself: a broken answer that
+	// must not be posted with its holes in it.
+	ErrGarbled = errors.New("model output holds bytes that are not valid text")
 )
 
 var (
@@ -85,6 +89,9 @@ func ParseReply(raw string) (reply engine.Reply, notes []string, err error) {
 }
 
 func parseReply(raw string, notes *[]string) (engine.Reply, error) {
+	if !utf8.ValidString(raw) || strings.ContainsRune(raw, utf8.RuneError) {
+		return engine.Reply{}, fmt.Errorf("%w (%d bytes)", ErrGarbled, len(raw))
+	}
 	text, err := stripReasoning(raw)
 	if err != nil {
 		return engine.Reply{}, err

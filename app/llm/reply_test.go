@@ -257,3 +257,27 @@ func short(s string) string {
 	}
 	return s
 }
+
+// Bytes that are not valid UTF-8 (which the JSON decoder turns into U+FFFD) or the
+// replacement character itself make the answer garbled: nothing of it is posted, not even
+// a reply string that looks complete, and the user is told why.
+func TestGarbledOutputIsRefusedNotPostedWithHoles(t *testing.T) {
+	for _, raw := range []string{
+		"bad \xff\xfe bytes \xc3( here",
+		"bad \uFFFD\uFFFD bytes \uFFFD( here",
+		"{\"response\": \"fine words\", \"summary\": \"Ann \uFFFD asked\"}",
+		"```json\n{\"response\": \"caf\xc3\"}\n```",
+	} {
+		reply, _, err := ParseReply(raw)
+		if !errors.Is(err, ErrGarbled) {
+			t.Errorf("ParseReply(%q) = %+v, %v; want ErrGarbled", raw, reply, err)
+			continue
+		}
+		if le := engineError(err); !strings.Contains(le.UserText, "garbled") {
+			t.Errorf("user text for %q = %q, want it to say the answer was garbled", raw, le.UserText)
+		}
+	}
+	if reply, _, err := ParseReply(`{"response": "café ☕ naïve 😀"}`); err != nil || reply.Text != "café ☕ naïve 😀" {
+		t.Errorf("valid non-ASCII text = %+v, %v; want it kept", reply, err)
+	}
+}

@@ -42,6 +42,7 @@ const (
 	idleThreshold      = 10 * time.Minute
 	navigationTimeout  = 10 * time.Second
 	visitRetryPause    = 30 * time.Second
+	visitUserPause     = 5 * time.Second // after the page refused a visit because the user was using the window
 	maxVisitFailures   = 3
 	imageFetchTimeout  = 20 * time.Second
 	keepMessages       = 600

@@ -42,6 +42,9 @@ type fakePage struct {
 	images  map[string][]byte
 	seq     int
 	noNav   bool // ignore navigate commands (navigation "fails")
+	// userActive makes the page refuse a visit's navigate (Visit set) with
+	// ResultUserActive, as the bridge does while the user is using the window.
+	userActive bool
 	// holdFetch leaves fetch_image commands unanswered (a fetch that hangs).
 	holdFetch bool
 	// typeAfterInsert makes the user type into the box right after Clanker's next insert
@@ -131,6 +134,8 @@ func (p *fakePage) Do(cmd Command) {
 		m := Message{ID: fmt.Sprintf("sent-%d", p.seq), Sender: "You", Direction: Outgoing, Text: text}
 		p.conv(cmd.Conversation).msgs = append(p.conv(cmd.Conversation).msgs, m)
 		after = append(after, MessageAdded{Conversation: cmd.Conversation, Message: m})
+	case cmd.Kind == CmdNavigate && cmd.Visit && p.userActive:
+		errText = ResultUserActive
 	case cmd.Kind == CmdNavigate:
 		if !p.noNav {
 			after = append(after, p.switchTo(cmd.Conversation)...)

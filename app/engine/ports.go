@@ -47,6 +47,9 @@ type Command struct {
 	Src          string
 	Key          string
 	Level        string
+	// Visit marks a CmdNavigate that starts a visit on Clanker's own initiative; the page
+	// refuses it with ResultUserActive while the user is using the window.
+	Visit bool
 }
 
 // Result codes a page may return besides success.
@@ -54,6 +57,7 @@ const (
 	ResultUserTyping        = "user_typing"        // the box held a draft; nothing was changed
 	ResultWrongConversation = "wrong_conversation" // the page shows another conversation; nothing was changed
 	ResultComposeChanged    = "compose_changed"    // the box no longer holds what Clanker typed; nothing was typed
+	ResultUserActive        = "user_active"        // a visit's navigate met the user using the window; nothing was changed
 )
 
 // Page carries commands to the page. Do must not block: it hands the command on and returns;

@@ -171,10 +171,14 @@ func (e *Engine) sbProgress() {
 	e.sb.queue = e.sb.queue[1:]
 	e.sb.run = &sidebarRun{returnTo: e.fg.id, process: e.settings.InactiveMode == InactiveProcess}
 	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
-	e.sbGo(target)
+	e.sbGo(target, true)
 }
 
-func (e *Engine) sbGo(target ConversationID) {
+// sbGo navigates to target. leaving is true for the visit's first step, which takes the
+// window away from the user's conversation: the page refuses it while the user is using the
+// window (the engine's view of the compose box lags the page's by an event), and then the
+// visit waits (sbUserActive).
+func (e *Engine) sbGo(target ConversationID, leaving bool) {
 	r := e.sb.run
 	r.target, r.phase = target, phaseNavigating
 	r.settle.stop()
@@ -182,7 +186,33 @@ func (e *Engine) sbGo(target ConversationID) {
 	r.tm.stop()
 	r.tm = e.after(navigationTimeout, func() { e.sbNavigationFailed(target) })
 	e.log.Info("engine: visiting inactive conversation", "conversation", target)
-	e.do(Command{Kind: CmdNavigate, Conversation: target}, nil)
+	var cb func(CommandResult)
+	if leaving {
+		cb = func(res CommandResult) {
+			if res.Err == ResultUserActive {
+				e.sbUserActive(r, target)
+			}
+		}
+	}
+	e.do(Command{Kind: CmdNavigate, Conversation: target, Visit: leaving}, cb)
+}
+
+// sbUserActive handles a visit the page refused because the user was using the window:
+// nothing changed on screen, so Clanker stays, hides the overlay and tries again once the
+// user has been quiet for a while. The conversation keeps its place at the head of the queue,
+// and this is not a failed navigation.
+func (e *Engine) sbUserActive(r *sidebarRun, target ConversationID) {
+	if e.sb.run != r || r.phase != phaseNavigating || r.target != target {
+		return // the visit already ended or moved on
+	}
+	e.log.Info("engine: visit waits, the user is using the window", "conversation", target, "pause", visitUserPause)
+	e.sb.queue = append([]ConversationID{target}, slices.DeleteFunc(e.sb.queue, func(id ConversationID) bool { return id == target })...)
+	if until := time.Now().Add(visitUserPause); until.After(e.sb.pauseUntil) {
+		e.sb.pauseUntil = until
+		e.sb.pauseTm.stop()
+		e.sb.pauseTm = nil
+	}
+	e.sbReturn()
 }
 
 // sbNavigationFailed handles a visit whose conversation did not open within the navigation
@@ -217,7 +247,7 @@ func (e *Engine) sbNext() {
 	if len(e.sb.queue) > 0 {
 		next := e.sb.queue[0]
 		e.sb.queue = e.sb.queue[1:]
-		e.sbGo(next)
+		e.sbGo(next, false)
 		return
 	}
 	e.sbReturn()

@@ -243,6 +243,62 @@ func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
 	})
 }
 
+func (p *fakePage) setUserActive(v bool) {
+	p.mu.Lock()
+	p.userActive = v
+	p.mu.Unlock()
+}
+
+// The page refuses a visit's first navigation while the user is using the window (the
+// engine's view of the compose box lags the page's). Nothing moves: the overlay goes, the
+// user's conversation stays on screen with their draft, and the visit is tried again after
+// a short pause, once the user has gone quiet. The return leg and the hop to a next
+// queued conversation are not marked as visits: only leaving the user's conversation is.
+func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
+		h.page.setUserActive(true)
+		h.receive("c2", in("Bob", "anyone?"))
+		h.receive("c3", in("Cy", "hello?"))
+		h.wait(time.Second)
+		s := h.snap()
+		if s.Visiting != "" || s.Foreground.ID != "c1" {
+			t.Fatalf("want no visit while the user is busy, got visiting=%q fg=%q", s.Visiting, s.Foreground.ID)
+		}
+		if len(s.SidebarQueue) != 2 || s.SidebarQueue[0] != "c2" || s.SidebarQueue[1] != "c3" {
+			t.Fatalf("want c2 then c3 still queued, got %v", s.SidebarQueue)
+		}
+		if s.VisitPauseLeft <= 0 || s.VisitPauseLeft > visitUserPause {
+			t.Fatalf("want a pause of at most %v before the next try, got %v", visitUserPause, s.VisitPauseLeft)
+		}
+		if ov := h.page.commands(CmdOverlay); len(ov) != 2 || ov[0].Text != OverlayText || ov[1].Text != "" {
+			t.Fatalf("want the overlay shown and taken down again, got %+v", ov)
+		}
+		if n := len(h.llm.requests()); n != 0 {
+			t.Fatalf("want no request while the visit waits, got %d", n)
+		}
+		// Still busy at the next try: it waits again; it never counts as a failed navigation.
+		h.wait(visitUserPause)
+		if got := navigations(h); len(got) != 2 || got[0] != "c2" || got[1] != "c2" {
+			t.Fatalf("want two refused tries of c2, got %v", got)
+		}
+		h.page.setUserActive(false)
+		h.wait(visitUserPause)
+		h.wait(20 * time.Second)
+		got := navigations(h)
+		if len(got) != 5 || got[2] != "c2" || got[3] != "c3" || got[4] != "c1" {
+			t.Fatalf("want c2, c3 and back to c1 once the user is quiet, got %v", got)
+		}
+		for i, c := range h.page.commands(CmdNavigate) {
+			if want := i <= 2; c.Visit != want {
+				t.Fatalf("navigation %d to %s: want Visit=%v, got %v", i, c.Conversation, want, c.Visit)
+			}
+		}
+		h.wantSent("both answers after the wait", "c2|[clanker] here", "c3|[clanker] here")
+	})
+}
+
 func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStillVisited(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})

@@ -43,9 +43,13 @@ type FocusCompose struct{}
 // ComposeState asks for a fresh compose event.
 type ComposeState struct{}
 
-// Navigate opens a conversation by clicking its sidebar link.
+// Navigate opens a conversation by clicking its sidebar link. Visit marks a navigation
+// Clanker starts on its own (a visit to an inactive conversation): the page refuses it with
+// user_active while the compose box holds the user's text or the user used the page within
+// the last UserQuietMillis.
 type Navigate struct {
 	ConversationID string `json:"conversationId" v:"req,max=200"`
+	Visit          bool   `json:"visit,omitempty"`
 }
 
 // FetchImage reads an image's bytes from its same-origin blob URL.
@@ -111,6 +115,9 @@ type Stats struct{}
 // Configure tunes the bridge's timing; zero fields keep their defaults.
 type Configure struct {
 	UnrecognisedGraceMs int `json:"unrecognisedGraceMs" v:"min=0,max=120000"`
+	// UserQuietMs replaces UserQuietMillis, how long a visit's navigate waits after the
+	// user's last input.
+	UserQuietMs int `json:"userQuietMs" v:"min=0,max=120000"`
 }
 
 func (InsertText) CommandType() string    { return "insert_text" }

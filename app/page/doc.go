@@ -30,4 +30,8 @@ const (
 	// ImageChunkBytes is how many raw bytes one image_chunk event carries (base64 in
 	// the event, so about 4/3 of this on the wire).
 	ImageChunkBytes = 96 << 10
+	// UserQuietMillis is how long after the user's last key, click or edit in the page a
+	// visit's navigate still waits: the user is using the window, and a visit taking it to
+	// another conversation now would carry their next key (an Enter, say) there.
+	UserQuietMillis = 2000
 )

@@ -7,7 +7,7 @@ import (
 
 // FieldSchema is one command argument's rules as the bridge checks them.
 type FieldSchema struct {
-	Kind  string   `json:"kind"` // string | int
+	Kind  string   `json:"kind"` // string | int | bool
 	Req   bool     `json:"req,omitempty"`
 	Max   *int     `json:"max,omitempty"`
 	Min   *int     `json:"min,omitempty"`
@@ -32,6 +32,8 @@ func Schema() map[string]any {
 				fs.Kind = "string"
 			case reflect.Int:
 				fs.Kind = "int"
+			case reflect.Bool:
+				fs.Kind = "bool"
 			default:
 				fs.Kind = f.Type.Kind().String()
 			}
@@ -53,6 +55,7 @@ func Schema() map[string]any {
 		"maxTextLen":      MaxTextLen,
 		"maxImageBytes":   MaxImageBytes,
 		"imageChunkBytes": ImageChunkBytes,
+		"userQuietMs":     UserQuietMillis,
 		"commands":        cmds,
 		"seal":            SealPlaceholder,
 	}

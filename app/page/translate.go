@@ -33,7 +33,7 @@ func bridgeCommand(cmd engine.Command) CommandArgs {
 	case engine.CmdRemoveText:
 		return ClearInserted{Text: cmd.Text}
 	case engine.CmdNavigate:
-		return Navigate{ConversationID: string(cmd.Conversation)}
+		return Navigate{ConversationID: string(cmd.Conversation), Visit: cmd.Visit}
 	case engine.CmdFetchImage:
 		return FetchImage{Src: cmd.Src, MaxBytes: MaxImageBytes}
 	case engine.CmdToast:

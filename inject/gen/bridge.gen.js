@@ -15,6 +15,11 @@
           "kind": "int",
           "max": 12e4,
           "min": 0
+        },
+        "userQuietMs": {
+          "kind": "int",
+          "max": 12e4,
+          "min": 0
         }
       },
       "fetch_image": {
@@ -51,6 +56,9 @@
           "kind": "string",
           "req": true,
           "max": 200
+        },
+        "visit": {
+          "kind": "bool"
         }
       },
       "self_test": {},
@@ -139,6 +147,7 @@
     "maxImageBytes": 16777216,
     "maxTextLen": 4e3,
     "seal": "__clanker_seal_nonce__",
+    "userQuietMs": 2e3,
     "version": 1
   };
 
@@ -726,6 +735,24 @@
   }
   function execInsert(text) {
     return ownExec("insertText", text);
+  }
+  var lastUserInput = -Infinity;
+  function watchUserInput() {
+    const note = (ev) => {
+      if (ev.isTrusted) lastUserInput = performance.now();
+    };
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter") note(ev);
+    }, true);
+    document.addEventListener("pointerdown", note, true);
+    document.addEventListener("mousedown", note, true);
+    document.addEventListener("input", (ev) => {
+      if (!ownEdit) note(ev);
+    }, true);
+    document.addEventListener("compositionstart", note, true);
+  }
+  function userActiveWithin(ms) {
+    return performance.now() - lastUserInput < ms;
   }
   function caretOf(c) {
     const active = document.activeElement === c.el || c.el.contains(document.activeElement);
@@ -1686,6 +1713,8 @@
         if (typeof v !== "number" || !Number.isInteger(v)) return name + " must be an integer";
         if (f.min !== void 0 && v < f.min) return name + " is below " + f.min;
         if (f.max !== void 0 && v > f.max) return name + " is above " + f.max;
+      } else if (f.kind === "bool") {
+        if (typeof v !== "boolean") return name + " must be true or false";
       } else {
         return name + " has an unsupported kind";
       }
@@ -1693,6 +1722,8 @@
     return "";
   }
   function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+    watchUserInput();
+    let quietMs = SCHEMA.userQuietMs;
     function result(id, command, r) {
       emit("result", {
         id: id || "",
@@ -1716,6 +1747,11 @@
     function navigate(args) {
       if (/[/?#]/.test(args.conversationId)) return { ok: false, code: "bad_command", error: "conversationId may not contain / ? #" };
       if (obs.conversationId() === args.conversationId) return { ok: true, data: { already: true } };
+      if (args.visit) {
+        const c = findCompose();
+        if (c && userText(c)) return { ok: false, code: "user_active", error: "the compose box holds the user's text; the visit waits" };
+        if (userActiveWithin(quietMs)) return { ok: false, code: "user_active", error: "the user used the page in the last " + quietMs + " ms; the visit waits" };
+      }
       for (const a of document.querySelectorAll(S.sidebarLink)) {
         if (conversationIdFrom(a.getAttribute("href") || "") === args.conversationId) {
           a.click();
@@ -1806,6 +1842,7 @@
       stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
+        if (a.userQuietMs) quietMs = a.userQuietMs;
         obs.scheduleState(0);
         return { ok: true };
       }

@@ -14,6 +14,11 @@ export const SCHEMA = {
         "kind": "int",
         "max": 120000,
         "min": 0
+      },
+      "userQuietMs": {
+        "kind": "int",
+        "max": 120000,
+        "min": 0
       }
     },
     "fetch_image": {
@@ -50,6 +55,9 @@ export const SCHEMA = {
         "kind": "string",
         "req": true,
         "max": 200
+      },
+      "visit": {
+        "kind": "bool"
       }
     },
     "self_test": {},
@@ -138,5 +146,6 @@ export const SCHEMA = {
   "maxImageBytes": 16777216,
   "maxTextLen": 4000,
   "seal": "__clanker_seal_nonce__",
+  "userQuietMs": 2000,
   "version": 1
 };

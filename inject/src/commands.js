@@ -4,7 +4,7 @@
 // with a result event carrying its id.
 
 import { SCHEMA } from '../gen/schema.gen.js';
-import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState } from './compose.js';
+import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState, userText, userActiveWithin, watchUserInput } from './compose.js';
 import { S } from './selectors.js';
 import { conversationIdFrom } from './util.js';
 
@@ -37,6 +37,8 @@ function validate(cmd) {
       if (typeof v !== 'number' || !Number.isInteger(v)) return name + ' must be an integer';
       if (f.min !== undefined && v < f.min) return name + ' is below ' + f.min;
       if (f.max !== undefined && v > f.max) return name + ' is above ' + f.max;
+    } else if (f.kind === 'bool') {
+      if (typeof v !== 'boolean') return name + ' must be true or false';
     } else {
       return name + ' has an unsupported kind';
     }
@@ -45,6 +47,8 @@ function validate(cmd) {
 }
 
 export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+  watchUserInput(); // navigate's visit guard needs to know when the user last used the page
+  let quietMs = SCHEMA.userQuietMs;
   function result(id, command, r) {
     emit('result', {
       id: id || '',
@@ -70,6 +74,12 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
   function navigate(args) {
     if (/[/?#]/.test(args.conversationId)) return { ok: false, code: 'bad_command', error: 'conversationId may not contain / ? #' };
     if (obs.conversationId() === args.conversationId) return { ok: true, data: { already: true } };
+    if (args.visit) {
+      // A visit is Clanker's idea, not the user's: it waits while they are using the window.
+      const c = findCompose();
+      if (c && userText(c)) return { ok: false, code: 'user_active', error: 'the compose box holds the user\'s text; the visit waits' };
+      if (userActiveWithin(quietMs)) return { ok: false, code: 'user_active', error: 'the user used the page in the last ' + quietMs + ' ms; the visit waits' };
+    }
     for (const a of document.querySelectorAll(S.sidebarLink)) {
       if (conversationIdFrom(a.getAttribute('href') || '') === args.conversationId) {
         a.click();
@@ -130,6 +140,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
     configure: (a) => {
       if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
+      if (a.userQuietMs) quietMs = a.userQuietMs;
       obs.scheduleState(0);
       return { ok: true };
     },

@@ -133,6 +133,23 @@ function ownExec(command, text) {
 
 function execInsert(text) { return ownExec('insertText', text); }
 
+// lastUserInput is when the user last used the page with trusted input: a key (other than
+// Enter, the key the shell presses to send Clanker's own reply), a pointer press, or an edit
+// of the page that was not one of Clanker's. Script-made events are not the user's.
+let lastUserInput = -Infinity;
+
+export function watchUserInput() {
+  const note = (ev) => { if (ev.isTrusted) lastUserInput = performance.now(); };
+  document.addEventListener('keydown', (ev) => { if (ev.key !== 'Enter') note(ev); }, true);
+  document.addEventListener('pointerdown', note, true);
+  document.addEventListener('mousedown', note, true);
+  document.addEventListener('input', (ev) => { if (!ownEdit) note(ev); }, true);
+  document.addEventListener('compositionstart', note, true);
+}
+
+// userActiveWithin reports whether the user used the page in the last ms milliseconds.
+export function userActiveWithin(ms) { return performance.now() - lastUserInput < ms; }
+
 // caretOf returns the selection in the box as text offsets [start, end], or null when the
 // box does not hold the focus (then there is no caret of the user's to keep).
 function caretOf(c) {

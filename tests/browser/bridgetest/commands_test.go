@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -329,4 +330,68 @@ func TestUserTypingDuringClankersTypingKeepsTheirTextAndCaret(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A visit is Clanker's idea, not the user's: while the user is using the window (a trusted
+// key or click a moment ago, or text of theirs in the box) the page refuses a navigate marked
+// as a visit and changes nothing, and takes it once they have been quiet. Script-made events
+// are not the user's, a navigation that is not a visit (the user clicked a notification) is
+// never held back, and Clanker's own text in the box does not count.
+func TestAVisitWaitsWhileTheUserUsesTheWindow(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	path := func() string {
+		var p string
+		eval(t, h.ctx, `location.pathname`, &p)
+		return p
+	}
+	refused := func(why string) {
+		t.Helper()
+		if r := h.do(protocol.Navigate{ConversationID: "CONV_B", Visit: true}); r.OK || r.Code != "user_active" {
+			t.Fatalf("a visit %s = %+v, want user_active", why, r)
+		}
+		if p := path(); !strings.HasSuffix(p, "/CONV_A") {
+			t.Fatalf("a refused visit %s moved the page to %s", why, p)
+		}
+	}
+	// Script-made key and input events, and Clanker's own text, leave the way open.
+	eval(t, h.ctx, `(function(){var b=document.querySelector('[data-e2e-message-input-box]');
+		b.dispatchEvent(new KeyboardEvent('keydown',{key:'x',bubbles:true}));
+		b.dispatchEvent(new Event('input',{bubbles:true})); return 1;})()`, nil)
+	h.mustOK(protocol.InsertText{ConversationID: "CONV_A", Text: "[clanker] on my way"})
+	m := h.mark()
+	h.mustOK(protocol.Navigate{ConversationID: "CONV_B", Visit: true})
+	h.waitConversation(m, "CONV_B")
+	m = h.mark()
+	h.mustOK(protocol.Navigate{ConversationID: "CONV_A"})
+	h.waitConversation(m, "CONV_A")
+
+	// The quiet time is stretched so a slow machine cannot let it run out mid-test.
+	h.mustOK(protocol.Configure{UserQuietMs: 120000})
+	// A trusted click and key that leave the box empty: the user is there, about to type.
+	browser.Run(t, h.ctx, "user clicks the box and presses a key", chromedp.Click(`[data-e2e-message-input-box]`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.End))
+	refused("right after the user's click and key")
+	// A navigation the user asked for is not a visit and goes at once.
+	m = h.mark()
+	h.mustOK(protocol.Navigate{ConversationID: "CONV_B"})
+	h.waitConversation(m, "CONV_B")
+	m = h.mark()
+	h.mustOK(protocol.Navigate{ConversationID: "CONV_A"})
+	h.waitConversation(m, "CONV_A")
+
+	// Once the user has been quiet long enough the visit goes, unless their text is in the box.
+	h.mustOK(protocol.Configure{UserQuietMs: 1})
+	browser.Run(t, h.ctx, "user types a draft", chromedp.Click(`[data-e2e-message-input-box]`, chromedp.ByQuery),
+		chromedp.SendKeys(`[data-e2e-message-input-box]`, "see you", chromedp.ByQuery))
+	refused("with the user's draft in the box")
+	browser.Run(t, h.ctx, "user clears the draft", chromedp.KeyEvent("a", chromedp.KeyModifiers(input.ModifierCtrl)), chromedp.KeyEvent(kb.Backspace))
+	var box string
+	eval(t, h.ctx, `document.querySelector('[data-e2e-message-input-box]').value`, &box)
+	if box != "" {
+		t.Fatalf("the box holds %q after the user cleared it", box)
+	}
+	m = h.mark()
+	h.mustOK(protocol.Navigate{ConversationID: "CONV_B", Visit: true})
+	h.waitConversation(m, "CONV_B")
 }

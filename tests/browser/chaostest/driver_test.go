@@ -505,13 +505,11 @@ func (s *session) userSend(naming bool) error {
 		w.draft += " clanker?"
 	}
 	want := w.draft
-	// A user looks before pressing Enter: when a visit took the window to another
-	// conversation while they typed, they do not send there. (That a visit can begin while
-	// the user types at all is an open engine question; see the closing note of issue 14.)
+	// The user's draft has been in the box since before they clicked into it: no visit may
+	// take the window elsewhere now (the page refuses a visit while the user is using the
+	// window), or their Enter would send the draft in another conversation.
 	if shown, err := s.shown(); err == nil && shown != cur {
-		w.draft, w.draftConv = want, cur
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: a visit to %s began while the user typed in %s; the user did not press Enter", s.step, shown, cur))
-		return nil
+		return fmt.Errorf("a visit to %s began while the user's draft %q was in the box of %s", shown, engine.Clip(want, 80), cur)
 	}
 	before := len(s.sent())
 	if err := s.run("press Enter", chromedp.KeyEvent(kb.Enter)); err != nil {
@@ -538,14 +536,8 @@ func (s *session) userSend(naming bool) error {
 		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's Enter did not land; the draft stays", s.step))
 		return nil
 	}
-	// A visit that began as the user pressed Enter shows another conversation: the Enter
-	// went to that conversation's box, and the draft stays in the box it was typed into
-	// (the page keeps one per conversation), which the user sees again on return.
 	if shown, err := s.shown(); err == nil && shown != cur {
-		w.userSends = w.userSends[:len(w.userSends)-1]
-		w.draft, w.draftConv = want, cur
-		w.skipped = append(w.skipped, fmt.Sprintf("step %d: a visit to %s began as the user pressed Enter; the draft stays in %s", s.step, shown, cur))
-		return nil
+		return fmt.Errorf("a visit to %s began as the user pressed Enter on their draft %q in %s", shown, engine.Clip(want, 80), cur)
 	}
 	return fmt.Errorf("the user's Enter on %q was not logged by the simulator (%s)", want, why)
 }

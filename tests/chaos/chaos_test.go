@@ -147,6 +147,7 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 				total.interrupts += res.stats.interrupts
 				total.hopsChecked += res.stats.hopsChecked
 				total.takeovers += res.stats.takeovers
+				total.userActive += res.stats.userActive
 				if len(res.violations) > 0 {
 					failed++
 				}
@@ -171,8 +172,8 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 		"%d inserts refused for a user draft, %d text commands refused as wrong conversation, %d image fetches",
 		seeds[0], seeds[len(seeds)-1], *baseFlag, len(seeds), events, time.Since(start).Round(time.Millisecond), failed, total.requests, total.replies,
 		total.announcements, total.refusedDraft, total.wrongConv, total.fetches)
-	t.Logf("loop events: %d typing interruptions, %d hops checked for a lost answer, %d visits taken over by the user",
-		total.interrupts, total.hopsChecked, total.takeovers)
+	t.Logf("loop events: %d typing interruptions, %d hops checked for a lost answer, %d visits taken over by the user, %d visits refused while the user used the window",
+		total.interrupts, total.hopsChecked, total.takeovers, total.userActive)
 	for _, k := range knownBugs {
 		if known[k.id] > 0 {
 			t.Logf("known engine bug %q hit in %d of %d seeds (not failing; -strict fails): %s", k.id, known[k.id], len(seeds), k.repro)

@@ -343,15 +343,18 @@ func (s *session) apply(e event) {
 		c.msgs = append(c.msgs, m)
 		evs = append(append(evs, p.added(c, m)...), p.sidebar())
 	case evUserType:
+		p.lastInput = time.Now()
 		cur.user += "draft "
 		evs = append(evs, p.compose(cur))
 	case evUserClear:
+		p.lastInput = time.Now()
 		cur.user, cur.clanker, cur.orphan = "", "", ""
 		evs = append(evs, p.compose(cur))
 	case evUserSend:
 		if cur.clanker != "" {
 			break // the user sees Clanker's text in the box and does not press Enter over it
 		}
+		p.lastInput = time.Now()
 		text := strings.TrimSpace(cur.user)
 		if text == "" {
 			text = "ok"
@@ -367,6 +370,7 @@ func (s *session) apply(e event) {
 		cur.msgs = append(cur.msgs, m)
 		evs = append(append(evs, p.added(cur, m)...), p.compose(cur), p.sidebar())
 	case evSwitch:
+		p.lastInput = time.Now()
 		c := p.convs[e.Conv]
 		if e.Var == 1 {
 			// The page changed at once; the engine hears of it only after the bridge parsed it,

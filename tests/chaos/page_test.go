@@ -48,6 +48,10 @@ func (c *conv) row() engine.SidebarRow {
 // them through engine.Page, and watches every command for invariant violations. The engine
 // calls Do from its goroutine; the driver changes the world from the test goroutine, always
 // while the engine is idle, so the lock only guards against the odd late LLM goroutine.
+// userQuiet is page.UserQuietMillis: how long after the user's last input the bridge refuses a
+// visit's navigate.
+const userQuiet = 2 * time.Second
+
 type page struct {
 	mu      sync.Mutex
 	eng     eventSink
@@ -74,6 +78,10 @@ type page struct {
 	unannounced []pendingStart
 	fetchFails  bool
 	navigations int // navigate commands the engine sent
+	// lastInput is when the user last typed, cleared, sent or clicked a conversation: the
+	// bridge refuses a visit's navigate within userQuiet of it, or while the box holds the
+	// user's text, and the engine must take that refusal in its stride.
+	lastInput time.Time
 
 	llm  *model
 	sent []sentText
@@ -103,7 +111,7 @@ type sentText struct {
 }
 
 type stats struct {
-	replies, announcements, refusedDraft, wrongConv, fetches, requests int
+	replies, announcements, refusedDraft, wrongConv, fetches, requests, userActive int
 	// interrupts, hopsChecked and takeovers count the compound loop events that reached their
 	// checks (loop_test.go), so a run that never exercises them shows it.
 	interrupts, hopsChecked, takeovers int
@@ -331,6 +339,9 @@ func (p *page) Do(cmd engine.Command) {
 		switch {
 		case c == nil:
 			errText = "not_found"
+		case cmd.Visit && (cur.user != "" || time.Since(p.lastInput) < userQuiet):
+			p.stats.userActive++
+			errText = engine.ResultUserActive
 		case p.navFails:
 			// The click did nothing; the engine's navigation timeout must cope.
 		default:

@@ -30,7 +30,8 @@ type Snapshot struct {
 	Visiting      ConversationID // conversation being processed by inactive-conversation handling
 	VisitPhase    string
 	ReturnTo      ConversationID
-	// VisitPauseLeft is how long visits still wait after a navigation that failed.
+	// VisitPauseLeft is how long visits still wait after a navigation that failed or that the
+	// page refused because the user was using the window.
 	VisitPauseLeft time.Duration
 }
 

@@ -345,6 +345,12 @@ func TestAVisitWaitsWhileTheUserUsesTheWindow(t *testing.T) {
 		eval(t, h.ctx, `location.pathname`, &p)
 		return p
 	}
+	goTo := func(id string, visit bool) {
+		t.Helper()
+		m := h.mark()
+		h.mustOK(protocol.Navigate{ConversationID: id, Visit: visit})
+		h.waitConversation(m, id)
+	}
 	refused := func(why string) {
 		t.Helper()
 		if r := h.do(protocol.Navigate{ConversationID: "CONV_B", Visit: true}); r.OK || r.Code != "user_active" {
@@ -359,12 +365,8 @@ func TestAVisitWaitsWhileTheUserUsesTheWindow(t *testing.T) {
 		b.dispatchEvent(new KeyboardEvent('keydown',{key:'x',bubbles:true}));
 		b.dispatchEvent(new Event('input',{bubbles:true})); return 1;})()`, nil)
 	h.mustOK(protocol.InsertText{ConversationID: "CONV_A", Text: "[clanker] on my way"})
-	m := h.mark()
-	h.mustOK(protocol.Navigate{ConversationID: "CONV_B", Visit: true})
-	h.waitConversation(m, "CONV_B")
-	m = h.mark()
-	h.mustOK(protocol.Navigate{ConversationID: "CONV_A"})
-	h.waitConversation(m, "CONV_A")
+	goTo("CONV_B", true)
+	goTo("CONV_A", false)
 
 	// The quiet time is stretched so a slow machine cannot let it run out mid-test.
 	h.mustOK(protocol.Configure{UserQuietMs: 120000})
@@ -373,12 +375,8 @@ func TestAVisitWaitsWhileTheUserUsesTheWindow(t *testing.T) {
 		chromedp.KeyEvent(kb.End))
 	refused("right after the user's click and key")
 	// A navigation the user asked for is not a visit and goes at once.
-	m = h.mark()
-	h.mustOK(protocol.Navigate{ConversationID: "CONV_B"})
-	h.waitConversation(m, "CONV_B")
-	m = h.mark()
-	h.mustOK(protocol.Navigate{ConversationID: "CONV_A"})
-	h.waitConversation(m, "CONV_A")
+	goTo("CONV_B", false)
+	goTo("CONV_A", false)
 
 	// Once the user has been quiet long enough the visit goes, unless their text is in the box.
 	h.mustOK(protocol.Configure{UserQuietMs: 1})
@@ -391,7 +389,5 @@ func TestAVisitWaitsWhileTheUserUsesTheWindow(t *testing.T) {
 	if box != "" {
 		t.Fatalf("the box holds %q after the user cleared it", box)
 	}
-	m = h.mark()
-	h.mustOK(protocol.Navigate{ConversationID: "CONV_B", Visit: true})
-	h.waitConversation(m, "CONV_B")
+	goTo("CONV_B", true)
 }

@@ -55,6 +55,30 @@ func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 	})
 }
 
+// Messages that came while the conversation was not on screen are new messages too: a
+// conversation opened with messages after its last processed one is not idle, whatever its
+// stored time says. (Chaos seed 3000002499: a visit the user cancelled left the visited
+// conversation's fresh question unanswered, and minutes later Clanker posted news there.)
+func TestMessagesThatCameWhileAwayPostponeNews(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, newsSettings)
+		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.store.mu.Lock()
+		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable,
+			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
+		h.store.mu.Unlock()
+		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}, Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
+		h.wait(119 * time.Minute)
+		if got := newsRequests(h); len(got) != 0 {
+			t.Fatalf("want no news within 2 h of a message that came while away, got %v", got)
+		}
+		h.wait(6 * time.Minute)
+		if got := newsRequests(h); len(got) != 1 {
+			t.Fatalf("want the news check once the conversation has been idle 2 h, got %v", got)
+		}
+	})
+}
+
 func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, newsSettings)

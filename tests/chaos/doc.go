@@ -6,5 +6,6 @@
 //
 // Run it with `go test ./tests/chaos -seeds=N` (default 100) to play seeds 1..N, `-base=B` to
 // play seeds B+1..B+N instead (`make chaos BASE=B SEEDS=N`), one seed with `-seed=S`, and
-// `-events=N` to change the session length.
+// `-events=N` to change the session length. With CHAOS_TRACE=1 in the environment the engine's
+// and the LLM client's debug log goes to stderr (use it with -seed and -shrink=0).
 package chaos

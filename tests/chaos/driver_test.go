@@ -227,7 +227,12 @@ type session struct {
 	msgSeq   int
 }
 
-var quiet = slog.New(slog.DiscardHandler)
+var quiet = func() *slog.Logger {
+	if os.Getenv("CHAOS_TRACE") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}()
 
 func (s *session) openDB() {
 	db, err := sqlite.Open(s.dir)

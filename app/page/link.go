@@ -44,8 +44,8 @@ type LinkConfig struct {
 	// called synchronously from the Link's goroutines and must not block.
 	OnNotice func(Notice)
 	// OnIncoming is called for each new incoming message the page shows: a new row of
-	// the open conversation, or another conversation's sidebar row that is unread with a
-	// new snippet. The text comes from the page: untrusted, shown only as text. It is
+	// the open conversation, another conversation's sidebar row that is unread with a
+	// new snippet, or the unread row of someone writing for the first time. The text comes from the page: untrusted, shown only as text. It is
 	// called synchronously from the event handler and must not block.
 	OnIncoming func(Incoming)
 	// EnterTimeout bounds focusing the box and pressing Enter (default 10 s).

@@ -21,6 +21,7 @@ type view struct {
 	hint      string   // the one-time hint beside the pill ("" when none)
 	banners   []banner // oldest first
 	sidebar   []SidebarItem
+	listed    map[string]bool // every conversation the sidebar listed since the Link started
 }
 
 // banner is one warning kept under its key. dismissed is set when the user closed the page's
@@ -196,9 +197,22 @@ func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	var news []Incoming
-	v.sidebar, news = mergeSidebar(v.sidebar, ev, v.current)
+	v.sidebar, news = mergeSidebar(v.sidebar, v.listed, ev, v.current)
+	if v.listed == nil {
+		v.listed = map[string]bool{}
+	}
+	for _, it := range ev.Items {
+		if len(v.listed) >= maxListed {
+			break
+		}
+		v.listed[it.ID] = true
+	}
 	return sidebarRows(v.sidebar), news
 }
+
+// maxListed bounds the conversations the Link remembers having listed. Past it, a row
+// never seen that comes above known ones can be taken for a new conversation once.
+const maxListed = 20 * maxSidebarItems
 
 func (v *view) sidebarSize() int {
 	v.mu.Lock()

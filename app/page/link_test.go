@@ -508,6 +508,38 @@ func TestIncomingMessagesAreReportedForAFirstTimeWritersRow(t *testing.T) {
 	}
 }
 
+// What OnList hands the app to keep is what the next run's Link compares its first list
+// with: a message that came in between is reported, rows unchanged since are not.
+func TestTheListOneRunLeavesLetsTheNextReportWhatCameInBetween(t *testing.T) {
+	run := func(remembered map[string]string, events ...Sidebar) ([]Incoming, map[string]string) {
+		f := &fakePage{notify: make(chan struct{}, 1)}
+		var got []Incoming
+		var kept map[string]string
+		l, err := NewLink(LinkConfig{
+			Exec: f.exec, Input: f, Events: f.send, Nonce: testNonce, Logger: slog.New(slog.DiscardHandler),
+			Remembered: remembered,
+			OnIncoming: func(in Incoming) { got = append(got, in) },
+			OnList:     func(m map[string]string) { kept = m },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		for i, ev := range events {
+			l.HandleRaw(event(i+1, "sidebar", ev))
+		}
+		return got, kept
+	}
+	got, kept := run(nil, Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "see you", Unread: true}, {ID: "c2", Name: "Ann", Snippet: "ok"}}})
+	if len(got) != 0 || len(kept) != 2 {
+		t.Fatalf("first run: incoming %+v, kept %v; want none and both rows kept", got, kept)
+	}
+	got, _ = run(kept, Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "see you", Unread: true}, {ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true}}})
+	if want := []Incoming{{Conversation: "c2", Sender: "Ann", Text: "lunch?"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("next run: incoming = %+v, want only Ann's message that came in between", got)
+	}
+}
+
 // Within one document the bridge numbers its events upwards from its hello. The shell may hand
 // two events over swapped: they are put back in order. An event whose number goes backwards
 // (a repeat, or one that arrived after its gap was given up) without a new hello is dropped,

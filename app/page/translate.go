@@ -1,6 +1,8 @@
 package page
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -108,8 +110,9 @@ func composeState(ev Compose, current string) (engine.ComposeState, bool) {
 }
 
 // mergeSidebar applies one sidebar event to the list known so far and returns the new
-// list with the messages that just came in elsewhere. listed holds every conversation the
-// sidebar has listed since the Link started (nil before the first list); it is read, not
+// list with the messages that just came in elsewhere. prior is the snippet print
+// (snippetPrint) of each row of the list before the event, by conversation id; listed holds
+// every conversation listed since then began (nil before the first list). Neither is
 // changed. Changed and added rows of a diff move to the top: the page lists conversations
 // by recent activity, and a diff item is a conversation that just had some.
 //
@@ -121,10 +124,11 @@ func composeState(ev Compose, current string) (engine.ComposeState, bool) {
 //     one is an old conversation brought into view by scrolling or loading more, and an
 //     unread one is no news.
 //
-// The first list is the baseline: whatever it shows was there before Clanker looked. A
-// full list after it (the page reloaded) is compared with the one before, as a diff is;
-// there the page's order itself tells what stands above a known row.
-func mergeSidebar(old []SidebarItem, listed map[string]bool, ev Sidebar, current string) ([]SidebarItem, []Incoming) {
+// A full list with nothing listed before is the baseline: whatever it shows was there
+// before Clanker looked. A full list after another (the page reloaded, or the list this
+// run started with is the one the previous run left) is compared with the one before, as
+// a diff is; there the page's order itself tells what stands above a known row.
+func mergeSidebar(old []SidebarItem, prior map[string]string, listed map[string]bool, ev Sidebar, current string) ([]SidebarItem, []Incoming) {
 	var news []Incoming
 	if !ev.Full || len(listed) > 0 {
 		knownBelow := make([]bool, len(ev.Items))
@@ -143,8 +147,8 @@ func mergeSidebar(old []SidebarItem, listed map[string]bool, ev Sidebar, current
 			if !it.Unread || it.ID == current || strings.HasPrefix(strings.TrimSpace(it.Snippet), "You:") {
 				continue
 			}
-			was, inList := findSidebarItem(old, it.ID)
-			if (inList && was.Snippet != it.Snippet) || (!inList && !listed[it.ID] && knownBelow[i]) {
+			was, inList := prior[it.ID]
+			if (inList && was != snippetPrint(it.Snippet)) || (!inList && !listed[it.ID] && knownBelow[i]) {
 				news = append(news, Incoming{Conversation: it.ID, Sender: it.Name, Text: it.Snippet})
 			}
 		}
@@ -178,13 +182,20 @@ func mergeSidebar(old []SidebarItem, listed map[string]bool, ev Sidebar, current
 	return next, news
 }
 
-func findSidebarItem(items []SidebarItem, id string) (SidebarItem, bool) {
+// snippetPrint stands for a sidebar snippet when only whether it changed matters: the
+// list kept for the next run holds these, not what people wrote.
+func snippetPrint(snippet string) string {
+	sum := sha256.Sum256([]byte(snippet))
+	return hex.EncodeToString(sum[:8])
+}
+
+// sidebarPrints is the snippet print of each row of a list, by conversation id.
+func sidebarPrints(items []SidebarItem) map[string]string {
+	m := make(map[string]string, len(items))
 	for _, it := range items {
-		if it.ID == id {
-			return it, true
-		}
+		m[it.ID] = snippetPrint(it.Snippet)
 	}
-	return SidebarItem{}, false
+	return m
 }
 
 // sidebarRows is the engine's view of the whole sidebar list.

@@ -257,7 +257,7 @@ func TestMergeSidebarMovesChangedRowsUpAndFindsNewMessagesElsewhere(t *testing.T
 	}
 	for _, c := range cases {
 		before := append([]SidebarItem(nil), c.old...)
-		got, news := mergeSidebar(c.old, listedIDs(c.old), c.ev, c.current)
+		got, news := mergeSidebar(c.old, sidebarPrints(c.old), listedIDs(c.old), c.ev, c.current)
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: list = %+v, want %+v", c.name, got, c.want)
 		}
@@ -363,7 +363,7 @@ func TestMergeSidebarTellsAFirstTimeWriterFromRowsBroughtIntoView(t *testing.T) 
 			nil, nil},
 	}
 	for _, c := range cases {
-		got, news := mergeSidebar(c.old, c.listed, c.ev, c.current)
+		got, news := mergeSidebar(c.old, sidebarPrints(c.old), c.listed, c.ev, c.current)
 		if c.want != nil && !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: list = %+v, want %+v", c.name, got, c.want)
 		}

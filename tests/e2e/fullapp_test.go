@@ -113,11 +113,11 @@ func newFullApp(tb testing.TB) *fullApp {
 
 // launch starts the real binary on the data directory, the simulator and its sign-in
 // origin, with the test control, and waits until the control answers.
-func (f *fullApp) launch() {
+func (f *fullApp) launch(extra ...string) {
 	f.t.Helper()
-	f.app = StartApp(f.t, display, f.bin, 60*time.Second,
+	f.app = StartApp(f.t, display, f.bin, 60*time.Second, append([]string{
 		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", f.sim.AppURL(),
-		"--popup-origin", f.sim.AccountsURL(), "--test-control", "{ready}", "-v")
+		"--popup-origin", f.sim.AccountsURL(), "--test-control", "{ready}", "-v"}, extra...)...)
 	parts := strings.Fields(f.app.Control)
 	if len(parts) != 2 {
 		f.t.Fatalf("test control file holds %q, want URL and token", f.app.Control)

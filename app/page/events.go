@@ -131,7 +131,8 @@ type Compose struct {
 }
 
 // Sidebar is a diff of the conversation list, debounced about 500 ms. Full is true for
-// the first report, which lists every item.
+// the first report, which lists every item in the page's order; a diff lists the changed
+// and added items in the page's order.
 type Sidebar struct {
 	Full    bool          `json:"full"`
 	Items   []SidebarItem `json:"items" v:"items=1000"`
@@ -139,16 +140,20 @@ type Sidebar struct {
 }
 
 // SidebarItem is one conversation in the list. Outgoing means the snippet starts "You:".
+// AboveKnown (diff items only) marks a row the previous report did not list that the page
+// drew above a row it did: where the page puts a conversation that just began. Rows that
+// scrolling or loading more brings into view come below every known row.
 type SidebarItem struct {
-	ID        string `json:"id" v:"req,max=200"`
-	Name      string `json:"name" v:"max=200"`
-	Snippet   string `json:"snippet" v:"max=4000"`
-	Outgoing  bool   `json:"outgoing"`
-	Unread    bool   `json:"unread"`
-	Selected  bool   `json:"selected"`
-	Pinned    bool   `json:"pinned"`
-	Muted     bool   `json:"muted"`
-	Automated bool   `json:"automated"`
+	ID         string `json:"id" v:"req,max=200"`
+	Name       string `json:"name" v:"max=200"`
+	Snippet    string `json:"snippet" v:"max=4000"`
+	Outgoing   bool   `json:"outgoing"`
+	Unread     bool   `json:"unread"`
+	Selected   bool   `json:"selected"`
+	Pinned     bool   `json:"pinned"`
+	Muted      bool   `json:"muted"`
+	Automated  bool   `json:"automated"`
+	AboveKnown bool   `json:"aboveKnown"`
 }
 
 // SelfTest reports, per key selector, whether it matched the expected number of

@@ -167,9 +167,12 @@ func (l *Link) handle(env Envelope) {
 			l.toEngine(cs)
 		}
 	case Sidebar:
-		rows, news := l.view.applySidebar(ev)
+		rows, news, prints := l.view.applySidebar(ev)
 		for _, in := range news {
 			l.incoming(in)
+		}
+		if l.cfg.OnList != nil {
+			l.cfg.OnList(prints)
 		}
 		l.toEngine(engine.SidebarUpdate{Rows: rows})
 		l.changed()

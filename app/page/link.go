@@ -44,10 +44,20 @@ type LinkConfig struct {
 	// called synchronously from the Link's goroutines and must not block.
 	OnNotice func(Notice)
 	// OnIncoming is called for each new incoming message the page shows: a new row of
-	// the open conversation, or another conversation's sidebar row that is unread with a
-	// new snippet. The text comes from the page: untrusted, shown only as text. It is
+	// the open conversation, another conversation's sidebar row that is unread with a
+	// new snippet, or the unread row of someone writing for the first time. The text comes from the page: untrusted, shown only as text. It is
 	// called synchronously from the event handler and must not block.
 	OnIncoming func(Incoming)
+	// Remembered is the sidebar list as the previous run left it, as OnList gave it. The
+	// first list of this run is compared with it, so a message that came while Clanker was
+	// not looking (not running, or the page still loading) is reported through OnIncoming;
+	// without it the first list is only a baseline.
+	Remembered map[string]string
+	// OnList is called after each sidebar event with the list as it stands, conversation
+	// id to a print of its snippet (not the text), for the app to keep for the next run
+	// (see Remembered). The map is the callee's. It is called synchronously from the event
+	// handler and must not block.
+	OnList func(map[string]string)
 	// EnterTimeout bounds focusing the box and pressing Enter (default 10 s).
 	EnterTimeout time.Duration
 	// Logger receives one line per dropped or refused event; never message text.
@@ -143,6 +153,12 @@ func NewLink(cfg LinkConfig) (*Link, error) {
 		queue: make(chan engine.Command, MaxQueuedCommands),
 		stop:  stop,
 		conn:  newConn(cfg.Exec, stop),
+	}
+	if len(cfg.Remembered) > 0 {
+		l.view.remembered = make(map[string]string, len(cfg.Remembered))
+		for id, p := range cfg.Remembered {
+			l.view.remembered[id] = p
+		}
 	}
 	go l.work()
 	return l, nil

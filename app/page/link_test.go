@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -480,6 +481,62 @@ func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarR
 		if !want[in] {
 			t.Errorf("unexpected incoming report %+v", in)
 		}
+	}
+}
+
+// A first-time writer's row, which the bridge marks as drawn above the rows it had listed,
+// is reported through OnIncoming; rows that scrolling brings in below are not, nor is a
+// conversation the Link listed before and that comes back.
+func TestIncomingMessagesAreReportedForAFirstTimeWritersRow(t *testing.T) {
+	l, _, r := newRecordingLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(2, "sidebar", Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "old"}, {ID: "c2", Name: "Ann", Snippet: "before", Unread: true}}}))
+	// Scrolled into view: old unread rows below the known ones.
+	l.HandleRaw(event(3, "sidebar", Sidebar{Items: []SidebarItem{{ID: "c5", Name: "Old friend", Snippet: "months ago", Unread: true}}}))
+	// Someone writing for the first time.
+	l.HandleRaw(event(4, "sidebar", Sidebar{Items: []SidebarItem{{ID: "c9", Name: "Zoe", Snippet: "hi, Zoe here", Unread: true, AboveKnown: true}}}))
+	// Virtualised away, then back above the known rows.
+	l.HandleRaw(event(5, "sidebar", Sidebar{Removed: []string{"c5"}}))
+	l.HandleRaw(event(6, "sidebar", Sidebar{Items: []SidebarItem{{ID: "c5", Name: "Old friend", Snippet: "months ago", Unread: true, AboveKnown: true}}}))
+	got := r.gotIncoming()
+	want := []Incoming{{Conversation: "c9", Sender: "Zoe", Text: "hi, Zoe here"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("incoming = %+v, want only Zoe's first message", got)
+	}
+	if n := l.SidebarSize(); n != 4 {
+		t.Errorf("the Link lists %d conversations, want 4", n)
+	}
+}
+
+// What OnList hands the app to keep is what the next run's Link compares its first list
+// with: a message that came in between is reported, rows unchanged since are not.
+func TestTheListOneRunLeavesLetsTheNextReportWhatCameInBetween(t *testing.T) {
+	run := func(remembered map[string]string, events ...Sidebar) ([]Incoming, map[string]string) {
+		f := &fakePage{notify: make(chan struct{}, 1)}
+		var got []Incoming
+		var kept map[string]string
+		l, err := NewLink(LinkConfig{
+			Exec: f.exec, Input: f, Events: f.send, Nonce: testNonce, Logger: slog.New(slog.DiscardHandler),
+			Remembered: remembered,
+			OnIncoming: func(in Incoming) { got = append(got, in) },
+			OnList:     func(m map[string]string) { kept = m },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		for i, ev := range events {
+			l.HandleRaw(event(i+1, "sidebar", ev))
+		}
+		return got, kept
+	}
+	got, kept := run(nil, Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "see you", Unread: true}, {ID: "c2", Name: "Ann", Snippet: "ok"}}})
+	if len(got) != 0 || len(kept) != 2 {
+		t.Fatalf("first run: incoming %+v, kept %v; want none and both rows kept", got, kept)
+	}
+	got, _ = run(kept, Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "see you", Unread: true}, {ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true}}})
+	if want := []Incoming{{Conversation: "c2", Sender: "Ann", Text: "lunch?"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("next run: incoming = %+v, want only Ann's message that came in between", got)
 	}
 }
 

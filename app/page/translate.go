@@ -1,6 +1,8 @@
 package page
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -108,29 +110,53 @@ func composeState(ev Compose, current string) (engine.ComposeState, bool) {
 }
 
 // mergeSidebar applies one sidebar event to the list known so far and returns the new
-// list with the messages that just came in elsewhere. Changed and added rows move to the
-// top: the page lists conversations by recent activity, and a diff item is a conversation
-// that just had some. A row of another conversation (not current) that is unread and
-// shows a snippet it did not have before, not one of ours, is a new incoming message.
-func mergeSidebar(old []SidebarItem, ev Sidebar, current string) ([]SidebarItem, []Incoming) {
-	var next []SidebarItem
+// list with the messages that just came in elsewhere. prior is the snippet print
+// (snippetPrint) of each row of the list before the event, by conversation id; listed holds
+// every conversation listed since then began (nil before the first list). Neither is
+// changed. Changed and added rows of a diff move to the top: the page lists conversations
+// by recent activity, and a diff item is a conversation that just had some.
+//
+// A row of another conversation (not current) that is unread and not one of ours is a new
+// incoming message when
+//   - it was in the list and shows a snippet it did not have before, or
+//   - it is a conversation never listed before that the page drew above one it had listed:
+//     someone writing for the first time. A row never listed that comes below every known
+//     one is an old conversation brought into view by scrolling or loading more, and an
+//     unread one is no news.
+//
+// A full list with nothing listed before is the baseline: whatever it shows was there
+// before Clanker looked. A full list after another (the page reloaded, or the list this
+// run started with is the one the previous run left) is compared with the one before, as
+// a diff is; there the page's order itself tells what stands above a known row.
+func mergeSidebar(old []SidebarItem, prior map[string]string, listed map[string]bool, ev Sidebar, current string) ([]SidebarItem, []Incoming) {
 	var news []Incoming
-	if ev.Full {
-		next = append([]SidebarItem(nil), ev.Items...)
-	} else {
-		for _, it := range ev.Items {
+	if !ev.Full || len(listed) > 0 {
+		knownBelow := make([]bool, len(ev.Items))
+		if ev.Full {
+			below := false
+			for i := len(ev.Items) - 1; i >= 0; i-- {
+				knownBelow[i] = below
+				below = below || listed[ev.Items[i].ID]
+			}
+		} else {
+			for i, it := range ev.Items {
+				knownBelow[i] = it.AboveKnown
+			}
+		}
+		for i, it := range ev.Items {
 			if !it.Unread || it.ID == current || strings.HasPrefix(strings.TrimSpace(it.Snippet), "You:") {
 				continue
 			}
-			for _, was := range old {
-				if was.ID == it.ID {
-					if was.Snippet != it.Snippet {
-						news = append(news, Incoming{Conversation: it.ID, Sender: it.Name, Text: it.Snippet})
-					}
-					break
-				}
+			was, inList := prior[it.ID]
+			if (inList && was != snippetPrint(it.Snippet)) || (!inList && !listed[it.ID] && knownBelow[i]) {
+				news = append(news, Incoming{Conversation: it.ID, Sender: it.Name, Text: it.Snippet})
 			}
 		}
+	}
+	var next []SidebarItem
+	if ev.Full {
+		next = append([]SidebarItem(nil), ev.Items...)
+	} else {
 		drop := map[string]bool{}
 		for _, id := range ev.Removed {
 			drop[id] = true
@@ -146,10 +172,30 @@ func mergeSidebar(old []SidebarItem, ev Sidebar, current string) ([]SidebarItem,
 			}
 		}
 	}
+	// The mark describes one report, not the row.
+	for i := range next {
+		next[i].AboveKnown = false
+	}
 	if len(next) > maxSidebarItems {
 		next = next[:maxSidebarItems]
 	}
 	return next, news
+}
+
+// snippetPrint stands for a sidebar snippet when only whether it changed matters: the
+// list kept for the next run holds these, not what people wrote.
+func snippetPrint(snippet string) string {
+	sum := sha256.Sum256([]byte(snippet))
+	return hex.EncodeToString(sum[:8])
+}
+
+// sidebarPrints is the snippet print of each row of a list, by conversation id.
+func sidebarPrints(items []SidebarItem) map[string]string {
+	m := make(map[string]string, len(items))
+	for _, it := range items {
+		m[it.ID] = snippetPrint(it.Snippet)
+	}
+	return m
 }
 
 // sidebarRows is the engine's view of the whole sidebar list.

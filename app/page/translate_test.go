@@ -234,8 +234,8 @@ func TestMergeSidebarMovesChangedRowsUpAndFindsNewMessagesElsewhere(t *testing.T
 	}{
 		{"full replaces", []SidebarItem{bob}, Sidebar{Full: true, Items: []SidebarItem{ann, cy}}, "",
 			[]SidebarItem{ann, cy}, nil},
-		{"full never reports news", []SidebarItem{ann}, Sidebar{Full: true, Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "new", Unread: true}}}, "",
-			[]SidebarItem{{ID: "c2", Name: "Ann", Snippet: "new", Unread: true}}, nil},
+		{"the first list is the baseline", nil, Sidebar{Full: true, Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "new", Unread: true}, bob}}, "",
+			[]SidebarItem{{ID: "c2", Name: "Ann", Snippet: "new", Unread: true}, bob}, nil},
 		{"changed row moves to the top", []SidebarItem{bob, ann, cy}, Sidebar{Items: []SidebarItem{{ID: "c3", Name: "Cy", Snippet: "y"}}}, "",
 			[]SidebarItem{{ID: "c3", Name: "Cy", Snippet: "y"}, bob, ann}, nil},
 		{"removed rows go", []SidebarItem{bob, ann, cy}, Sidebar{Removed: []string{"c1", "zz"}}, "",
@@ -257,7 +257,7 @@ func TestMergeSidebarMovesChangedRowsUpAndFindsNewMessagesElsewhere(t *testing.T
 	}
 	for _, c := range cases {
 		before := append([]SidebarItem(nil), c.old...)
-		got, news := mergeSidebar(c.old, c.ev, c.current)
+		got, news := mergeSidebar(c.old, sidebarPrints(c.old), listedIDs(c.old), c.ev, c.current)
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: list = %+v, want %+v", c.name, got, c.want)
 		}
@@ -287,6 +287,93 @@ func TestSidebarRowsAndFailedSelectors(t *testing.T) {
 	for _, c := range cases {
 		if got := failedSelectors(SelfTest{Results: c.results}); got != c.want {
 			t.Errorf("failedSelectors(%+v) = %d, want %d", c.results, got, c.want)
+		}
+	}
+}
+
+// listedIDs is the set of conversations a Link that knows list has listed (nil for none).
+func listedIDs(list []SidebarItem, more ...string) map[string]bool {
+	if len(list)+len(more) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, it := range list {
+		m[it.ID] = true
+	}
+	for _, id := range more {
+		m[id] = true
+	}
+	return m
+}
+
+// Someone writing for the first time adds a row the Link never listed, drawn above the
+// known rows. Rows never listed also appear when the list scrolls, loads more or redraws:
+// those come below the known rows (the bridge does not mark them aboveKnown, and a full list
+// shows them below), or were listed before, and are no news even when unread.
+func TestMergeSidebarTellsAFirstTimeWriterFromRowsBroughtIntoView(t *testing.T) {
+	bob := SidebarItem{ID: "c1", Name: "Bob", Snippet: "old"}
+	ann := SidebarItem{ID: "c2", Name: "Ann", Snippet: "before"}
+	newcomer := SidebarItem{ID: "c9", Name: "Zoe", Snippet: "hi, it's Zoe from the climbing gym", Unread: true}
+	marked := func(it SidebarItem) SidebarItem { it.AboveKnown = true; return it }
+	zoe := Incoming{Conversation: "c9", Sender: "Zoe", Text: "hi, it's Zoe from the climbing gym"}
+	cases := []struct {
+		name     string
+		old      []SidebarItem
+		listed   map[string]bool
+		ev       Sidebar
+		current  string
+		want     []SidebarItem // nil: not checked
+		incoming []Incoming
+	}{
+		{"a first-time writer above the known rows is news", []SidebarItem{bob, ann}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Items: []SidebarItem{marked(newcomer)}}, "c1",
+			[]SidebarItem{newcomer, bob, ann}, []Incoming{zoe}},
+		{"two first-time writers in one report are both news", []SidebarItem{bob}, listedIDs([]SidebarItem{bob}),
+			Sidebar{Items: []SidebarItem{marked(newcomer), marked(SidebarItem{ID: "c8", Name: "Max", Snippet: "yo", Unread: true})}}, "",
+			nil, []Incoming{zoe, {Conversation: "c8", Sender: "Max", Text: "yo"}}},
+		{"an unread row scrolled or loaded into view below the known rows is not news", []SidebarItem{bob, ann}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Items: []SidebarItem{newcomer, {ID: "c7", Name: "Old friend", Snippet: "months ago", Unread: true}}}, "",
+			nil, nil},
+		{"a row listed before, scrolled away and back above the known rows, is not news", []SidebarItem{bob}, listedIDs([]SidebarItem{bob}, "c9"),
+			Sidebar{Items: []SidebarItem{marked(newcomer)}}, "",
+			nil, nil},
+		{"a new conversation of our own is not news", []SidebarItem{bob}, listedIDs([]SidebarItem{bob}),
+			Sidebar{Items: []SidebarItem{marked(SidebarItem{ID: "c9", Name: "Zoe", Snippet: "You: welcome!", Unread: true})}}, "",
+			nil, nil},
+		{"a first-time writer already read is not news", []SidebarItem{bob}, listedIDs([]SidebarItem{bob}),
+			Sidebar{Items: []SidebarItem{marked(SidebarItem{ID: "c9", Name: "Zoe", Snippet: "hi"})}}, "",
+			nil, nil},
+		{"a first-time writer on screen is not news here", []SidebarItem{bob}, listedIDs([]SidebarItem{bob}),
+			Sidebar{Items: []SidebarItem{marked(newcomer)}}, "c9",
+			nil, nil},
+		{"the first list is the baseline even with rows above others", nil, nil,
+			Sidebar{Full: true, Items: []SidebarItem{newcomer, bob}}, "",
+			[]SidebarItem{newcomer, bob}, nil},
+		{"after a reload a first-time writer above a known row is news", []SidebarItem{bob, ann}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Full: true, Items: []SidebarItem{newcomer, bob, ann}}, "",
+			[]SidebarItem{newcomer, bob, ann}, []Incoming{zoe}},
+		{"after a reload a known row with a new unread snippet is news", []SidebarItem{bob, ann}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Full: true, Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true}, bob}}, "",
+			nil, []Incoming{{Conversation: "c2", Sender: "Ann", Text: "lunch?"}}},
+		{"after a reload unread rows never listed below every known row are not news", []SidebarItem{bob, ann}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Full: true, Items: []SidebarItem{bob, ann, newcomer}}, "",
+			nil, nil},
+		{"after a reload the same unread rows are not news", []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true}, bob}, listedIDs([]SidebarItem{bob, ann}),
+			Sidebar{Full: true, Items: []SidebarItem{{ID: "c2", Name: "Ann", Snippet: "lunch?", Unread: true}, bob}}, "",
+			nil, nil},
+	}
+	for _, c := range cases {
+		got, news := mergeSidebar(c.old, sidebarPrints(c.old), c.listed, c.ev, c.current)
+		if c.want != nil && !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: list = %+v, want %+v", c.name, got, c.want)
+		}
+		if !reflect.DeepEqual(news, c.incoming) {
+			t.Errorf("%s: incoming = %+v, want %+v", c.name, news, c.incoming)
+		}
+		for _, it := range got {
+			if it.AboveKnown {
+				t.Errorf("%s: the list keeps a report's aboveKnown mark on %s", c.name, it.ID)
+			}
 		}
 	}
 }

@@ -21,6 +21,11 @@ type view struct {
 	hint      string   // the one-time hint beside the pill ("" when none)
 	banners   []banner // oldest first
 	sidebar   []SidebarItem
+	prints    map[string]string // snippet print of each row of sidebar, by conversation id
+	listed    map[string]bool   // every conversation the sidebar listed since the Link started
+	// remembered is the list as the previous run left it (id to snippet print); the first
+	// list of this run is compared with it. Nil when there is none.
+	remembered map[string]string
 }
 
 // banner is one warning kept under its key. dismissed is set when the user closed the page's
@@ -191,14 +196,52 @@ func (v *view) bannerCommand() CommandArgs {
 }
 
 // applySidebar merges a sidebar event into the list and returns the whole list for the
-// engine and the messages that just came in elsewhere.
-func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming) {
+// engine, the messages that just came in elsewhere, and the list's snippet prints to keep
+// for the next run.
+//
+// The first list of a run is compared with the one the previous run left, so a message
+// that came while Clanker was not looking (not running, or the page still loading) is
+// reported; at most maxFirstListNews of them, the top rows, so coming back after a long
+// time does not pour out a notification per conversation.
+func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming, map[string]string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	prior, listed := v.prints, v.listed
+	first := v.listed == nil
+	if first && len(v.remembered) > 0 {
+		prior, listed = v.remembered, make(map[string]bool, len(v.remembered))
+		for id := range v.remembered {
+			listed[id] = true
+		}
+	}
 	var news []Incoming
-	v.sidebar, news = mergeSidebar(v.sidebar, ev, v.current)
-	return sidebarRows(v.sidebar), news
+	v.sidebar, news = mergeSidebar(v.sidebar, prior, listed, ev, v.current)
+	if first && len(news) > maxFirstListNews {
+		news = news[:maxFirstListNews]
+	}
+	v.prints = sidebarPrints(v.sidebar)
+	if v.listed == nil {
+		v.listed = map[string]bool{}
+	}
+	for _, it := range ev.Items {
+		if len(v.listed) >= maxListed {
+			break
+		}
+		v.listed[it.ID] = true
+	}
+	keep := make(map[string]string, len(v.prints))
+	for id, p := range v.prints {
+		keep[id] = p
+	}
+	return sidebarRows(v.sidebar), news, keep
 }
+
+// maxFirstListNews bounds the messages the first list of a run reports.
+const maxFirstListNews = 5
+
+// maxListed bounds the conversations the Link remembers having listed. Past it, a row
+// never seen that comes above known ones can be taken for a new conversation once.
+const maxListed = 20 * maxSidebarItems
 
 func (v *view) sidebarSize() int {
 	v.mu.Lock()

@@ -1,7 +1,9 @@
 package page
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -67,7 +69,7 @@ func TestViewSidebarNamesComeFromTheMergedList(t *testing.T) {
 	var v view
 	v.setCurrent("c1")
 	v.applySidebar(Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob"}, {ID: "c2", Name: "Ann", Snippet: "a"}}})
-	rows, news := v.applySidebar(Sidebar{Items: []SidebarItem{{ID: "c2", Name: "Ann B", Snippet: "b", Unread: true}}})
+	rows, news, _ := v.applySidebar(Sidebar{Items: []SidebarItem{{ID: "c2", Name: "Ann B", Snippet: "b", Unread: true}}})
 	if len(rows) != 2 || rows[0].ID != "c2" || rows[1].ID != "c1" {
 		t.Errorf("rows = %+v, want c2 moved above c1", rows)
 	}
@@ -79,5 +81,56 @@ func TestViewSidebarNamesComeFromTheMergedList(t *testing.T) {
 	}
 	if got := v.conversationName("c9"); got != "" {
 		t.Errorf("name of an unknown conversation = %q, want empty", got)
+	}
+}
+
+// The first list of a run is compared with the list the previous run left: a message that
+// came while Clanker was not looking (not running, or the page still loading) is news; an
+// unread row the previous run saw as it is, or one below every remembered row, is not.
+func TestViewFirstListOfARunIsComparedWithTheListThePreviousRunLeft(t *testing.T) {
+	bob := SidebarItem{ID: "c1", Name: "Bob", Snippet: "see you"}
+	ann := SidebarItem{ID: "c2", Name: "Ann", Snippet: "unread since yesterday", Unread: true}
+	cy := SidebarItem{ID: "c3", Name: "Cy", Snippet: "ok"}
+	var before view
+	before.applySidebar(Sidebar{Full: true, Items: []SidebarItem{bob, ann, cy}})
+	_, _, left := before.applySidebar(Sidebar{Items: []SidebarItem{{ID: "c3", Name: "Cy", Snippet: "You: thanks"}}})
+	for id, p := range left {
+		if p == "" || strings.Contains(p, "thanks") || strings.Contains(p, "see you") {
+			t.Fatalf("the kept list holds %q for %s; want a print, not the text", p, id)
+		}
+	}
+	first := Sidebar{Full: true, Items: []SidebarItem{
+		{ID: "c9", Name: "Zoe", Snippet: "hi, Zoe here", Unread: true}, // first-time writer, above known rows
+		{ID: "c1", Name: "Bob", Snippet: "are you up?", Unread: true},  // new message while Clanker was away
+		ann, // unread, but the previous run saw it so
+		{ID: "c3", Name: "Cy", Snippet: "You: thanks"},
+		{ID: "c8", Name: "Old friend", Snippet: "months ago", Unread: true}, // below every known row
+	}}
+	v := view{remembered: left}
+	_, news, _ := v.applySidebar(first)
+	want := []Incoming{{Conversation: "c9", Sender: "Zoe", Text: "hi, Zoe here"}, {Conversation: "c1", Sender: "Bob", Text: "are you up?"}}
+	if !reflect.DeepEqual(news, want) {
+		t.Errorf("first list against the previous run's: incoming = %+v, want %+v", news, want)
+	}
+	// Only the first list: the next full list is compared with this run's own.
+	if _, news, _ := v.applySidebar(first); len(news) != 0 {
+		t.Errorf("the same list again: incoming = %+v, want none", news)
+	}
+	// Nothing remembered: the first list is the baseline.
+	var fresh view
+	if _, news, _ := fresh.applySidebar(first); len(news) != 0 {
+		t.Errorf("first list with nothing remembered: incoming = %+v, want none", news)
+	}
+	// Back after a long time: a few notifications, the top rows, not one per conversation.
+	many := Sidebar{Full: true}
+	old := map[string]string{}
+	for i := range 3 * maxFirstListNews {
+		id := fmt.Sprintf("k%d", i)
+		old[id] = snippetPrint("before")
+		many.Items = append(many.Items, SidebarItem{ID: id, Name: id, Snippet: "after", Unread: true})
+	}
+	w := view{remembered: old}
+	if _, news, _ := w.applySidebar(many); len(news) != maxFirstListNews || news[0].Conversation != "k0" {
+		t.Errorf("first list with %d changed rows: incoming = %+v, want the top %d", len(many.Items), news, maxFirstListNews)
 	}
 }

@@ -247,6 +247,19 @@ func New(opts Options) (a *App, err error) {
 		return nil, err
 	}
 
+	// The sidebar list the previous run left, so this run's first list can tell what came
+	// in meanwhile. The demo's simulated phone starts afresh each run: nothing to compare.
+	var remembered map[string]string
+	var onList func(map[string]string)
+	if !opts.Demo {
+		if remembered, err = a.store.SidebarList(a.ctx); err != nil {
+			log.Warn("the kept sidebar list is unreadable; messages that came while Clanker was closed are not notified", "err", err)
+			remembered = nil
+		}
+		keeper := &listKeeper{store: a.store, log: log, interval: listKeepInterval}
+		a.closers = append(a.closers, keeper.close)
+		onList = keeper.keep
+	}
 	a.link, err = page.NewLink(page.LinkConfig{
 		Exec:       a.execJS,
 		Input:      shellInput{a},
@@ -256,6 +269,8 @@ func New(opts Options) (a *App, err error) {
 		OnHintDone: a.hintDone,
 		OnNotice:   a.onNotice,
 		OnIncoming: a.onIncoming,
+		Remembered: remembered,
+		OnList:     onList,
 		Logger:     log,
 	})
 	if err != nil {

@@ -1324,9 +1324,19 @@
       if (!now.size && !prev) return;
       const items = [];
       const removedIds = [];
+      const aboveKnown = /* @__PURE__ */ new Set();
+      if (prev) {
+        const ids = [...now.keys()];
+        let knownBelow = false;
+        for (let i = ids.length - 1; i >= 0; i--) {
+          if (prev.has(ids[i])) knownBelow = true;
+          else if (knownBelow) aboveKnown.add(ids[i]);
+        }
+      }
       for (const [id, it] of now) {
         const old = prev && prev.get(id);
-        if (!old || JSON.stringify(old) !== JSON.stringify(it)) items.push(it);
+        if (!old) items.push(aboveKnown.has(id) ? { ...it, aboveKnown: true } : it);
+        else if (JSON.stringify(old) !== JSON.stringify(it)) items.push(it);
       }
       if (prev) {
         for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);

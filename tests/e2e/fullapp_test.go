@@ -113,11 +113,11 @@ func newFullApp(tb testing.TB) *fullApp {
 
 // launch starts the real binary on the data directory, the simulator and its sign-in
 // origin, with the test control, and waits until the control answers.
-func (f *fullApp) launch() {
+func (f *fullApp) launch(extra ...string) {
 	f.t.Helper()
-	f.app = StartApp(f.t, display, f.bin, 60*time.Second,
+	f.app = StartApp(f.t, display, f.bin, 60*time.Second, append([]string{
 		"--data-dir", f.dataDir, "--no-keychain", "--messages-url", f.sim.AppURL(),
-		"--popup-origin", f.sim.AccountsURL(), "--test-control", "{ready}", "-v")
+		"--popup-origin", f.sim.AccountsURL(), "--test-control", "{ready}", "-v"}, extra...)...)
 	parts := strings.Fields(f.app.Control)
 	if len(parts) != 2 {
 		f.t.Fatalf("test control file holds %q, want URL and token", f.app.Control)
@@ -991,6 +991,50 @@ func TestFullApp(t *testing.T) {
 			if c.App != "Clanker" {
 				t.Errorf("a notification not from Clanker reached the server (the page's own?): %+v", c)
 			}
+		}
+		f.shown()
+	}) {
+		return
+	}
+
+	if !t.Run("SomeoneWritingForTheFirstTimeIsNotified", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		f.open(bob)
+		before := len(f.notes.calls())
+		f.post("/hide")
+		// A conversation the app never listed, with its first message: the page draws it
+		// above the rows the app knows (both calls land within the bridge's 500 ms debounce,
+		// so the row is new to the app as well as unread).
+		zoe, err := f.ctl.CreateConversation(sim.NewConversation{Participants: []string{"Zoe Park"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ctl.Deliver(zoe.ID, sim.Message{From: "Zoe Park", Text: "hi, it's Zoe from the climbing gym"}); err != nil {
+			t.Fatal(err)
+		}
+		fromZoe := func() []notifyCall {
+			var out []notifyCall
+			for _, c := range f.notes.calls()[before:] {
+				if strings.Contains(c.Summary, "Zoe Park") {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+		testkit.WaitFor(t, 30*time.Second, "a notification for the first-time writer", func() (bool, string) {
+			return len(fromZoe()) > 0, fmt.Sprintf("notifications %+v", f.notes.calls()[before:])
+		})
+		// The next message bounds the wait for a second notification of the first one.
+		if _, err := f.ctl.Deliver(zoe.ID, sim.Message{From: "Zoe Park", Text: "are you coming on Thursday?"}); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "a notification for Zoe's second message", func() (bool, string) {
+			got := fromZoe()
+			return len(got) > 0 && strings.Contains(got[len(got)-1].Body, "Thursday"), fmt.Sprintf("notifications %+v", got)
+		})
+		if got := fromZoe(); len(got) != 2 || !strings.Contains(got[0].Body, "climbing gym") || len(got[0].Actions) == 0 {
+			t.Fatalf("notifications for Zoe's two messages: %+v; want one each, the first with its text and a click action", got)
 		}
 		f.shown()
 	}) {

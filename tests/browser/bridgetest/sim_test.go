@@ -542,3 +542,71 @@ func TestSimSidebarBaselineIsReportedBeforeAnyNewMessage(t *testing.T) {
 		t.Fatalf("after the baseline (%d rows) the new message came as %s; want a change of Jane's row", len(sb.Items), dump(got))
 	}
 }
+
+// Someone writing for the first time: the page draws their conversation above the rows it
+// listed, and the bridge marks that row aboveKnown. A row that comes in below every known
+// row (scrolling or loading more) is not marked, however unread.
+func TestSimFirstTimeWritersRowIsMarkedAboveKnownAndARowAddedBelowIsNot(t *testing.T) {
+	e := startSim(t, sim.Options{})
+	e.open(e.s.AppURL())
+	e.waitFor(0, "the first sidebar report", 10*time.Second, func(ev protocol.Event) bool {
+		s, ok := ev.(protocol.Sidebar)
+		return ok && s.Full && len(s.Items) > 0
+	})
+	item := func(mark int, what, id string) protocol.SidebarItem {
+		t.Helper()
+		var found protocol.SidebarItem
+		e.waitFor(mark, what, 10*time.Second, func(ev protocol.Event) bool {
+			s, ok := ev.(protocol.Sidebar)
+			if !ok || s.Full {
+				return false
+			}
+			for _, it := range s.Items {
+				if it.ID == id && it.Snippet != "" {
+					found = it
+					return true
+				}
+			}
+			return false
+		})
+		return found
+	}
+	m := e.mark()
+	zoe, err := e.ctl.CreateConversation(sim.NewConversation{Participants: []string{"Zoe"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.deliver(zoe.ID, sim.Message{From: "Zoe", Text: "hi, it's Zoe from the climbing gym"})
+	if it := item(m, "Zoe's new row", zoe.ID); !it.AboveKnown || !it.Unread {
+		t.Errorf("the first-time writer's row came as %s; want unread and aboveKnown", dump(it))
+	}
+	// A known row's change is not marked.
+	bob := e.conv(sim.DemoBob)
+	m = e.mark()
+	e.deliver(bob.ID, sim.Message{From: sim.DemoBob, Text: "still there?"})
+	if it := item(m, "Bob's changed row", bob.ID); it.AboveKnown {
+		t.Errorf("a known row's change came marked: %s", dump(it))
+	}
+	// An unread row the page adds at the bottom of the list, as loading more does.
+	m = e.mark()
+	var ok bool
+	browser.Run(t, e.ctx, "add a row at the bottom of the list", chromedp.Evaluate(`(() => {
+		const nav = document.querySelector('mws-conversations-list nav');
+		const last = nav && nav.lastElementChild;
+		if (!last) return false;
+		const row = last.cloneNode(true);
+		const a = row.querySelector('a');
+		a.setAttribute('href', '/web/conversations/987654');
+		a.setAttribute('data-e2e-is-unread', 'true');
+		row.querySelector('[data-e2e-conversation-name]').textContent = 'Old friend';
+		row.querySelector('mws-conversation-snippet span').textContent = 'from months ago';
+		nav.appendChild(row);
+		return true;
+	})()`, &ok))
+	if !ok {
+		t.Fatal("the simulator's list has no row to copy")
+	}
+	if it := item(m, "the row added at the bottom", "987654"); it.AboveKnown || !it.Unread {
+		t.Errorf("the row added below the known rows came as %s; want unread, not aboveKnown", dump(it))
+	}
+}

@@ -286,11 +286,11 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	if !fg.rec.LastProcessed.IsZero() || len(fg.msgs) > 0 {
 		fg.rec.LastProcessed = fg.newestRef()
 	}
-	if n := len(fg.msgs); fg.rec.LastMessageAt.IsZero() ||
-		(n > 0 && !rec.LastProcessed.IsZero() && !rec.LastProcessed.matches(fg.msgs[n-1])) {
+	if n := len(fg.msgs); fg.rec.LastMessageAt.IsZero() || (n > 0 && !rec.LastProcessed.matches(fg.msgs[n-1])) {
 		// Age unknown: assume recent rather than long idle. Messages after the last processed
-		// one came while the conversation was not on screen: they are new, even if none of
-		// them is answered (a visit the user cancelled, a mode that does not reply).
+		// one (or any, when none was processed yet) came while the conversation was not on
+		// screen: they are new, even if none of them is answered (a visit the user cancelled,
+		// a mode that does not reply).
 		fg.rec.LastMessageAt = now
 	}
 	fg.rec.LastSeen = now

@@ -59,24 +59,32 @@ func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 // conversation opened with messages after its last processed one is not idle, whatever its
 // stored time says. (Chaos seed 3000002499: a visit the user cancelled left the visited
 // conversation's fresh question unanswered, and minutes later Clanker posted news there.)
+// (Seed 555000004064: the conversation had been open once with no messages, so nothing was
+// processed there yet.)
 func TestMessagesThatCameWhileAwayPostponeNews(t *testing.T) {
-	run(t, func(t *testing.T) {
-		h := newHarness(t, newsSettings)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable,
-			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
-		h.store.mu.Unlock()
-		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}, Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
-		h.wait(119 * time.Minute)
-		if got := newsRequests(h); len(got) != 0 {
-			t.Fatalf("want no news within 2 h of a message that came while away, got %v", got)
-		}
-		h.wait(6 * time.Minute)
-		if got := newsRequests(h); len(got) != 1 {
-			t.Fatalf("want the news check once the conversation has been idle 2 h, got %v", got)
-		}
-	})
+	for _, c := range []struct {
+		name string
+		last MessageRef
+	}{{"after the last processed message", MessageRef{ID: "m0"}}, {"none processed yet", MessageRef{}}} {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t, newsSettings)
+				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+				h.store.mu.Lock()
+				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable, LastProcessed: c.last, LastMessageAt: h.start.Add(-3 * time.Hour)}
+				h.store.mu.Unlock()
+				h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}, Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
+				h.wait(119 * time.Minute)
+				if got := newsRequests(h); len(got) != 0 {
+					t.Fatalf("want no news within 2 h of a message that came while away, got %v", got)
+				}
+				h.wait(6 * time.Minute)
+				if got := newsRequests(h); len(got) != 1 {
+					t.Fatalf("want the news check once the conversation has been idle 2 h, got %v", got)
+				}
+			})
+		})
+	}
 }
 
 func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {

@@ -619,7 +619,9 @@ func (tg target) bound() string {
 
 // benchPattern turns a benchmark name into a -bench pattern that selects it alone.
 func benchPattern(name string) string {
-	parts := strings.Split(strings.TrimPrefix(name, "Benchmark"), "/")
+	// go test matches the first element against the whole function name, Benchmark prefix
+	// included, so '^AppMemory$' would select nothing.
+	parts := strings.Split(name, "/")
 	for i := range parts {
 		parts[i] = strings.NewReplacer(".", `\.`, "+", `\+`, "(", `\(`, ")", `\)`).Replace(parts[i])
 	}

@@ -118,14 +118,14 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 		t.Fatalf("the summary is not above the package sections:\n%s", out)
 	}
 	for _, want := range []string{
-		"| 17.1 | prompt cache: shared prefix of consecutive requests, history 50 | not in this run | `go test -tags webkit2_41 -run '^$' -bench '^PromptCacheReplay$/^history=50$' ./app/llm` | not measured |",
+		"| 17.1 | prompt cache: shared prefix of consecutive requests, history 50 | not in this run | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkPromptCacheReplay$/^history=50$' ./app/llm` | not measured |",
 		"0.50x the time of Optimize12MPBaseline/scene (target <= 0.5x)",
 		"34.40 PSNR-Y-dB (target >= 34.5)",
-		"`go test -tags webkit2_41 -run '^$' -bench '^Optimize12MP$/^scene$' ./tests/imagebench` | **NOT met** |",
+		"`go test -tags webkit2_41 -run '^$' -bench '^BenchmarkOptimize12MP$/^scene$' ./tests/imagebench` | **NOT met** |",
 		"1200 ms-to-page-usable (target <= 1500); 1100 ms-to-page-loaded",
 		"260 MiB-pss-total-after-chat (target <= 250)",
 		"3.5 growth-same-page-% (target <= 5)",
-		"80 MiB-pss-settings-extra (target <= 60); 0 MiB-pss-settings-after-close | `go test -tags webkit2_41 -run '^$' -bench '^AppMemory$' ./tests/e2e` | **met: closed when not shown",
+		"80 MiB-pss-settings-extra (target <= 60); 0 MiB-pss-settings-after-close | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkAppMemory$' ./tests/e2e` | **met: closed when not shown",
 		"| 17.5 | installer",
 		"Clanker-1-windows-amd64-setup.exe 9.90 MB; clanker_1_amd64.deb 9.00 MB | `make dist` | **met** |",
 	} {

@@ -288,3 +288,17 @@ func TestChaosReplayLeavingKeepsTheNewerOfTwoQueuedReplies(t *testing.T) {
 		t.Errorf("no hop was checked; the replay no longer queues two replies before the hop")
 	}
 }
+
+// Engine: a conversation's messages that came while it was off screen did not count as new
+// for the idle-news rule. A visit the user cancelled left the visited conversation's fresh
+// question unanswered, the user stayed there, and within minutes Clanker posted news in it,
+// "idle" since a stored time hours old. The second seed had opened the conversation once
+// before with no messages, so none had been processed there. Whole sessions, not shortened.
+func TestChaosReplayNoNewsRightAfterACancelledVisit(t *testing.T) {
+	for _, seed := range []uint64{3000002499, 3000003070, 555000004064} {
+		res := replay(t, seed, sessionEvents(seed, 300))
+		if res.stats.takeovers == 0 {
+			t.Errorf("seed %d: no visit was taken over; the replay no longer reaches the cancelled visit", seed)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func ParseReply(raw string) (reply engine.Reply, notes []string, err error) {
 }
 
 func parseReply(raw string, notes *[]string) (engine.Reply, error) {
-	if !utf8.ValidString(raw) || strings.ContainsRune(raw, utf8.RuneError) {
+	if strings.ContainsRune(raw, utf8.RuneError) { // also finds bytes that are not UTF-8
 		return engine.Reply{}, fmt.Errorf("%w (%d bytes)", ErrGarbled, len(raw))
 	}
 	text, err := stripReasoning(raw)

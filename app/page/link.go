@@ -45,8 +45,9 @@ type LinkConfig struct {
 	OnNotice func(Notice)
 	// OnIncoming is called for each new incoming message the page shows: a new row of
 	// the open conversation, another conversation's sidebar row that is unread with a
-	// new snippet, or the unread row of someone writing for the first time. The text comes from the page: untrusted, shown only as text. It is
-	// called synchronously from the event handler and must not block.
+	// new snippet, or the unread row of someone writing for the first time. The text
+	// comes from the page: untrusted, shown only as text. It is called synchronously from
+	// the event handler and must not block.
 	OnIncoming func(Incoming)
 	// Remembered is the sidebar list as the previous run left it, as OnList gave it. The
 	// first list of this run is compared with it, so a message that came while Clanker was

@@ -21,7 +21,7 @@ type view struct {
 	hint      string   // the one-time hint beside the pill ("" when none)
 	banners   []banner // oldest first
 	sidebar   []SidebarItem
-	prints    map[string]string // snippet print of each row of sidebar, by conversation id
+	prints    map[string]string // snippet print of each row of sidebar, by conversation id; replaced, never changed
 	listed    map[string]bool   // every conversation the sidebar listed since the Link started
 	// remembered is the list as the previous run left it (id to snippet print); the first
 	// list of this run is compared with it. Nil when there is none.
@@ -229,11 +229,8 @@ func (v *view) applySidebar(ev Sidebar) ([]engine.SidebarRow, []Incoming, map[st
 		}
 		v.listed[it.ID] = true
 	}
-	keep := make(map[string]string, len(v.prints))
-	for id, p := range v.prints {
-		keep[id] = p
-	}
-	return sidebarRows(v.sidebar), news, keep
+	// v.prints is built afresh for every event and only read after, so the caller may keep it.
+	return sidebarRows(v.sidebar), news, v.prints
 }
 
 // maxFirstListNews bounds the messages the first list of a run reports.

@@ -22,6 +22,9 @@ type listKeeper struct {
 	log      *slog.Logger
 	interval time.Duration
 
+	// writing is held around each write, so close waits for a timer's write in progress
+	// and the store is never written after the app closed it.
+	writing sync.Mutex
 	mu      sync.Mutex
 	latest  map[string]string // nil when nothing new since the last write
 	pending bool              // a write is scheduled
@@ -44,6 +47,8 @@ func (k *listKeeper) keep(list map[string]string) {
 
 // flush writes the latest list, if there is one not yet written.
 func (k *listKeeper) flush() {
+	k.writing.Lock()
+	defer k.writing.Unlock()
 	k.mu.Lock()
 	list := k.latest
 	k.latest, k.pending = nil, false

@@ -745,11 +745,9 @@
       if (ev.key !== "Enter") note(ev);
     }, true);
     document.addEventListener("pointerdown", note, true);
-    document.addEventListener("mousedown", note, true);
     document.addEventListener("input", (ev) => {
       if (!ownEdit) note(ev);
     }, true);
-    document.addEventListener("compositionstart", note, true);
   }
   function userActiveWithin(ms) {
     return performance.now() - lastUserInput < ms;

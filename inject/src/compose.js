@@ -142,9 +142,7 @@ export function watchUserInput() {
   const note = (ev) => { if (ev.isTrusted) lastUserInput = performance.now(); };
   document.addEventListener('keydown', (ev) => { if (ev.key !== 'Enter') note(ev); }, true);
   document.addEventListener('pointerdown', note, true);
-  document.addEventListener('mousedown', note, true);
   document.addEventListener('input', (ev) => { if (!ownEdit) note(ev); }, true);
-  document.addEventListener('compositionstart', note, true);
 }
 
 // userActiveWithin reports whether the user used the page in the last ms milliseconds.

@@ -112,6 +112,8 @@ type App struct {
 	inst    *session.Instance
 	nt      notices
 	hint    hint
+	// idle hands freed memory back to the system after each burst of work.
+	idle *idleRelease
 
 	lmu       sync.Mutex
 	listeners map[int]func(menus.Status)
@@ -327,6 +329,8 @@ func New(opts Options) (a *App, err error) {
 		startHidden = false
 	}
 	a.startNotifier()
+	a.idle = newIdleRelease(idleQuiet, idleMaxWait, window.ReleaseMemory)
+	a.closers = append(a.closers, a.idle.Close)
 	a.shell, err = window.New(window.Options{
 		TargetURL:   target,
 		Title:       title,
@@ -348,7 +352,7 @@ func New(opts Options) (a *App, err error) {
 		},
 		UserScript:   script,
 		PopupOrigins: popupOrigins,
-		OnEvent:      a.link.HandleRaw,
+		OnEvent:      func(raw []byte) { a.idle.Touch(); a.link.HandleRaw(raw) },
 		OnReady:      a.onReady,
 		OnGeometry:   a.saveGeometry,
 		OnFocus:      a.onFocus,
@@ -485,6 +489,7 @@ func (a *App) execJS(js string) error {
 	if a.shell == nil {
 		return window.ErrNotReady
 	}
+	a.idle.Touch()
 	return a.shell.ExecJS(js)
 }
 

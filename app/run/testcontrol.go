@@ -57,6 +57,10 @@ type testStatus struct {
 	Sidebar int `json:"sidebar"`
 	// Hint is whether the page shows the one-time hint beside the pill, as the Link knows.
 	Hint bool `json:"hint"`
+	// MemoryReleases counts the idle memory releases so far; MemoryReleaseDue is whether
+	// there was activity since the last one (so another is coming).
+	MemoryReleases   int  `json:"memoryReleases"`
+	MemoryReleaseDue bool `json:"memoryReleaseDue"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -75,6 +79,7 @@ func (a *App) startTestControl(file string) error {
 		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
 			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
+		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -197,9 +199,11 @@ func BenchmarkAppMemory(b *testing.B) {
 		}
 		after = f.memSample(b)
 		commands = 0
-		for _, n := range f.status().Commands {
+		kinds := f.status().Commands
+		for _, n := range kinds {
 			commands += n
 		}
+		b.Logf("commands the chat took, by kind: %v", kinds)
 		f.open(jane)
 		afterOther = f.memSample(b)
 		// The same page once more after a reload: the page's and the bridge's JavaScript
@@ -262,12 +266,17 @@ type memSample struct {
 	goHeap     float64
 }
 
-// memSample collects the app's Go heap, then samples the process tree once its PSS has
-// settled: two readings 2 s apart within 1 MiB of each other (WebKit's collector runs
-// on its own timers), at most 30 s.
+// memSample waits for the app's own idle memory release (the app hands freed memory back
+// to the system 10 s after work stops, as it does for a user), then samples the process
+// tree once its PSS has settled: two readings 2 s apart within 1 MiB of each other
+// (WebKit's collector runs on its own timers), at most 30 s. The Go heap in use is read
+// after the sample, with a collection the app would not otherwise run at that moment.
 func (f *fullApp) memSample(b *testing.B) memSample {
 	b.Helper()
-	f.collectGo(b)
+	testkit.WaitFor(b, 90*time.Second, "the app's idle memory release", func() (bool, string) {
+		st := f.status()
+		return !st.MemoryReleaseDue, fmt.Sprintf("%d releases so far, one due: %v", st.MemoryReleases, st.MemoryReleaseDue)
+	})
 	prev, _ := pssMiB(b, f)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		time.Sleep(2 * time.Second)
@@ -278,8 +287,9 @@ func (f *fullApp) memSample(b *testing.B) memSample {
 			break
 		}
 	}
-	heap := f.collectGo(b) // again: the wait let the app allocate
 	pss, alloc := pssMiB(b, f)
+	dumpSmaps(b, f)
+	heap := f.collectGo(b)
 	b.Logf("sample: PSS %v, allocated %v, Go heap %.1f MiB", pss, alloc, heap)
 	return memSample{pss: pss, alloc: alloc, goHeap: heap}
 }
@@ -384,4 +394,31 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// smapsSamples numbers the samples dumpSmaps writes.
+var smapsSamples int
+
+// dumpSmaps copies each process's /proc/PID/smaps into the directory named by
+// CLANKER_BENCH_SMAPS, when set, so a run's growth can be traced to its mappings.
+func dumpSmaps(b *testing.B, f *fullApp) {
+	dir := os.Getenv("CLANKER_BENCH_SMAPS")
+	if dir == "" {
+		return
+	}
+	smapsSamples++
+	procs, err := ProcessTreePSS(f.app.Cmd.Process.Pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range procs {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", p.PID))
+		if err != nil {
+			continue
+		}
+		name := filepath.Join(dir, fmt.Sprintf("%d-%s-%d.smaps", smapsSamples, p.Name, p.PID))
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -65,6 +65,9 @@ type appStatus struct {
 	Focused     bool           `json:"focused"`
 	Hint        bool           `json:"hint"`
 	Sidebar     int            `json:"sidebar"`
+	// The app's idle memory release: how many ran, and whether one is due.
+	MemoryReleases   int  `json:"memoryReleases"`
+	MemoryReleaseDue bool `json:"memoryReleaseDue"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -1095,6 +1098,28 @@ func TestFullApp(t *testing.T) {
 		if ss := f.sends(bob, "[clanker]"); len(ss) > 0 && strings.Contains(ss[len(ss)-1].Text, "4711") {
 			t.Fatalf("a reply was sent although the model refused the key: %+v", ss[len(ss)-1])
 		}
+	}) {
+		return
+	}
+
+	if !t.Run("FreedMemoryIsHandedBackOnceTheAppIsQuiet", func(t *testing.T) {
+		f.t = t
+		testkit.WaitFor(t, 60*time.Second, "no memory release due before the test's own activity", func() (bool, string) {
+			st := f.status()
+			return !st.MemoryReleaseDue, fmt.Sprintf("%+v", st)
+		})
+		before := f.status().MemoryReleases
+		// Clicks in the page: its events are activity.
+		f.open(f.conversation(sim.DemoJane))
+		f.open(f.conversation(sim.DemoBob))
+		testkit.WaitFor(t, 10*time.Second, "the page's events to make a release due", func() (bool, string) {
+			st := f.status()
+			return st.MemoryReleaseDue || st.MemoryReleases > before, fmt.Sprintf("%+v", st)
+		})
+		testkit.WaitFor(t, 60*time.Second, "the release 10 s after the activity stopped", func() (bool, string) {
+			st := f.status()
+			return st.MemoryReleases > before && !st.MemoryReleaseDue, fmt.Sprintf("%d releases, due %v", st.MemoryReleases, st.MemoryReleaseDue)
+		})
 	}) {
 		return
 	}

@@ -21,12 +21,18 @@ deps:
 	@bash build/install-deps.sh
 
 ## run: build and start Clanker on https://messages.google.com/web (ARGS="--data-dir DIR" etc.)
-run: deps
-	go run -tags $(TAGS),production . $(ARGS)
+run: deps build/bin/clanker
+	build/bin/clanker $(ARGS)
 
 ## demo: build and start Clanker on the built-in simulator with the demo model
-demo: deps
-	go run -tags $(TAGS),production . demo $(ARGS)
+demo: deps build/bin/clanker
+	build/bin/clanker demo $(ARGS)
+
+# The app and, beside it as a release ships it, the page process's web extension (Linux).
+.PHONY: build/bin/clanker
+build/bin/clanker:
+	go build -tags $(TAGS),production -o $@ .
+	@if [ "$$(go env GOOS)" = linux ]; then bash build/webext.sh build/bin/web-extensions; fi
 
 ## fmt: rewrite Go files with gofmt
 fmt:

@@ -185,6 +185,8 @@ for target in $targets; do
     wails_build -platform linux/amd64 -tags webkit2_41
     bin="$stage/build/bin/clanker"
     [ -x "$bin" ] || die "wails did not produce $bin"
+    log "linux: the page process's web extension"
+    (cd "$stage" && bash build/webext.sh build/bin/web-extensions) >&2 || die "build/webext.sh failed"
     log "linux: nfpm .deb"
     (cd "$stage" && CLANKER_VERSION=$version \
       "$nfpm" package --config build/linux/nfpm.yaml --packager deb --target "$out/") >&2
@@ -195,6 +197,7 @@ for target in $targets; do
     rm -rf "$tree"
     mkdir -p "$tree/icons"
     cp "$bin" "$tree/clanker"
+    cp -R "$stage/build/bin/web-extensions" "$tree/web-extensions"
     cp "$stage/build/linux/clanker.desktop" "$tree/clanker.desktop"
     cp "$stage/build/linux/README.tarball.txt" "$tree/README"
     cp -R "$stage/build/linux/hicolor" "$tree/icons/hicolor"

@@ -329,8 +329,6 @@ func New(opts Options) (a *App, err error) {
 		startHidden = false
 	}
 	a.startNotifier()
-	a.idle = newIdleRelease(idleQuiet, idleMaxWait, window.ReleaseMemory)
-	a.closers = append(a.closers, a.idle.Close)
 	a.shell, err = window.New(window.Options{
 		TargetURL:   target,
 		Title:       title,
@@ -365,6 +363,8 @@ func New(opts Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.idle = newIdleRelease(idleQuiet, idleMaxWait, a.shell.ReleaseMemory)
+	a.closers = append(a.closers, a.idle.Close)
 	a.hidden.Store(startHidden)
 	// Every Show and Hide (menus, the close button, a second launch) reaches the engine.
 	a.shell.OnVisibility(func(visible bool) { a.sendVisibility(!visible) })

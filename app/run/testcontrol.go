@@ -61,6 +61,9 @@ type testStatus struct {
 	// there was activity since the last one (so another is coming).
 	MemoryReleases   int  `json:"memoryReleases"`
 	MemoryReleaseDue bool `json:"memoryReleaseDue"`
+	// PageProcessReleases counts the releases the page's process carried out (its
+	// web-process extension answered; Linux).
+	PageProcessReleases int `json:"pageProcessReleases"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -80,6 +83,7 @@ func (a *App) startTestControl(file string) error {
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
 			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
 		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
+		ts.PageProcessReleases = a.shell.WebProcessReleases()
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

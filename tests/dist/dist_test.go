@@ -346,6 +346,8 @@ func checkDebContents(t *testing.T, a artifacts) {
 	want := map[string]string{
 		"/usr/bin/clanker":                        "-rwxr-xr-x",
 		"/usr/share/applications/clanker.desktop": "-rw-r--r--",
+		// The page process's web extension, where the app looks from /usr/bin.
+		"/usr/lib/clanker/web-extensions/libclanker-webext.so": "-rw-r--r--",
 	}
 	for _, s := range hicolorSizes {
 		want["/usr/share/icons/hicolor/"+s+"/apps/clanker.png"] = "-rw-r--r--"
@@ -370,7 +372,8 @@ func checkTarball(t *testing.T, a artifacts) {
 		t.Fatalf("%s is not gzip: %v", a.tarball, err)
 	}
 	top := strings.TrimSuffix(a.tarball, ".tar.gz") + "/"
-	want := map[string]bool{top + "clanker": true, top + "clanker.desktop": true, top + "README": true}
+	want := map[string]bool{top + "clanker": true, top + "clanker.desktop": true, top + "README": true,
+		top + "web-extensions/libclanker-webext.so": true}
 	for _, s := range hicolorSizes {
 		want[top+"icons/hicolor/"+s+"/apps/clanker.png"] = true
 	}

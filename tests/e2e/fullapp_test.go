@@ -66,8 +66,9 @@ type appStatus struct {
 	Hint        bool           `json:"hint"`
 	Sidebar     int            `json:"sidebar"`
 	// The app's idle memory release: how many ran, and whether one is due.
-	MemoryReleases   int  `json:"memoryReleases"`
-	MemoryReleaseDue bool `json:"memoryReleaseDue"`
+	MemoryReleases      int  `json:"memoryReleases"`
+	MemoryReleaseDue    bool `json:"memoryReleaseDue"`
+	PageProcessReleases int  `json:"pageProcessReleases"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -1108,7 +1109,8 @@ func TestFullApp(t *testing.T) {
 			st := f.status()
 			return !st.MemoryReleaseDue, fmt.Sprintf("%+v", st)
 		})
-		before := f.status().MemoryReleases
+		st0 := f.status()
+		before, beforePage := st0.MemoryReleases, st0.PageProcessReleases
 		// Clicks in the page: its events are activity.
 		f.open(f.conversation(sim.DemoJane))
 		f.open(f.conversation(sim.DemoBob))
@@ -1120,6 +1122,15 @@ func TestFullApp(t *testing.T) {
 			st := f.status()
 			return st.MemoryReleases > before && !st.MemoryReleaseDue, fmt.Sprintf("%d releases, due %v", st.MemoryReleases, st.MemoryReleaseDue)
 		})
+		// The page's process took part: WebKit loaded the web-process extension from
+		// beside the binary and it answered the release.
+		testkit.WaitFor(t, 10*time.Second, "the page's process to answer the release", func() (bool, string) {
+			st := f.status()
+			return st.PageProcessReleases > beforePage, fmt.Sprintf("%d releases, %d answered by the page's process", st.MemoryReleases, st.PageProcessReleases)
+		})
+		if !mapsOf(t, f.app.Cmd.Process.Pid, "WebKitWebProces", "libclanker-webext.so") {
+			t.Fatal("the page's process has not mapped libclanker-webext.so")
+		}
 	}) {
 		return
 	}

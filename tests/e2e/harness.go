@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/clanker-desktop/clanker/tests/testkit"
@@ -188,8 +189,9 @@ func ArtifactsDir() string {
 }
 
 var (
-	buildMu    sync.Mutex
-	buildCache = map[string]string{}
+	buildMu     sync.Mutex
+	buildCache  = map[string]string{}
+	webExtBuilt = map[string]bool{}
 )
 
 // Build compiles a main package of this module (e.g. "./tests/e2e/shellapp") with the
@@ -209,6 +211,16 @@ func Build(ctx context.Context, pkg, dir string) (string, error) {
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	// The page process's web extension is looked for beside the binary, as a release
+	// ships it (build/webext.sh), so every binary here gets the folder once.
+	if !webExtBuilt[dir] {
+		cmd := exec.CommandContext(ctx, "bash", "build/webext.sh", filepath.Join(dir, "web-extensions"))
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("build/webext.sh: %v\n%s", err, b)
+		}
+		webExtBuilt[dir] = true
 	}
 	buildCache[pkg] = out
 	return out, nil
@@ -284,6 +296,24 @@ func Descendants(pid int, comm string) []int {
 		}
 	}
 	return found
+}
+
+// mapsOf reports whether a descendant of pid named comm has a file whose name ends in file
+// mapped (/proc/PID/maps).
+func mapsOf(t testing.TB, pid int, comm, file string) bool {
+	t.Helper()
+	for _, p := range Descendants(pid, comm) {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "maps"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasSuffix(line, "/"+file) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func vmRSSKiB(pid int) int64 {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -59,6 +60,8 @@ type Shell struct {
 
 	tray      *Tray // nil without Options.Menus or with NoTray
 	menuState shellMenus
+	// webExt is the folder of the web-process extension WebKit was told to load, or "".
+	webExt string
 }
 
 // New checks the options and prepares a shell; it does not open a window yet.
@@ -109,6 +112,21 @@ func New(opts Options) (*Shell, error) {
 	return s, nil
 }
 
+// webExtensionDir is the folder of the web-process extension found for the running binary.
+func (s *Shell) webExtensionDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if dir := findWebExtension(exe); dir != "" {
+		return dir
+	}
+	if native.WebExtensionFile != "" {
+		s.log.Info("no web-process extension beside the binary: the page's process keeps the memory it freed until WebKit trims it", "looked_in", webExtensionDirs)
+	}
+	return ""
+}
+
 // Origin is the one origin whose pages may send events to Go.
 func (s *Shell) Origin() string { return s.origin }
 
@@ -122,6 +140,15 @@ func (s *Shell) Run() (err error) {
 	}
 	defer native.SetEvents(nil) //nolint:errcheck // clearing cannot fail
 	defer wailslog.CatchDisplayFailure(&err)
+	if dir := s.webExtensionDir(); dir != "" {
+		// WebKit's default context, which Wails' view uses, is made here on this OS
+		// thread; Wails then runs GTK on the same one (it locks this goroutine too).
+		goruntime.LockOSThread()
+		defer goruntime.UnlockOSThread()
+		native.UseWebExtensions(dir)
+		s.webExt = dir
+		s.log.Info("the page's process loads Clanker's web-process extension (idle memory release)", "dir", dir)
+	}
 	err = wails.Run(s.appOptions())
 	if err != nil {
 		return fmt.Errorf("desktop: run the main window: %w", err)

@@ -89,6 +89,14 @@ type ContextMenuView interface {
 	ActivateContextAction(ctx context.Context, name, target string) error
 }
 
+// MemoryView is implemented where the page's process can be asked to hand freed memory
+// back (Linux, through Clanker's web-process extension).
+type MemoryView interface {
+	ReleaseWebProcessMemory(ctx context.Context) error
+	// WebProcessReleases is how many requests the extension has answered.
+	WebProcessReleases(ctx context.Context) (int, error)
+}
+
 // MainThread is implemented where other native work must run on the GUI thread and
 // the platform can put it there: on macOS the tray's status item, which AppKit only
 // lets the main thread create, while Wails' OnStartup runs on another goroutine.

@@ -289,3 +289,32 @@ void clanker_keys(WebKitWebView *wv, const guint *keyvals, const guchar *shift_m
             deliver(wv, GDK_KEY_RELEASE, GDK_KEY_Shift_L, GDK_SHIFT_MASK);
     }
 }
+
+void clanker_use_web_extensions(const char *dir)
+{
+    webkit_web_context_set_web_extensions_directory(webkit_web_context_get_default(), dir);
+}
+
+static guint web_process_releases;
+
+static void release_replied(GObject *source, GAsyncResult *result, gpointer data)
+{
+    (void)data;
+    WebKitUserMessage *reply = webkit_web_view_send_message_to_page_finish(WEBKIT_WEB_VIEW(source), result, NULL);
+    if (reply) {
+        web_process_releases++;
+        g_object_unref(reply);
+    }
+}
+
+void clanker_release_web_process_memory(WebKitWebView *wv)
+{
+    // The name is the one app/desktop/internal/native/webext/clanker-webext.c answers to.
+    webkit_web_view_send_message_to_page(wv, webkit_user_message_new("clanker.release-memory", NULL), NULL,
+                                         release_replied, NULL);
+}
+
+guint clanker_web_process_releases(void)
+{
+    return web_process_releases;
+}

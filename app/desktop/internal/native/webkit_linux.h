@@ -26,6 +26,18 @@ void clanker_reload(WebKitWebView *wv);
 // shift_mask[i] != 0 sends that key with Shift held.
 void clanker_keys(WebKitWebView *wv, const guint *keyvals, const guchar *shift_mask, int n);
 
+// clanker_use_web_extensions makes WebKit load the web-process extensions in dir into every
+// page process it starts. It must run on the thread GTK will run on, before any web view
+// exists (it creates WebKit's default context, which Wails' view then uses).
+void clanker_use_web_extensions(const char *dir);
+
+// clanker_release_web_process_memory asks the web-process extension (if one was loaded) to
+// hand the page process's free C heap back to the system; each answer it gets is counted.
+void clanker_release_web_process_memory(WebKitWebView *wv);
+
+// clanker_web_process_releases is how many releases the extension has answered.
+guint clanker_web_process_releases(void);
+
 // clanker_web_process_pid is not exposed by WebKitGTK; tests find the process by parent pid.
 
 #endif

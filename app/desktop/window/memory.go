@@ -10,22 +10,16 @@ import (
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 )
 
-// ReleaseMemory hands what this process freed back to the system: it collects the Go heap
-// and returns its free pages (the collector otherwise gives them back over minutes), then
-// trims the C heap that GTK and WebKit's UI side use (Linux). It takes a few milliseconds
-// on an idle app; call it when work has stopped, not on every event.
-func ReleaseMemory() {
+// ReleaseMemory hands what the app freed back to the system: it collects the Go heap and
+// returns its free pages (the collector otherwise gives them back over minutes), trims the
+// C heap that GTK and WebKit's UI side use (Linux), and, when WebKit loaded Clanker's
+// web-process extension, asks the page's process to trim its C heap too. It takes a few
+// milliseconds on an idle app; call it when work has stopped, not on every event.
+func (s *Shell) ReleaseMemory() {
 	debug.FreeOSMemory()
 	native.TrimCHeap()
-}
-
-// ReleaseMemory does what the package's ReleaseMemory does for the app's process and, when
-// WebKit loaded Clanker's web-process extension (Linux), asks the page's process to trim
-// its C heap too.
-func (s *Shell) ReleaseMemory() {
-	ReleaseMemory()
-	mv, ok := s.plat.(native.MemoryView)
-	if !ok || s.webExt == "" {
+	mv := s.pageMemory()
+	if mv == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -38,8 +32,8 @@ func (s *Shell) ReleaseMemory() {
 // WebProcessReleases is how many idle releases the page's process has carried out (its
 // web-process extension answered), or 0 where there is none.
 func (s *Shell) WebProcessReleases() int {
-	mv, ok := s.plat.(native.MemoryView)
-	if !ok || s.webExt == "" {
+	mv := s.pageMemory()
+	if mv == nil {
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -49,6 +43,16 @@ func (s *Shell) WebProcessReleases() int {
 		return 0
 	}
 	return n
+}
+
+// pageMemory is the native view's hold on the page process's memory, or nil when the
+// platform has none or WebKit was not told to load the extension.
+func (s *Shell) pageMemory() native.MemoryView {
+	mv, ok := s.plat.(native.MemoryView)
+	if !ok || s.webExt == "" {
+		return nil
+	}
+	return mv
 }
 
 // webExtensionDirs are where Clanker's web-process extension is looked for, relative to

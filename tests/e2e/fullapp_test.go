@@ -1135,6 +1135,34 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	if !t.Run("NoGLDriverInTheWindowProcess", func(t *testing.T) {
+		f.t = t
+		// The window draws what the page's process painted on the CPU. GDK's GLX probe is
+		// off everywhere; WebKit's EGL probe is answered without a driver where the machine
+		// has a GPU render node to name (without one, WebKit still asks EGL, which then
+		// says there is none).
+		pid := f.app.Cmd.Process.Pid
+		got := glDriversMapped(pid)
+		for _, name := range got {
+			if strings.HasPrefix(name, "libGLX_") {
+				t.Fatalf("GDK opened GLX in the window process: %v", got)
+			}
+		}
+		if nodes, _ := filepath.Glob("/dev/dri/renderD*"); len(nodes) > 0 && len(got) > 0 {
+			t.Fatalf("the window process has GL driver files mapped although %v could be named: %v", nodes, got)
+		}
+		t.Logf("GL driver files in the window process: %v", got)
+		// The same probe on the page's process, which does open EGL, shows that it can
+		// see a driver on this machine.
+		var inPage []string
+		for _, p := range Descendants(pid, "WebKitWebProces") {
+			inPage = append(inPage, glDriversMapped(p)...)
+		}
+		t.Logf("GL driver files in the page's process (for comparison): %v", inPage)
+	}) {
+		return
+	}
+
 	if !t.Run("AutostartSettingWritesAndRemovesTheLoginEntry", func(t *testing.T) {
 		f.t = t
 		entry := filepath.Join(f.app.Home, ".config", "autostart", "clanker.desktop")

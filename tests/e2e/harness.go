@@ -155,7 +155,6 @@ func (d *Display) Env(home string) []string {
 		"XDG_RUNTIME_DIR="+runtimeDir,
 		"NO_AT_BRIDGE=1",
 		"GDK_BACKEND=x11",
-		"WEBKIT_DISABLE_DMABUF_RENDERER=1",
 	)
 }
 
@@ -314,6 +313,34 @@ func mapsOf(t testing.TB, pid int, comm, file string) bool {
 		}
 	}
 	return false
+}
+
+// glDriversMapped lists the GL driver files process pid has mapped: vendor EGL and GLX
+// libraries (libEGL_mesa, libGLX_nvidia...), DRI drivers and the LLVM that Mesa's load.
+// The dispatch libraries every WebKitGTK process links (libEGL.so.1, libGL.so.1) load no
+// driver by themselves and are not listed.
+func glDriversMapped(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "maps"))
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		i := strings.LastIndexByte(line, '/')
+		if i < 0 {
+			continue
+		}
+		name := line[i+1:]
+		driver := strings.HasPrefix(name, "libEGL_") || strings.HasPrefix(name, "libGLX_") ||
+			strings.Contains(name, "_dri.so") || strings.HasPrefix(name, "libLLVM") ||
+			strings.HasPrefix(name, "libgallium")
+		if driver && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func vmRSSKiB(pid int) int64 {

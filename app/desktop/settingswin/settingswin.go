@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/engine"
 	settingsui "github.com/clanker-desktop/clanker/frontend/settings"
@@ -56,6 +57,7 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 		return err
 	}
 	defer wailslog.CatchDisplayFailure(&err)
+	native.UseCPURendering(log)
 	err = wails.Run(&options.App{
 		Title:       "Clanker settings",
 		Width:       720,

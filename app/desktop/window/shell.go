@@ -140,6 +140,7 @@ func (s *Shell) Run() (err error) {
 	}
 	defer native.SetEvents(nil) //nolint:errcheck // clearing cannot fail
 	defer wailslog.CatchDisplayFailure(&err)
+	native.UseCPURendering(s.log)
 	if dir := s.webExtensionDir(); dir != "" {
 		// WebKit's default context, which Wails' view uses, is made here on this OS
 		// thread; Wails then runs GTK on the same one (it locks this goroutine too).

@@ -1152,8 +1152,7 @@ func TestFullApp(t *testing.T) {
 			t.Fatalf("the window process has GL driver files mapped although %v could be named: %v", nodes, got)
 		}
 		t.Logf("GL driver files in the window process: %v", got)
-		// The same probe on the page's process, which does open EGL, shows that it can
-		// see a driver on this machine.
+		// The page's process, which does open EGL, is logged beside it for comparison.
 		var inPage []string
 		for _, p := range Descendants(pid, "WebKitWebProces") {
 			inPage = append(inPage, glDriversMapped(p)...)

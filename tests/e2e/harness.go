@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -297,29 +298,9 @@ func Descendants(pid int, comm string) []int {
 	return found
 }
 
-// mapsOf reports whether a descendant of pid named comm has a file whose name ends in file
-// mapped (/proc/PID/maps).
-func mapsOf(t testing.TB, pid int, comm, file string) bool {
-	t.Helper()
-	for _, p := range Descendants(pid, comm) {
-		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "maps"))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasSuffix(line, "/"+file) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// glDriversMapped lists the GL driver files process pid has mapped: vendor EGL and GLX
-// libraries (libEGL_mesa, libGLX_nvidia...), DRI drivers and the LLVM that Mesa's load.
-// The dispatch libraries every WebKitGTK process links (libEGL.so.1, libGL.so.1) load no
-// driver by themselves and are not listed.
-func glDriversMapped(pid int) []string {
+// mappedFiles lists the base names of the files process pid has mapped (/proc/PID/maps),
+// each once, in the order they first appear; nil when the process is gone.
+func mappedFiles(pid int) []string {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "maps"))
 	if err != nil {
 		return nil
@@ -331,12 +312,35 @@ func glDriversMapped(pid int) []string {
 		if i < 0 {
 			continue
 		}
-		name := line[i+1:]
-		driver := strings.HasPrefix(name, "libEGL_") || strings.HasPrefix(name, "libGLX_") ||
-			strings.Contains(name, "_dri.so") || strings.HasPrefix(name, "libLLVM") ||
-			strings.HasPrefix(name, "libgallium")
-		if driver && !seen[name] {
+		if name := line[i+1:]; !seen[name] {
 			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// mapsOf reports whether a descendant of pid named comm has the file named file mapped.
+func mapsOf(t testing.TB, pid int, comm, file string) bool {
+	t.Helper()
+	for _, p := range Descendants(pid, comm) {
+		if slices.Contains(mappedFiles(p), file) {
+			return true
+		}
+	}
+	return false
+}
+
+// glDriversMapped lists the GL driver files process pid has mapped: vendor EGL and GLX
+// libraries (libEGL_mesa, libGLX_nvidia...), DRI drivers and the LLVM that Mesa's load.
+// The dispatch libraries every WebKitGTK process links (libEGL.so.1, libGL.so.1) load no
+// driver by themselves and are not listed.
+func glDriversMapped(pid int) []string {
+	var out []string
+	for _, name := range mappedFiles(pid) {
+		if strings.HasPrefix(name, "libEGL_") || strings.HasPrefix(name, "libGLX_") ||
+			strings.Contains(name, "_dri.so") || strings.HasPrefix(name, "libLLVM") ||
+			strings.HasPrefix(name, "libgallium") {
 			out = append(out, name)
 		}
 	}

@@ -27,9 +27,9 @@ type EnvSetting struct {
 // With Mesa the GLX probe alone costs about 4.5 MiB, and the EGL probe loads the whole
 // driver and LLVM: 26 MiB more in the window process (relocated data of its own, and its
 // share of the library pages), about 18 MiB more in all, since the page's process, which
-// needs EGL, then holds the whole of the shared pages (measured with PSS under Xvfb). The DMA-BUF renderer is also the part of WebKitGTK known for
-// blank windows on some GPU drivers, and the tests run without it, so the app now runs
-// the way it is tested.
+// needs EGL, then holds the whole of the shared pages (measured with PSS under Xvfb).
+// The DMA-BUF renderer is also the part of WebKitGTK known for blank windows on some GPU
+// drivers, and the tests run without it, so the app now runs the way it is tested.
 //
 // getenv reports the environment; renderNodes lists /dev/dri/renderD*. Without a render
 // node (a VM, a remote session) the device variable is not set: EGL then reports none

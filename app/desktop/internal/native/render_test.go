@@ -9,11 +9,12 @@ func envOf(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
-func settingsMap(s []EnvSetting) map[string]string {
+func settingsMap(t *testing.T, s []EnvSetting) map[string]string {
+	t.Helper()
 	m := map[string]string{}
 	for _, e := range s {
 		if e.Why == "" {
-			panic("setting without a reason: " + e.Name)
+			t.Errorf("%s is set without a reason for the log", e.Name)
 		}
 		m[e.Name] = e.Value
 	}
@@ -37,7 +38,7 @@ func TestCPURenderingEnv(t *testing.T) {
 			},
 		},
 		{
-			name:  "two GPUs: the first node, as WebKit's own fallback picks it",
+			name:  "two GPUs: the lowest-numbered node",
 			nodes: []string{"/dev/dri/renderD129", "/dev/dri/renderD128"},
 			want: map[string]string{
 				"GDK_GL":                         "disable",
@@ -77,7 +78,7 @@ func TestCPURenderingEnv(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			nodes := append([]string(nil), tt.nodes...)
-			got := settingsMap(CPURenderingEnv(envOf(tt.env), tt.nodes))
+			got := settingsMap(t, CPURenderingEnv(envOf(tt.env), tt.nodes))
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}

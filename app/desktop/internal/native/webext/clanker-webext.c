@@ -6,7 +6,7 @@
 // process (webkit_web_view_send_message_to_page), and it answers each one.
 //
 // Built by build/webext.sh into libclanker-webext.so; the app points WebKit at its folder
-// (app/desktop/window/webext.go).
+// (app/desktop/window/memory.go).
 
 #include <malloc.h>
 #include <webkit2/webkit-web-extension.h>

@@ -25,6 +25,7 @@ const (
 	CmdOverlay      CommandKind = "overlay"       // show (Text non-empty) or hide the processing overlay
 	CmdStatus       CommandKind = "status"        // update the mode pill; Text is the mode
 	CmdSetAutomated CommandKind = "set_automated" // tell menus the foreground is an automated conversation
+	CmdReadCompose  CommandKind = "read_compose"  // read the compose box now and report it (a ComposeState follows)
 )
 
 // Banner keys. Each banner is removed only by its own key, so one condition clearing can never

@@ -78,12 +78,12 @@ func Build(in Input) Report {
 	if snap.DeferredFor != "" {
 		f["deferredReplyFor"] = string(snap.DeferredFor)
 	}
-	if len(snap.SidebarQueue) > 0 {
-		ids := make([]string, len(snap.SidebarQueue))
-		for i, id := range snap.SidebarQueue {
+	if len(snap.VisitQueue) > 0 {
+		ids := make([]string, len(snap.VisitQueue))
+		for i, id := range snap.VisitQueue {
 			ids[i] = string(id)
 		}
-		f["sidebarQueue"] = strings.Join(ids, ", ")
+		f["visitQueue"] = strings.Join(ids, ", ")
 	}
 	if snap.Visiting != "" {
 		f["visiting"] = fmt.Sprintf("%s (%s, then back to %s)", snap.Visiting, snap.VisitPhase, snap.ReturnTo)
@@ -109,7 +109,7 @@ func addForeground(dc *ConversationReport, fg *engine.ForegroundSnapshot) {
 	f["userDraft"] = strconv.FormatBool(fg.Draft)
 	f["switching"] = strconv.FormatBool(fg.Switching)
 	f["awaitingHuman"] = strconv.FormatBool(fg.AwaitingHuman)
-	f["openedViaSidebar"] = strconv.FormatBool(fg.OpenedViaSidebar)
+	f["openedByVisit"] = strconv.FormatBool(fg.OpenedByVisit)
 	if fg.Pending {
 		f["replyPendingIn"] = fg.PendingFiresIn.Round(time.Millisecond).String()
 	}

@@ -47,7 +47,7 @@ func BenchmarkEngineMessageAdded(b *testing.B) {
 		e.handle(ev)
 	}
 	b.StopTimer()
-	e.pending.tm.stop()
+	e.replies.pending.tm.stop()
 }
 
 // BenchmarkEngineComposeState measures the most frequent page event, an input-box update.

@@ -78,33 +78,21 @@ type Engine struct {
 	running atomic.Bool
 	ctx     context.Context
 
-	// Everything below is owned by the Run goroutine.
+	// Everything below is owned by the Run goroutine. The four pipelines each own their
+	// state: the conversation on screen (screen.go), model replies from trigger to answer
+	// (replies.go), texts on their way into the compose box (sendqueue.go) and visits to
+	// inactive conversations (visits.go). Mode switching, settings and purges (modes.go)
+	// act on all of them.
 	settings  Settings
 	hasKey    bool
 	pageState PageState
 	hidden    bool
 
-	fg        *foreground
-	switching bool
-	draft     bool
-	focused   bool
-	// draftClearedAt is when the user's draft last disappeared.
-	draftClearedAt time.Time
-
-	gen      uint64
-	pending  *pendingReply
-	inflight *inflight
-	// deferred holds, per conversation, an answer computed after the user left it.
-	deferred map[ConversationID]*deferredReply
-	deferSeq uint64
-
-	sendQ []*sendJob
-	cur   *sendJob
-	// leftover holds, per conversation, Clanker's partial text that could not be taken out of
-	// its compose box (the user had already switched away, so the remove met another box).
-	// Messages keeps each conversation's box, so the text is still there when the user comes
-	// back; it is taken out then, before anything else is typed there.
-	leftover map[ConversationID]string
+	screen  screen
+	replies replies
+	sends   sendQueue
+	visits  visits
+	sidebar sidebar
 
 	cmdSeq   uint64
 	awaiting map[uint64]func(CommandResult)
@@ -117,7 +105,6 @@ type Engine struct {
 	// reports; empty when that banner has another cause or is not shown.
 	budgetMonth string
 
-	sb        sidebarState
 	lastTouch map[ConversationID]time.Time
 	periodic  []*timer
 }
@@ -138,10 +125,10 @@ func New(cfg Config) (*Engine, error) {
 		pageState: PageLoading,
 		awaiting:  map[uint64]func(CommandResult){},
 		banners:   map[string]bool{},
-		deferred:  map[ConversationID]*deferredReply{},
-		leftover:  map[ConversationID]string{},
+		replies:   replies{deferred: map[ConversationID]*deferredReply{}},
+		sends:     sendQueue{leftover: map[ConversationID]string{}},
+		sidebar:   sidebar{snippets: map[ConversationID]string{}},
 		lastTouch: map[ConversationID]time.Time{},
-		sb:        sidebarState{snippets: map[ConversationID]string{}},
 	}
 	if e.rng == nil {
 		e.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
@@ -204,19 +191,19 @@ func (e *Engine) shutdown() {
 	for _, t := range e.periodic {
 		t.stop()
 	}
-	if e.pending != nil {
-		e.pending.tm.stop()
+	if e.replies.pending != nil {
+		e.replies.pending.tm.stop()
 	}
-	if e.cur != nil {
-		e.cur.tm.stop()
+	if e.sends.cur != nil {
+		e.sends.cur.tm.stop()
 		// Stopped while typing: the partial text stays in that box (Messages keeps it as the
 		// conversation's draft), so the record is stored for the engine that starts next, which
 		// takes it out when the conversation is shown again. An Enter already pressed sent it.
-		if j := e.cur; j.inserted != "" && !j.entering {
+		if j := e.sends.cur; j.inserted != "" && !j.entering {
 			e.saveLeftover(j.conv, j.inserted)
 		}
 	}
-	e.sb.stopTimers()
+	e.visits.stopTimers()
 }
 
 // inbox is an unbounded queue so that Send never blocks, even when the Page calls back into the
@@ -339,7 +326,7 @@ func (e *Engine) handle(ev Event) {
 	case EditMemory:
 		e.onEditMemory(ev)
 	case VisitCancelled:
-		e.sbCancel(ev.Reason)
+		e.visitCancel(ev.Reason)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
 	default:
@@ -353,7 +340,7 @@ func (e *Engine) handle(ev Event) {
 func (e *Engine) pump() {
 	e.pumpPending()
 	e.pumpSend()
-	e.sbProgress()
+	e.visitProgress()
 }
 
 // do sends a command and, if cb is non-nil, arranges for cb to run with its result. It returns

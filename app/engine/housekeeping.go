@@ -10,17 +10,17 @@ import (
 // conversation, so a restart does not reset them), and nothing else going on.
 func (e *Engine) checkNews() {
 	s := e.settings
-	if !s.NewsSearch || !s.WebSearch || !e.configured() || e.fg == nil || e.pageState != PageReady {
+	if !s.NewsSearch || !s.WebSearch || !e.configured() || e.screen.fg == nil || e.pageState != PageReady {
 		return
 	}
-	if !e.mode().participating() || !e.foregroundAvailable() || e.sb.run != nil {
+	if !e.mode().participating() || !e.foregroundAvailable() || e.visits.run != nil {
 		return
 	}
 	now := time.Now()
 	if s.QuietAt(now.In(e.loc).Hour()) {
 		return
 	}
-	rec := e.fg.rec
+	rec := e.screen.fg.rec
 	if now.Sub(rec.LastMessageAt) < newsMinIdle || now.Sub(rec.LastNewsCheck) < newsMinGap {
 		return
 	}
@@ -28,9 +28,9 @@ func (e *Engine) checkNews() {
 	if !e.save(rec) {
 		return // without the stored timestamp the next tick would check again at once
 	}
-	e.fg.rec = rec
-	e.gen++
-	e.startRequest(RequestNews, e.gen)
+	e.screen.fg.rec = rec
+	e.replies.gen++
+	e.startRequest(RequestNews, e.replies.gen)
 }
 
 // housekeeping forgets conversations unseen for 30 days. It never runs before the sidebar has
@@ -41,7 +41,7 @@ func (e *Engine) housekeeping() {
 		// A new month brings a new budget: the banner saying it is spent is out of date.
 		e.clearCauseBanners("a new budget month began")
 	}
-	if !e.sb.loaded {
+	if !e.sidebar.loaded {
 		return
 	}
 	n, err := e.store.ForgetUnseen(time.Now().Add(-orphanAge))

@@ -371,7 +371,7 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 	for _, how := range []string{"cancel", "key"} {
 		t.Run(how, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
+				h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
 				h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
 				h.receive("c2", in("Bob", "one"))
 				h.receive("c4", in("Dee", "two"))
@@ -394,8 +394,8 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 				if got := navigations(h); len(got) != 1 || got[0] != "c2" {
 					t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
 				}
-				if s := h.snap(); s.Foreground.ID != "c2" || len(s.SidebarQueue) != 0 || s.Visiting != "" {
-					t.Fatalf("want the user left in c2 with an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.SidebarQueue, s.Visiting)
+				if s := h.snap(); s.Foreground.ID != "c2" || len(s.VisitQueue) != 0 || s.Visiting != "" {
+					t.Fatalf("want the user left in c2 with an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.VisitQueue, s.Visiting)
 				}
 				h.wantSent("the visit's answer is not posted after the user took over")
 			})

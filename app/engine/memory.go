@@ -52,7 +52,7 @@ func (e EditMemory) validate() error {
 // onEditMemory keeps the answer in flight from saving memory, then lets the caller write
 // the user's memory (see EditMemory).
 func (e *Engine) onEditMemory(ev EditMemory) {
-	if in := e.inflight; in != nil && in.req.Conversation == ev.Conversation {
+	if in := e.replies.inflight; in != nil && in.req.Conversation == ev.Conversation {
 		in.memoryEdited = true
 	}
 	err := ev.Apply()

@@ -262,8 +262,8 @@ func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.enqueue(&sendJob{conv: "c1", text: "no prefix here"})
-	if len(e.sendQ) != 0 {
-		t.Fatalf("want a text without the prefix refused, got %d queued", len(e.sendQ))
+	if len(e.sends.queue) != 0 {
+		t.Fatalf("want a text without the prefix refused, got %d queued", len(e.sends.queue))
 	}
 }
 

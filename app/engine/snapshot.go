@@ -26,7 +26,7 @@ type Snapshot struct {
 	Sending     bool
 
 	SidebarLoaded bool
-	SidebarQueue  []ConversationID
+	VisitQueue    []ConversationID
 	Visiting      ConversationID // conversation being processed by inactive-conversation handling
 	VisitPhase    string
 	ReturnTo      ConversationID
@@ -37,22 +37,22 @@ type Snapshot struct {
 
 // ForegroundSnapshot describes the conversation on screen.
 type ForegroundSnapshot struct {
-	ID               ConversationID
-	Mode             Mode
-	StoredMode       Mode
-	Automated        bool
-	Messages         int
-	SeenIDs          int
-	Participants     int
-	LastProcessedID  string
-	Draft            bool
-	Switching        bool
-	Pending          bool
-	PendingFiresIn   time.Duration
-	AwaitingHuman    bool
-	LastMessageAt    time.Time
-	LastNewsCheck    time.Time
-	OpenedViaSidebar bool
+	ID              ConversationID
+	Mode            Mode
+	StoredMode      Mode
+	Automated       bool
+	Messages        int
+	SeenIDs         int
+	Participants    int
+	LastProcessedID string
+	Draft           bool
+	Switching       bool
+	Pending         bool
+	PendingFiresIn  time.Duration
+	AwaitingHuman   bool
+	LastMessageAt   time.Time
+	LastNewsCheck   time.Time
+	OpenedByVisit   bool
 }
 
 // InFlightSnapshot describes the running LLM request.
@@ -87,48 +87,48 @@ func (e *Engine) snapshot() Snapshot {
 		Configured:    e.configured(),
 		Missing:       e.missing(),
 		WindowHidden:  e.hidden,
-		Generation:    e.gen,
+		Generation:    e.replies.gen,
 		ErrorStreak:   e.errStreak,
-		QueuedSends:   len(e.sendQ),
-		Sending:       e.cur != nil,
-		SidebarLoaded: e.sb.loaded,
-		SidebarQueue:  append([]ConversationID(nil), e.sb.queue...),
+		QueuedSends:   len(e.sends.queue),
+		Sending:       e.sends.cur != nil,
+		SidebarLoaded: e.sidebar.loaded,
+		VisitQueue:    append([]ConversationID(nil), e.visits.queue...),
 	}
 	var last uint64
-	for id, d := range e.deferred {
+	for id, d := range e.replies.deferred {
 		s.Deferred = append(s.Deferred, id)
 		if d.seq > last {
 			last, s.DeferredFor = d.seq, id
 		}
 	}
 	slices.Sort(s.Deferred)
-	if left := time.Until(e.sb.pauseUntil); left > 0 {
+	if left := time.Until(e.visits.pauseUntil); left > 0 {
 		s.VisitPauseLeft = left
 	}
-	if in := e.inflight; in != nil {
+	if in := e.replies.inflight; in != nil {
 		s.InFlight = &InFlightSnapshot{Conversation: in.req.Conversation, Kind: in.req.Kind, Generation: in.gen, FetchingImage: in.fetching}
 	}
-	if r := e.sb.run; r != nil {
+	if r := e.visits.run; r != nil {
 		s.Visiting, s.VisitPhase, s.ReturnTo = r.target, string(r.phase), r.returnTo
 	}
-	if fg := e.fg; fg != nil {
+	if fg := e.screen.fg; fg != nil {
 		f := &ForegroundSnapshot{
-			ID:               fg.id,
-			Mode:             e.mode(),
-			StoredMode:       fg.rec.Mode.normalized(),
-			Automated:        fg.automated,
-			Messages:         len(fg.msgs),
-			SeenIDs:          len(fg.seen),
-			Participants:     len(e.participants()),
-			LastProcessedID:  fg.rec.LastProcessed.ID,
-			Draft:            e.draft,
-			Switching:        e.switching,
-			AwaitingHuman:    fg.quiet,
-			LastMessageAt:    fg.rec.LastMessageAt,
-			LastNewsCheck:    fg.rec.LastNewsCheck,
-			OpenedViaSidebar: fg.viaSidebar,
+			ID:              fg.id,
+			Mode:            e.mode(),
+			StoredMode:      fg.rec.Mode.normalized(),
+			Automated:       fg.automated,
+			Messages:        len(fg.msgs),
+			SeenIDs:         len(fg.seen),
+			Participants:    len(e.participants()),
+			LastProcessedID: fg.rec.LastProcessed.ID,
+			Draft:           e.screen.draft,
+			Switching:       e.screen.switching,
+			AwaitingHuman:   fg.quiet,
+			LastMessageAt:   fg.rec.LastMessageAt,
+			LastNewsCheck:   fg.rec.LastNewsCheck,
+			OpenedByVisit:   fg.byVisit,
 		}
-		if p := e.pending; p != nil {
+		if p := e.replies.pending; p != nil {
 			f.Pending = true
 			f.PendingFiresIn = max(0, time.Until(p.fireAt))
 		}

@@ -303,7 +303,7 @@ func (h *headless) quiet() (bool, string) {
 	}
 	// A reply held behind the user's draft waits for the box to empty, by design: that is
 	// quiet too.
-	if fg := s.Foreground; fg != nil && !fg.Switching && slices.Contains(s.SidebarQueue, fg.ID) {
+	if fg := s.Foreground; fg != nil && !fg.Switching && slices.Contains(s.VisitQueue, fg.ID) {
 		h.mu.Lock()
 		if h.selfVisit == "" {
 			h.selfVisit = fmt.Sprintf("the conversation on screen (%s) is queued for a visit as an inactive conversation", fg.ID)
@@ -312,9 +312,9 @@ func (h *headless) quiet() (bool, string) {
 	}
 	held := s.Foreground != nil && s.Foreground.Draft
 	pending := s.Foreground != nil && ((s.Foreground.Pending && !held) || s.Foreground.Switching)
-	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && len(s.SidebarQueue) == 0
-	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q sidebarQueue=%d",
-		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.SidebarQueue))
+	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && len(s.VisitQueue) == 0
+	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q visitQueue=%d",
+		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.VisitQueue))
 }
 
 // waitFor is testkit.Poll that fails the test when the condition never comes true.

@@ -2,20 +2,46 @@ package engine
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
 
+// screen is the pipeline of the conversation on screen: what the engine has seen of it, whether
+// a switch to another conversation is under way, and the compose box.
+type screen struct {
+	fg        *foreground
+	switching bool
+	draft     bool
+	focused   bool
+	// draftClearedAt is when the user's draft last disappeared.
+	draftClearedAt time.Time
+}
+
+// settledOn reports whether conv is the conversation on screen and settled: the page reported
+// it opened and no switch to another conversation has begun since. This is the one gate for
+// acting in a conversation: deciding on its messages, starting a request, posting an answer or
+// typing into its box. During a switch nothing is decided for either conversation; an answer
+// that arrives then is kept for when the user returns (see onLLMDone).
+func (s *screen) settledOn(conv ConversationID) bool {
+	return s.fg != nil && !s.switching && s.fg.id == conv
+}
+
+// holds reports whether the engine's view of the conversation on screen is conv's, settled or
+// being left. It is the gate for keeping that view true (an id change, history, the compose
+// box, what a purge or a deactivation must stop), never for acting: see settledOn.
+func (s *screen) holds(conv ConversationID) bool {
+	return s.fg != nil && s.fg.id == conv
+}
+
 // foreground is the conversation on screen, as far as the engine has seen it.
 type foreground struct {
-	id         ConversationID
-	rec        Conversation
-	automated  bool
-	header     []string
-	msgs       []Message
-	seen       map[string]bool
-	viaSidebar bool
+	id        ConversationID
+	rec       Conversation
+	automated bool
+	header    []string
+	msgs      []Message
+	seen      map[string]bool
+	byVisit   bool
 	// quiet is true when our own reply is the latest word (other Clankers aside): a further
 	// Clanker message then would be the ping-pong the invariants forbid, so it triggers nothing
 	// until a human writes. It is also set the moment our Enter succeeds, before the page echoes
@@ -115,17 +141,6 @@ func (f *foreground) clankerAnsweredUs() bool {
 	return false
 }
 
-// mode is the conversation's effective mode.
-func (e *Engine) mode() Mode {
-	if !e.configured() {
-		return ModeUninitialized
-	}
-	if e.fg == nil || e.fg.automated {
-		return ModeDeactivated
-	}
-	return e.fg.rec.Mode.normalized()
-}
-
 // eligible decides whether one new message should make Clanker consider replying. quiet is true
 // when our own reply is the latest word in the conversation (ignoring other Clankers).
 func (e *Engine) eligible(mode Mode, m Message, quiet bool) bool {
@@ -165,8 +180,8 @@ func (e *Engine) onPageState(ev PageStateChanged) {
 	}
 	e.log.Info("engine: page not usable, standing down", "state", ev.State)
 	e.leaveForeground()
-	e.fg = nil
-	e.sbAbort("page " + string(ev.State))
+	e.screen.fg = nil
+	e.visitAbort("page " + string(ev.State))
 }
 
 // leaveForeground cancels everything that belongs to the conversation on screen: the pending
@@ -174,24 +189,24 @@ func (e *Engine) onPageState(ev PageStateChanged) {
 // left alone; when it answers it becomes the deferred reply of its conversation.
 func (e *Engine) leaveForeground() {
 	e.cancelPending()
-	if e.fg == nil {
+	if e.screen.fg == nil {
 		return
 	}
-	for _, h := range e.fg.held {
+	for _, h := range e.screen.fg.held {
 		h.tm.stop()
 	}
-	e.fg.held = nil
-	id := e.fg.id
-	if e.cur != nil && e.cur.conv == id {
+	e.screen.fg.held = nil
+	id := e.screen.fg.id
+	if e.sends.cur != nil && e.sends.cur.conv == id {
 		// A half-typed reply is kept too: its partial text is taken out of the box when the
 		// user comes back (removeLeftover), before the reply is typed again from the start.
-		if e.cur.reply && e.cur.text != "" && e.deferred[id] == nil {
-			e.deferReply(id, e.cur.text, e.cur.base)
+		if e.sends.cur.reply && e.sends.cur.text != "" && e.replies.deferred[id] == nil {
+			e.deferReply(id, e.sends.cur.text, e.sends.cur.base)
 		}
 		e.abortCurrent("conversation switched")
 	}
-	kept := e.sendQ[:0]
-	for _, j := range e.sendQ {
+	kept := e.sends.queue[:0]
+	for _, j := range e.sends.queue {
 		if j.conv == id {
 			// A later reply in the queue was computed later: the last one is the answer to
 			// keep (a held reply ahead of it may be stale already).
@@ -202,32 +217,32 @@ func (e *Engine) leaveForeground() {
 		}
 		kept = append(kept, j)
 	}
-	e.sendQ = kept
-	e.draft = false
+	e.sends.queue = kept
+	e.screen.draft = false
 }
 
 func (e *Engine) onChanging(ev ConversationChanging) {
-	if e.fg != nil && ev.To == e.fg.id && !e.switching {
+	if e.screen.settledOn(ev.To) {
 		return // same conversation: a false alarm
 	}
-	e.sbOnChanging(ev.To)
+	e.visitOnChanging(ev.To)
 	e.leaveForeground()
-	e.switching = true
+	e.screen.switching = true
 	e.activity()
 }
 
 func (e *Engine) onOpened(ev ConversationOpened) {
 	now := time.Now()
-	if e.fg != nil && e.fg.id == ev.ID && !e.switching {
+	if e.screen.settledOn(ev.ID) {
 		e.onRefresh(ev)
 		return
 	}
-	if e.fg != nil && e.fg.id != ev.ID && !e.switching {
+	if e.screen.fg != nil && !e.screen.switching {
 		e.leaveForeground()
 	}
-	viaSidebar := e.sbOnOpened(ev.ID)
-	e.switching = false
-	e.draft = false
+	byVisit := e.visitOnOpened(ev.ID)
+	e.screen.switching = false
+	e.screen.draft = false
 	e.activity()
 
 	rec, ok, err := e.store.LoadConversation(ev.ID)
@@ -240,7 +255,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		rec = Conversation{ID: ev.ID, Mode: ModeDeactivated}
 	}
 	rec.ID = ev.ID
-	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, viaSidebar: viaSidebar}
+	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, byVisit: byVisit}
 	for _, p := range ev.Participants {
 		fg.header = append(fg.header, strings.TrimSpace(p.Name))
 		if IsAutomatedName(p.Name) {
@@ -257,7 +272,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 			fg.automated = true
 		}
 	}
-	e.fg = fg
+	e.screen.fg = fg
 	e.do(Command{Kind: CmdSetAutomated, Conversation: ev.ID, Text: boolText(fg.automated)}, nil)
 	e.status()
 	if fg.automated {
@@ -269,8 +284,8 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 
 	var trigger *Message
 	deliveredDeferred := false
-	if d := e.deferred[ev.ID]; d != nil {
-		delete(e.deferred, ev.ID)
+	if d := e.replies.deferred[ev.ID]; d != nil {
+		delete(e.replies.deferred, ev.ID)
 		if len(fg.msgs) > 0 && !fg.movedOnSince(d.base) && e.mode().participating() {
 			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
 			deliveredDeferred = true
@@ -307,7 +322,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 // A view holding none of the known messages, not even the last processed one, cannot be placed
 // in time, so it is ignored: it neither triggers nor moves the last-processed pointer.
 func (e *Engine) onRefresh(ev ConversationOpened) {
-	fg := e.fg
+	fg := e.screen.fg
 	known := -1
 	for i, m := range ev.Messages {
 		if fg.seen[m.ID] {
@@ -367,7 +382,7 @@ func (e *Engine) awayTrigger(fg *foreground, last MessageRef) *Message {
 		}
 	}
 	if start < 0 {
-		if !fg.viaSidebar || len(fg.msgs) == 0 {
+		if !fg.byVisit || len(fg.msgs) == 0 {
 			return nil
 		}
 		start = len(fg.msgs) - 2
@@ -378,7 +393,7 @@ func (e *Engine) awayTrigger(fg *foreground, last MessageRef) *Message {
 // lastEligibleAfter returns the newest message after index start that deserves a reply, or nil
 // when there is none or our own reply already follows it.
 func (e *Engine) lastEligibleAfter(start int) *Message {
-	fg := e.fg
+	fg := e.screen.fg
 	mode := e.mode()
 	quiet := false
 	trig := -1
@@ -409,8 +424,8 @@ func (e *Engine) save(rec Conversation) bool {
 }
 
 func (e *Engine) onMessage(ev MessageAdded) {
-	fg := e.fg
-	if fg == nil || ev.Conversation != fg.id || e.switching {
+	fg := e.screen.fg
+	if !e.screen.settledOn(ev.Conversation) {
 		e.log.Debug("engine: message for a conversation not on screen ignored", "conversation", ev.Conversation)
 		return
 	}
@@ -465,7 +480,7 @@ func (e *Engine) holdForSender(fg *foreground, id string, quiet bool) {
 	}
 	h := &heldDecision{quiet: quiet}
 	h.tm = e.after(senderWait, func() {
-		if e.fg != fg {
+		if e.screen.fg != fg {
 			return
 		}
 		for key, x := range fg.held { // the key moves when the id changes (tmp_ to permanent)
@@ -483,7 +498,7 @@ func (e *Engine) holdForSender(fg *foreground, id string, quiet bool) {
 // decideHeld makes the trigger decision a held message waited for.
 func (e *Engine) decideHeld(fg *foreground, id string, quiet bool) {
 	i := fg.index(id)
-	if i < 0 || fg.automated || e.switching {
+	if i < 0 || fg.automated || e.screen.fg != fg || !e.screen.settledOn(fg.id) {
 		return
 	}
 	m := fg.msgs[i]
@@ -491,8 +506,8 @@ func (e *Engine) decideHeld(fg *foreground, id string, quiet bool) {
 		return
 	}
 	// A reply to a newer message may already be on its way; it sees this message too.
-	if (e.pending != nil && e.pending.conv == fg.id) ||
-		(e.inflight != nil && e.inflight.gen == e.gen && e.inflight.req.Conversation == fg.id && e.inflight.req.Kind == RequestReply) {
+	if (e.replies.pending != nil && e.replies.pending.conv == fg.id) ||
+		(e.replies.inflight != nil && e.replies.inflight.gen == e.replies.gen && e.replies.inflight.req.Conversation == fg.id && e.replies.inflight.req.Kind == RequestReply) {
 		return
 	}
 	e.scheduleResponse(m)
@@ -501,8 +516,8 @@ func (e *Engine) decideHeld(fg *foreground, id string, quiet bool) {
 // onUpdated replaces what is known of a message of the foreground conversation. It never
 // triggers by itself: only a message whose decision waits for its sender is decided now.
 func (e *Engine) onUpdated(ev MessageUpdated) {
-	fg := e.fg
-	if fg == nil || ev.Conversation != fg.id || e.switching {
+	fg := e.screen.fg
+	if !e.screen.settledOn(ev.Conversation) {
 		return
 	}
 	m := ev.Message
@@ -534,8 +549,8 @@ func (e *Engine) onUpdated(ev MessageUpdated) {
 }
 
 func (e *Engine) onIDChanged(ev MessageIDChanged) {
-	fg := e.fg
-	if fg == nil || fg.id != ev.Conversation {
+	fg := e.screen.fg
+	if !e.screen.holds(ev.Conversation) {
 		return
 	}
 	for i := range fg.msgs {
@@ -560,16 +575,16 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 		fix(&fg.rec.LastProcessed)
 		e.save(fg.rec)
 	}
-	if e.inflight != nil {
-		fix(&e.inflight.base)
+	if e.replies.inflight != nil {
+		fix(&e.replies.inflight.base)
 	}
-	for _, j := range e.sendQ {
+	for _, j := range e.sends.queue {
 		fix(&j.base)
 	}
-	if e.cur != nil {
-		fix(&e.cur.base)
+	if e.sends.cur != nil {
+		fix(&e.sends.cur.base)
 	}
-	if d := e.deferred[ev.Conversation]; d != nil {
+	if d := e.replies.deferred[ev.Conversation]; d != nil {
 		fix(&d.base)
 	}
 }
@@ -578,8 +593,8 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 // trigger and never move the last-processed pointer, because a message loaded by scrolling up
 // is old news, however recently it reached the page.
 func (e *Engine) onHistory(ev HistoryLoaded) {
-	fg := e.fg
-	if fg == nil || fg.id != ev.Conversation {
+	fg := e.screen.fg
+	if !e.screen.holds(ev.Conversation) {
 		return
 	}
 	var older []Message
@@ -604,202 +619,26 @@ func (e *Engine) onHistory(ev HistoryLoaded) {
 }
 
 func (e *Engine) onCompose(ev ComposeState) {
-	if e.fg == nil || ev.Conversation != e.fg.id {
+	if !e.screen.holds(ev.Conversation) {
 		return
 	}
-	if ev.HasDraft && e.sb.run != nil {
+	if ev.HasDraft && e.visits.run != nil {
 		// Typing in the visited conversation is the user taking over: the visit ends.
-		e.sbCancel("the user typed in the compose box")
+		e.visitCancel("the user typed in the compose box")
 	}
-	if ev.HasDraft && e.cur != nil && e.cur.conv == ev.Conversation {
+	if ev.HasDraft && e.sends.cur != nil && e.sends.cur.conv == ev.Conversation {
 		// The bridge never counts Clanker's own text as a draft, so this is the user typing
 		// while Clanker types: Clanker stops at once and waits for them.
 		e.yieldToUser("the user started typing")
 	}
-	if e.draft != ev.HasDraft || e.focused != ev.Focused {
+	if e.screen.draft != ev.HasDraft || e.screen.focused != ev.Focused {
 		e.activity()
 	}
-	if e.draft && !ev.HasDraft {
+	if e.screen.draft && !ev.HasDraft {
 		// The box just emptied, most likely because the user sent their draft. Give that
 		// message a moment to appear before a held reply decides whether it is still current.
-		e.draftClearedAt = time.Now()
+		e.screen.draftClearedAt = time.Now()
 		e.after(draftSettle, func() {})
 	}
-	e.draft, e.focused = ev.HasDraft, ev.Focused
-}
-
-func (e *Engine) status() {
-	e.do(Command{Kind: CmdStatus, Text: string(e.mode())}, nil)
-}
-
-func (e *Engine) showConfigBanner() {
-	e.banner(BannerConfig, "Clanker is not configured: missing "+strings.Join(e.missing(), ", ")+". Open Settings to finish setting it up.")
-}
-
-// configured reports whether the settings and the stored key are enough to talk to a model.
-func (e *Engine) configured() bool { return e.settings.Configured(e.hasKey) }
-
-// missing names what keeps the engine Uninitialized, in the banner's words.
-func (e *Engine) missing() []string { return e.settings.MissingLabels(e.hasKey) }
-
-func (e *Engine) onSettings(ev SettingsChanged) {
-	was := e.configured()
-	oldPolicy := e.settings.InactiveMode
-	e.settings, e.hasKey = ev.Settings, ev.HasAPIKey
-	s := e.settings
-	switch {
-	case !e.configured():
-		e.showConfigBanner()
-		e.cancelPending()
-		e.dropReplies("")
-	case !was:
-		e.banner(BannerConfig, "")
-	}
-	// Whatever made requests fail (the key, the endpoint, the budget) may be fixed now; the
-	// next request checks again and brings the banner back if not.
-	e.clearCauseBanners("settings saved")
-	if s.InactiveMode != oldPolicy && s.InactiveMode == InactiveIgnore {
-		e.sb.queue = nil
-	}
-	e.status()
-}
-
-func (e *Engine) onSetMode(ev SetMode) {
-	conv := ev.Conversation
-	if conv == "" && e.fg != nil {
-		conv = e.fg.id
-	}
-	if conv == "" {
-		e.toast("error", "Open a conversation first, then choose Clanker's mode for it.")
-		return
-	}
-	if !e.configured() {
-		e.toast("error", "Clanker is not configured yet: missing "+strings.Join(e.missing(), ", ")+". Open Settings first.")
-		return
-	}
-	if e.fg == nil || conv != e.fg.id {
-		// Not on screen: store the choice; there is nowhere to announce it.
-		rec, ok, err := e.store.LoadConversation(conv)
-		if err != nil {
-			e.toast("error", "Could not change the mode: "+err.Error())
-			return
-		}
-		if !ok {
-			rec = Conversation{ID: conv}
-		}
-		rec.Mode = ev.Mode
-		if !e.save(rec) {
-			e.toast("error", "Could not save the mode; nothing was changed.")
-			return
-		}
-		if ev.Mode.participating() {
-			e.clearCauseBanners("mode switched on again")
-		}
-		return
-	}
-	if e.fg.automated {
-		e.toast("info", "Clanker never takes part in automated conversations.")
-		return
-	}
-	old := e.fg.rec.Mode.normalized()
-	if old == ev.Mode {
-		return
-	}
-	rec := e.fg.rec
-	rec.Mode = ev.Mode
-	if !e.save(rec) {
-		e.toast("error", "Could not save the mode; nothing was changed.")
-		return
-	}
-	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "source", ev.Source)
-	if ev.Mode.participating() {
-		// The user switched Clanker back on: the warning that it was switched off is done.
-		e.clearCauseBanners("mode switched on again")
-	}
-	e.fg.rec = rec
-	e.cancelPending()
-	e.dropReplies(conv)
-	e.dropAnnouncements(conv)
-	e.status()
-	switch ev.Mode {
-	case ModeAvailable:
-		e.enqueue(&sendJob{conv: conv, text: AvailableText, announce: ModeAvailable})
-	case ModeDeactivated:
-		e.enqueue(&sendJob{conv: conv, text: DeactivatedText, farewell: true, announce: ModeDeactivated})
-	case ModeActive:
-		if e.inflight != nil {
-			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
-			return
-		}
-		e.gen++
-		e.startRequest(RequestActivation, e.gen)
-	}
-}
-
-// deactivate switches a conversation off without announcing it (auth and quota failures).
-func (e *Engine) deactivate(conv ConversationID) {
-	if e.fg != nil && e.fg.id == conv {
-		e.fg.rec.Mode = ModeDeactivated
-		e.save(e.fg.rec)
-		e.cancelPending()
-		e.dropReplies(conv)
-		e.status()
-		return
-	}
-	rec, ok, err := e.store.LoadConversation(conv)
-	if err != nil || !ok {
-		rec = Conversation{ID: conv}
-	}
-	rec.Mode = ModeDeactivated
-	e.save(rec)
-}
-
-func (e *Engine) onDeactivateAll() {
-	if e.fg != nil && e.fg.rec.Mode.normalized().participating() && e.configured() {
-		e.onSetMode(SetMode{Conversation: e.fg.id, Mode: ModeDeactivated, Source: "deactivate-all"})
-	}
-	n, err := e.store.DeactivateAll()
-	if err != nil {
-		e.toast("error", "Could not deactivate every conversation: "+err.Error())
-		return
-	}
-	if e.fg != nil {
-		e.fg.rec.Mode = ModeDeactivated
-	}
-	clear(e.deferred)
-	e.sb.queue = nil
-	e.toast("success", "Clanker is deactivated in all conversations ("+strconv.Itoa(n)+" changed).")
-}
-
-// onPurge stops everything that could write the purged data again, then lets the caller
-// delete it (see Purge).
-func (e *Engine) onPurge(ev Purge) {
-	affects := func(c ConversationID) bool { return ev.All || c == ev.Conversation }
-	if in := e.inflight; in != nil && affects(in.req.Conversation) {
-		in.discard = true
-	}
-	if e.fg != nil && affects(e.fg.id) {
-		e.cancelPending()
-	}
-	if ev.All {
-		e.dropReplies("")
-		e.sb.queue = nil
-	} else {
-		e.dropReplies(ev.Conversation)
-		e.sb.queue = slices.DeleteFunc(e.sb.queue, func(c ConversationID) bool { return c == ev.Conversation })
-	}
-	err := ev.Apply()
-	if ev.Done != nil {
-		ev.Done <- err
-	}
-	if err != nil {
-		e.log.Error("engine: purge failed", "all", ev.All, "err", err)
-		return
-	}
-	what := ev.What
-	if what == "" {
-		what = "the stored data"
-	}
-	e.log.Info("engine: purged", "all", ev.All, "conversation", ev.Conversation)
-	e.toast("success", "Deleted "+what+".")
+	e.screen.draft, e.screen.focused = ev.HasDraft, ev.Focused
 }

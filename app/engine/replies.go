@@ -8,6 +8,18 @@ import (
 	"unicode/utf8"
 )
 
+// replies is the pipeline from a trigger to the model's answer: the debounce timer, the one
+// request that may be in flight, and answers kept for conversations the user left. gen
+// numbers every decision; a timer or request of an older generation is stale.
+type replies struct {
+	gen      uint64
+	pending  *pendingReply
+	inflight *inflight
+	// deferred holds, per conversation, an answer computed after the user left it.
+	deferred map[ConversationID]*deferredReply
+	deferSeq uint64
+}
+
 // pendingReply is the debounce timer between a trigger and the LLM request.
 type pendingReply struct {
 	conv    ConversationID
@@ -48,8 +60,8 @@ type deferredReply struct {
 // slot, so hopping through several conversations with answers in flight loses none of them;
 // a newer answer for the same conversation replaces the older one.
 func (e *Engine) deferReply(conv ConversationID, text string, base MessageRef) {
-	e.deferSeq++
-	e.deferred[conv] = &deferredReply{conv: conv, text: text, base: base, seq: e.deferSeq}
+	e.replies.deferSeq++
+	e.replies.deferred[conv] = &deferredReply{conv: conv, text: text, base: base, seq: e.replies.deferSeq}
 }
 
 type llmDone struct {
@@ -76,24 +88,24 @@ func (e *Engine) readingDelay(m Message) time.Duration {
 
 // cancelPending drops the debounce timer and supersedes any running request.
 func (e *Engine) cancelPending() {
-	if e.pending != nil {
-		e.pending.tm.stop()
-		e.pending = nil
+	if e.replies.pending != nil {
+		e.replies.pending.tm.stop()
+		e.replies.pending = nil
 	}
-	e.gen++
+	e.replies.gen++
 }
 
 // scheduleResponse arms (or, with relaxed responsiveness, extends) the reply timer for trigger m
 // in the foreground conversation.
 func (e *Engine) scheduleResponse(m Message) {
 	now := time.Now()
-	conv := e.fg.id
+	conv := e.screen.fg.id
 	if e.processMode(conv) {
 		e.cancelPending()
 		e.armPending(conv, m, now)
 		return
 	}
-	if p := e.pending; e.settings.RelaxedResponsiveness && p != nil && p.conv == conv && !p.due {
+	if p := e.replies.pending; e.settings.RelaxedResponsiveness && p != nil && p.conv == conv && !p.due {
 		fireAt := p.fireAt.Add(e.readingDelay(m))
 		if limit := now.Add(readingCap); fireAt.After(limit) {
 			fireAt = limit
@@ -114,14 +126,14 @@ func (e *Engine) scheduleResponse(m Message) {
 }
 
 func (e *Engine) armPending(conv ConversationID, m Message, fireAt time.Time) {
-	p := &pendingReply{conv: conv, gen: e.gen, fireAt: fireAt, trigger: m.ref()}
+	p := &pendingReply{conv: conv, gen: e.replies.gen, fireAt: fireAt, trigger: m.ref()}
 	p.tm = e.after(time.Until(fireAt), func() { e.pendingDue(p) })
-	e.pending = p
+	e.replies.pending = p
 	e.log.Debug("engine: reply scheduled", "conversation", conv, "in", time.Until(fireAt))
 }
 
 func (e *Engine) pendingDue(p *pendingReply) {
-	if e.pending != p {
+	if e.replies.pending != p {
 		return
 	}
 	p.due = true
@@ -130,24 +142,24 @@ func (e *Engine) pendingDue(p *pendingReply) {
 // pumpPending starts the request of a due timer once nothing stands in its way: the user's draft
 // wins, and only one request may be in flight.
 func (e *Engine) pumpPending() {
-	p := e.pending
+	p := e.replies.pending
 	if p == nil || !p.due {
 		return
 	}
-	if e.fg == nil || e.switching || e.fg.id != p.conv || !e.mode().participating() || p.gen != e.gen {
-		e.pending = nil
+	if !e.screen.settledOn(p.conv) || !e.mode().participating() || p.gen != e.replies.gen {
+		e.replies.pending = nil
 		return
 	}
-	if in := e.inflight; in != nil && in.fetching && in.gen != e.gen {
+	if in := e.replies.inflight; in != nil && in.fetching && in.gen != e.replies.gen {
 		// A superseded image fetch does not hold up the newer trigger; its late result is
 		// ignored because it is no longer the request in flight.
-		e.inflight = nil
+		e.replies.inflight = nil
 	}
-	if e.draft || e.inflight != nil {
+	if e.screen.draft || e.replies.inflight != nil {
 		return
 	}
-	e.pending = nil
-	if e.fg.clankerAnsweredUs() {
+	e.replies.pending = nil
+	if e.screen.fg.clankerAnsweredUs() {
 		// The trigger was fine when it came, but since then one of our messages went out (a
 		// notice held behind a draft, say) and another Clanker answered it. The model would
 		// be answering that Clanker: the ping-pong the invariants forbid. A human message
@@ -164,13 +176,13 @@ func (e *Engine) pumpPending() {
 // messages. Other people's text is never rewritten: a "You" that someone typed means someone
 // else.
 func (e *Engine) history() ([]Message, int, int) {
-	msgs := e.fg.msgs
+	msgs := e.screen.fg.msgs
 	n := e.settings.HistorySize
 	if n <= 0 {
 		n = 20
 	}
-	older, settled, anchor := HistoryWindow(msgs, n, e.fg.window)
-	e.fg.window = anchor
+	older, settled, anchor := HistoryWindow(msgs, n, e.screen.fg.window)
+	e.screen.fg.window = anchor
 	msgs = msgs[older:]
 	out := make([]Message, len(msgs))
 	for i, m := range msgs {
@@ -199,10 +211,10 @@ func (e *Engine) participants() []string {
 			out = append(out, name)
 		}
 	}
-	for _, h := range e.fg.header {
+	for _, h := range e.screen.fg.header {
 		add(h)
 	}
-	for _, m := range e.fg.msgs {
+	for _, m := range e.screen.fg.msgs {
 		if m.Direction == Outgoing {
 			add("You")
 		} else {
@@ -217,7 +229,7 @@ func (e *Engine) startRequest(kind RequestKind, gen uint64) {
 	hist, older, settled := e.history()
 	req := LLMRequest{
 		Kind:            kind,
-		Conversation:    e.fg.id,
+		Conversation:    e.screen.fg.id,
 		Generation:      gen,
 		UserName:        e.settings.UserName,
 		Participants:    e.participants(),
@@ -227,11 +239,11 @@ func (e *Engine) startRequest(kind RequestKind, gen uint64) {
 		WebSearch:       e.settings.WebSearch,
 		NewsMaxSearches: e.settings.NewsMaxSearches,
 	}
-	e.launch(&inflight{gen: gen, req: req, base: e.fg.newestRef(), process: e.processMode(e.fg.id)})
+	e.launch(&inflight{gen: gen, req: req, base: e.screen.fg.newestRef(), process: e.processMode(e.screen.fg.id)})
 }
 
 func (e *Engine) launch(in *inflight) {
-	e.inflight = in
+	e.replies.inflight = in
 	e.activity()
 	ctx := e.ctx
 	if ctx == nil {
@@ -257,12 +269,12 @@ func cleanReply(s string) string {
 }
 
 func (e *Engine) onLLMDone(d llmDone) {
-	in := e.inflight
+	in := e.replies.inflight
 	if in == nil || in.gen != d.gen {
 		e.log.Warn("engine: answer for an unknown request ignored", "generation", d.gen)
 		return
 	}
-	e.inflight = nil
+	e.replies.inflight = nil
 	e.activity()
 	conv := in.req.Conversation
 	if d.err != nil {
@@ -274,7 +286,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 	}
 	if in.discard {
 		e.log.Info("engine: answer dropped, its conversation was purged or its visit cancelled while it was computed", "conversation", conv)
-		if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv && e.mode() == ModeActive {
+		if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.mode() == ModeActive {
 			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 		}
 		return
@@ -296,7 +308,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 			e.log.Error("engine: save model context", "conversation", conv, "err", err)
 		}
 	}
-	current := in.gen == e.gen && e.fg != nil && !e.switching && e.fg.id == conv
+	current := in.gen == e.replies.gen && e.screen.settledOn(conv)
 	text := cleanReply(d.reply.Text)
 	asksImage := d.reply.RequestImage != "" && !in.followUp
 
@@ -331,14 +343,14 @@ func (e *Engine) onLLMDone(d llmDone) {
 		if text == "" {
 			return
 		}
-		if e.fg == nil || e.fg.id != conv || e.switching {
+		if !e.screen.settledOn(conv) {
 			e.deferReply(conv, Prefix+text, in.base)
 			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
 			return
 		}
 		// The user left and came back while the answer was on its way: it is still the
 		// answer to this conversation as long as nothing newer was said there.
-		if len(e.fg.msgs) > 0 && !e.fg.movedOnSince(in.base) && e.mode().participating() && e.pending == nil && !e.replyQueued(conv) {
+		if len(e.screen.fg.msgs) > 0 && !e.screen.fg.movedOnSince(in.base) && e.mode().participating() && e.replies.pending == nil && !e.replyQueued(conv) {
 			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
 		}
 		return
@@ -357,7 +369,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 // Only images that are actually in this conversation may be fetched.
 func (e *Engine) fetchImage(in *inflight, src string) {
 	found := false
-	for _, m := range e.fg.msgs {
+	for _, m := range e.screen.fg.msgs {
 		for _, img := range m.Images {
 			if img.Src == src {
 				found = true
@@ -369,19 +381,19 @@ func (e *Engine) fetchImage(in *inflight, src string) {
 		e.toast("error", "The model asked for an image that is not in this conversation; nothing was sent.")
 		return
 	}
-	e.inflight = in // still busy: fetching belongs to this request
+	e.replies.inflight = in // still busy: fetching belongs to this request
 	in.fetching = true
 	// finish runs once, with the page's answer or at the timeout, whichever comes first. A
 	// fetch that never answers must not keep the request in flight forever.
 	var tm *timer
 	finish := func(img *ImageData) {
 		tm.stop()
-		if e.inflight != in || !in.fetching {
+		if e.replies.inflight != in || !in.fetching {
 			return
 		}
 		in.fetching = false
-		if in.gen != e.gen {
-			e.inflight = nil // superseded while fetching
+		if in.gen != e.replies.gen {
+			e.replies.inflight = nil // superseded while fetching
 			return
 		}
 		next := *in
@@ -427,14 +439,14 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 		if _, err := e.store.DeactivateAll(); err != nil {
 			e.log.Warn("engine: deactivate all after the budget was spent", "err", err)
 		}
-		if e.fg != nil {
-			e.fg.rec.Mode = ModeDeactivated
+		if e.screen.fg != nil {
+			e.screen.fg.rec.Mode = ModeDeactivated
 			e.cancelPending()
-			e.dropReplies(e.fg.id)
+			e.dropReplies(e.screen.fg.id)
 			e.status()
 		}
-		clear(e.deferred)
-		e.sb.queue = nil
+		clear(e.replies.deferred)
+		e.visits.queue = nil
 		e.banner(BannerDeactivated, le.UserText) // the gate's sentence already says Clanker is off
 		e.budgetMonth = time.Now().In(e.loc).Format("2006-01")
 		return
@@ -458,7 +470,7 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 	default:
 		e.toast("error", le.UserText)
 	}
-	if in.req.Kind == RequestActivation && in.gen == e.gen && e.fg != nil && e.fg.id == conv && e.mode() == ModeActive {
+	if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.mode() == ModeActive {
 		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 	}
 }
@@ -476,12 +488,12 @@ func (e *Engine) clearCauseBanners(why string) {
 
 // replyQueued reports whether a model reply for conv is queued or being sent.
 func (e *Engine) replyQueued(conv ConversationID) bool {
-	for _, j := range e.sendQ {
+	for _, j := range e.sends.queue {
 		if j.reply && j.conv == conv {
 			return true
 		}
 	}
-	return e.cur != nil && e.cur.reply && e.cur.conv == conv
+	return e.sends.cur != nil && e.sends.cur.reply && e.sends.cur.conv == conv
 }
 
 // reevaluate looks again at the foreground after a held reply went stale: the newest eligible
@@ -489,8 +501,8 @@ func (e *Engine) replyQueued(conv ConversationID) bool {
 // timer, a request, or a reply queued behind the stale one, which was computed later and so saw
 // at least as much). Asking again then would answer the same message twice.
 func (e *Engine) reevaluate(base MessageRef) {
-	fg := e.fg
-	if fg == nil || e.pending != nil || e.inflight != nil {
+	fg := e.screen.fg
+	if fg == nil || e.replies.pending != nil || e.replies.inflight != nil {
 		return
 	}
 	// A reply computed after the newer messages is already on its way: deciding again would

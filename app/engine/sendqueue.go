@@ -33,6 +33,18 @@ func guardText(s string) (string, bool) {
 	return Prefix + body, true
 }
 
+// sendQueue is the pipeline of texts on their way into the compose box: one at a time, in
+// order, each typed and sent by Enter.
+type sendQueue struct {
+	queue []*sendJob
+	cur   *sendJob
+	// leftover holds, per conversation, Clanker's partial text that could not be taken out of
+	// its compose box (the user had already switched away, so the remove met another box).
+	// Messages keeps each conversation's box, so the text is still there when the user comes
+	// back; it is taken out then, before anything else is typed there.
+	leftover map[ConversationID]string
+}
+
 // sendJob is one text on its way into the conversation. Jobs run strictly one at a time.
 type sendJob struct {
 	conv     ConversationID
@@ -64,37 +76,37 @@ func (e *Engine) enqueue(j *sendJob) {
 		return
 	}
 	j.text = text
-	e.sendQ = append(e.sendQ, j)
+	e.sends.queue = append(e.sends.queue, j)
 }
 
 // dropReplies removes queued and running model replies for conv ("" = all conversations).
 func (e *Engine) dropReplies(conv ConversationID) {
-	kept := e.sendQ[:0]
-	for _, j := range e.sendQ {
+	kept := e.sends.queue[:0]
+	for _, j := range e.sends.queue {
 		if j.reply && (conv == "" || j.conv == conv) {
 			continue
 		}
 		kept = append(kept, j)
 	}
-	e.sendQ = kept
-	if e.cur != nil && e.cur.reply && (conv == "" || e.cur.conv == conv) {
+	e.sends.queue = kept
+	if e.sends.cur != nil && e.sends.cur.reply && (conv == "" || e.sends.cur.conv == conv) {
 		e.abortCurrent("cancelled")
 	}
 	if conv == "" {
-		clear(e.deferred)
+		clear(e.replies.deferred)
 	} else {
-		delete(e.deferred, conv)
+		delete(e.replies.deferred, conv)
 	}
 }
 
 // abortCurrent stops the running job and removes whatever part of it was already in the box.
 func (e *Engine) abortCurrent(reason string) {
-	j := e.cur
+	j := e.sends.cur
 	if j == nil {
 		return
 	}
 	j.tm.stop()
-	e.cur = nil
+	e.sends.cur = nil
 	if j.inserted != "" {
 		e.takeOut(j.conv, j.inserted)
 	}
@@ -107,11 +119,11 @@ func (e *Engine) abortCurrent(reason string) {
 // the user's return (see removeLeftover). The record is stored as well as kept here, so an
 // engine started after a restart or a crash still knows the text is Clanker's.
 func (e *Engine) takeOut(conv ConversationID, text string) {
-	e.leftover[conv] = text
+	e.sends.leftover[conv] = text
 	e.saveLeftover(conv, text)
 	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, func(r CommandResult) {
-		if r.Err == "" && e.leftover[conv] == text {
-			delete(e.leftover, conv)
+		if r.Err == "" && e.sends.leftover[conv] == text {
+			delete(e.sends.leftover, conv)
 			e.saveLeftover(conv, "")
 		}
 	})
@@ -123,14 +135,14 @@ func (e *Engine) takeOut(conv ConversationID, text string) {
 // the user typed stays as typed. The attempt is made once; if the text is gone already (the
 // user cleared the box), there is nothing left to do.
 func (e *Engine) removeLeftover(conv ConversationID, stored string) {
-	text, ok := e.leftover[conv]
+	text, ok := e.sends.leftover[conv]
 	if !ok {
 		text, ok = stored, stored != ""
 	}
 	if !ok {
 		return
 	}
-	delete(e.leftover, conv)
+	delete(e.sends.leftover, conv)
 	e.saveLeftover(conv, "")
 	e.log.Debug("engine: taking out Clanker's text left in the compose box when the user switched away", "conversation", conv, "chars", len(text))
 	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, nil)
@@ -146,10 +158,10 @@ func (e *Engine) saveLeftover(conv ConversationID, text string) {
 
 // allowed reports whether job j may be sent into the foreground right now.
 func (e *Engine) allowed(j *sendJob) bool {
-	if e.fg == nil || e.switching || e.fg.id != j.conv || e.fg.automated || e.pageState != PageReady {
+	if !e.screen.settledOn(j.conv) || e.screen.fg.automated || e.pageState != PageReady {
 		return false
 	}
-	if j.announce != "" && e.fg.rec.Mode.normalized() != j.announce {
+	if j.announce != "" && e.screen.fg.rec.Mode.normalized() != j.announce {
 		return false
 	}
 	if j.farewell {
@@ -161,8 +173,8 @@ func (e *Engine) allowed(j *sendJob) bool {
 // dropAnnouncements removes queued and running mode announcements for conv: a new mode
 // change makes every earlier notice wrong.
 func (e *Engine) dropAnnouncements(conv ConversationID) {
-	e.sendQ = slices.DeleteFunc(e.sendQ, func(j *sendJob) bool { return j.announce != "" && j.conv == conv })
-	if e.cur != nil && e.cur.announce != "" && e.cur.conv == conv {
+	e.sends.queue = slices.DeleteFunc(e.sends.queue, func(j *sendJob) bool { return j.announce != "" && j.conv == conv })
+	if e.sends.cur != nil && e.sends.cur.announce != "" && e.sends.cur.conv == conv {
 		e.abortCurrent("mode changed again")
 	}
 }
@@ -171,26 +183,26 @@ func (e *Engine) dropAnnouncements(conv ConversationID) {
 // reply is sent once the box is empty only if no newer message arrived, otherwise the
 // conversation is evaluated again.
 func (e *Engine) pumpSend() {
-	for e.cur == nil && len(e.sendQ) > 0 {
-		if e.pageState != PageReady || e.switching {
+	for e.sends.cur == nil && len(e.sends.queue) > 0 {
+		if e.pageState != PageReady || e.screen.switching {
 			return
 		}
-		j := e.sendQ[0]
+		j := e.sends.queue[0]
 		if !e.allowed(j) {
-			e.sendQ = e.sendQ[1:]
+			e.sends.queue = e.sends.queue[1:]
 			e.log.Info("engine: queued text dropped, its conversation is not on screen or not participating", "conversation", j.conv)
 			continue
 		}
-		if e.draft {
+		if e.screen.draft {
 			j.held = true
 			return
 		}
-		if j.held && time.Since(e.draftClearedAt) < draftSettle {
+		if j.held && time.Since(e.screen.draftClearedAt) < draftSettle {
 			return
 		}
-		e.sendQ = e.sendQ[1:]
+		e.sends.queue = e.sends.queue[1:]
 		if j.held && j.reply && !j.base.IsZero() {
-			if e.fg.movedOnSince(j.base) {
+			if e.screen.fg.movedOnSince(j.base) {
 				e.log.Info("engine: held reply is stale, re-evaluating", "conversation", j.conv)
 				e.reevaluate(j.base)
 				continue
@@ -234,7 +246,7 @@ func (e *Engine) typingPlan(rest int) []time.Duration {
 }
 
 func (e *Engine) start(j *sendJob) {
-	e.cur = j
+	e.sends.cur = j
 	j.runes = []rune(j.text)
 	j.pos, j.inserted = 0, ""
 	first := j.text
@@ -250,7 +262,7 @@ func (e *Engine) start(j *sendJob) {
 	}
 	e.log.Info("engine: sending", "conversation", j.conv, "typed", j.delays != nil, "chars", len(j.runes))
 	e.do(Command{Kind: CmdInsertText, Conversation: j.conv, Text: first}, func(r CommandResult) {
-		if e.cur != j {
+		if e.sends.cur != j {
 			return
 		}
 		switch r.Err {
@@ -274,7 +286,7 @@ func (e *Engine) step(j *sendJob) {
 	if j.pos >= len(j.runes) {
 		j.entering = true
 		e.do(Command{Kind: CmdPressEnter, Conversation: j.conv}, func(r CommandResult) {
-			if e.cur != j {
+			if e.sends.cur != j {
 				return
 			}
 			if r.Err == ResultUserTyping {
@@ -289,9 +301,9 @@ func (e *Engine) step(j *sendJob) {
 				e.failCurrent(r.Err)
 				return
 			}
-			e.cur = nil
-			if e.fg != nil && e.fg.id == j.conv {
-				e.fg.quiet = true
+			e.sends.cur = nil
+			if e.screen.holds(j.conv) {
+				e.screen.fg.quiet = true
 			}
 			e.activity()
 		})
@@ -299,12 +311,12 @@ func (e *Engine) step(j *sendJob) {
 	}
 	i := j.pos - (len(j.runes) - len(j.delays))
 	j.tm = e.after(j.delays[i], func() {
-		if e.cur != j {
+		if e.sends.cur != j {
 			return
 		}
 		ch := string(j.runes[j.pos])
 		e.do(Command{Kind: CmdTypeText, Conversation: j.conv, Text: ch}, func(r CommandResult) {
-			if e.cur != j {
+			if e.sends.cur != j {
 				return
 			}
 			if r.Err == ResultUserTyping || r.Err == ResultComposeChanged {
@@ -329,13 +341,13 @@ func (e *Engine) step(j *sendJob) {
 // re-decides when a newer message arrived meanwhile. Nothing is shown to the user: they did
 // nothing wrong. A job whose Enter was already pressed cannot be taken back and is left alone.
 func (e *Engine) yieldToUser(reason string) {
-	j := e.cur
+	j := e.sends.cur
 	if j == nil || j.entering {
-		e.draft = true
+		e.screen.draft = true
 		return
 	}
 	j.tm.stop()
-	e.cur = nil
+	e.sends.cur = nil
 	// The bridge removes whatever Clanker inserted, including a step that was still on its
 	// way when the user started typing, so the remove goes out even if nothing is confirmed.
 	if j.inserted != "" {
@@ -345,13 +357,13 @@ func (e *Engine) yieldToUser(reason string) {
 	}
 	j.held = true
 	j.inserted, j.pos = "", 0
-	e.sendQ = append([]*sendJob{j}, e.sendQ...)
-	e.draft = true
+	e.sends.queue = append([]*sendJob{j}, e.sends.queue...)
+	e.screen.draft = true
 	e.log.Debug("engine: Clanker stopped typing for the user; the text waits for their draft", "conversation", j.conv, "reason", reason)
 }
 
 func (e *Engine) failCurrent(reason string) {
-	j := e.cur
+	j := e.sends.cur
 	e.abortCurrent(reason)
 	if reason != ResultWrongConversation && j != nil {
 		e.toast("error", "Failed to send message: "+reason)

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// sidebarHarness has c1 on screen, c2..c4 in the sidebar, and the sidebar baseline taken.
-func sidebarHarness(t *testing.T, policy InactivePolicy, modes map[ConversationID]Mode) *harness {
+// visitHarness has c1 on screen, c2..c4 in the sidebar, and the sidebar baseline taken.
+func visitHarness(t *testing.T, policy InactivePolicy, modes map[ConversationID]Mode) *harness {
 	t.Helper()
 	h := newHarness(t, func(s *Settings) { s.InactiveMode = policy })
 	for id, m := range modes {
@@ -33,7 +33,7 @@ func navigations(h *harness) []ConversationID {
 // Behaviour 23: process mode answers at once, without typing, and returns.
 func TestProcessModeVisitsAnswersInstantlyAndReturns(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
 		at := time.Now()
 		h.receive("c2", in("Bob", "anyone up for tennis?"))
@@ -79,7 +79,7 @@ func TestSnippetEvaluationUsesTheStoredMode(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": c.mode})
+				h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": c.mode})
 				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 				h.receive("c2", c.msg)
 				h.wait(time.Minute)
@@ -94,7 +94,7 @@ func TestSnippetEvaluationUsesTheStoredMode(t *testing.T) {
 // Behaviour 23: a manual click during a visit cancels the rest and Clanker does not go back.
 func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
 		h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
 		h.receive("c2", in("Bob", "one"))
 		h.receive("c4", in("Dee", "two"))
@@ -104,8 +104,8 @@ func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
 		if got := navigations(h); len(got) != 1 || got[0] != "c2" {
 			t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
 		}
-		if s := h.snap(); s.Foreground.ID != "c3" || len(s.SidebarQueue) != 0 || s.Visiting != "" {
-			t.Fatalf("want c3 on screen and an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.SidebarQueue, s.Visiting)
+		if s := h.snap(); s.Foreground.ID != "c3" || len(s.VisitQueue) != 0 || s.Visiting != "" {
+			t.Fatalf("want c3 on screen and an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.VisitQueue, s.Visiting)
 		}
 		h.wantSent("nothing sent into c3")
 	})
@@ -113,7 +113,7 @@ func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
 
 func TestVisitsWaitForTheForegroundToBeAvailable(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.setDraft("c1", true)
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Hour)
@@ -131,7 +131,7 @@ func TestVisitsWaitForTheForegroundToBeAvailable(t *testing.T) {
 // Behaviour 24: idle mode waits for 10 minutes without foreground activity.
 func TestIdleModeWaitsForTenMinutesWithoutActivity(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 		start := time.Now()
 		h.receive("c2", in("Bob", "hello"))
@@ -152,7 +152,7 @@ func TestIdleModeWaitsForTenMinutesWithoutActivity(t *testing.T) {
 // conversations are handled at once even in idle mode.
 func TestHiddenWindowProcessesQueuedConversationsAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 		h.send(WindowVisibility{Hidden: true})
 		h.receive("c2", in("Bob", "hello"))
@@ -165,7 +165,7 @@ func TestHiddenWindowProcessesQueuedConversationsAtOnce(t *testing.T) {
 
 func TestIgnorePolicyNeverVisits(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveIgnore, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveIgnore, map[ConversationID]Mode{"c2": ModeActive})
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Hour)
 		if got := navigations(h); len(got) != 0 {
@@ -178,7 +178,7 @@ func TestIgnorePolicyNeverVisits(t *testing.T) {
 // not queued for a visit as "new" right after the user leaves it.
 func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c1": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c1": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 		h.receive("c1", in("Ann", "news while on screen"))
 		h.send(h.sidebar()) // the sidebar shows c1's new snippet while c1 is foreground
@@ -194,7 +194,7 @@ func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
 
 func TestVisitThatNeverOpensReturnsHome(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.page.mu.Lock()
 		h.page.noNav = true
 		h.page.mu.Unlock()
@@ -219,15 +219,15 @@ func (p *fakePage) setNoNav(v bool) {
 // silently losing the conversation's new message.
 func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "sorry, late"}, nil })
 		h.page.setNoNav(true)
 		h.receive("c2", in("Bob", "anyone?"))
 		h.wait(navigationTimeout)
 		s := h.snap()
-		if s.Visiting != "" || len(s.SidebarQueue) != 1 || s.SidebarQueue[0] != "c2" || s.VisitPauseLeft != visitRetryPause {
+		if s.Visiting != "" || len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c2" || s.VisitPauseLeft != visitRetryPause {
 			t.Fatalf("want c2 back in the queue with a %v pause after the failed navigation, got queue=%v visiting=%q pause=%v",
-				visitRetryPause, s.SidebarQueue, s.Visiting, s.VisitPauseLeft)
+				visitRetryPause, s.VisitQueue, s.Visiting, s.VisitPauseLeft)
 		}
 		h.page.setNoNav(false)
 		h.wait(visitRetryPause - time.Millisecond)
@@ -256,7 +256,7 @@ func (p *fakePage) setUserActive(v bool) {
 // queued conversation are not marked as visits: only leaving the user's conversation is.
 func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
 		h.page.setUserActive(true)
 		h.receive("c2", in("Bob", "anyone?"))
@@ -266,8 +266,8 @@ func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 		if s.Visiting != "" || s.Foreground.ID != "c1" {
 			t.Fatalf("want no visit while the user is busy, got visiting=%q fg=%q", s.Visiting, s.Foreground.ID)
 		}
-		if len(s.SidebarQueue) != 2 || s.SidebarQueue[0] != "c2" || s.SidebarQueue[1] != "c3" {
-			t.Fatalf("want c2 then c3 still queued, got %v", s.SidebarQueue)
+		if len(s.VisitQueue) != 2 || s.VisitQueue[0] != "c2" || s.VisitQueue[1] != "c3" {
+			t.Fatalf("want c2 then c3 still queued, got %v", s.VisitQueue)
 		}
 		if s.VisitPauseLeft <= 0 || s.VisitPauseLeft > visitUserPause {
 			t.Fatalf("want a pause of at most %v before the next try, got %v", visitUserPause, s.VisitPauseLeft)
@@ -301,7 +301,7 @@ func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 
 func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStillVisited(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hi"}, nil })
 		h.page.setNoNav(true)
 		h.receive("c2", in("Bob", "one"))
@@ -311,8 +311,8 @@ func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStil
 		if got := navigations(h); len(got) != 3 || got[0] != "c2" || got[2] != "c2" {
 			t.Fatalf("want three attempts on c2, got %v", got)
 		}
-		if s := h.snap(); len(s.SidebarQueue) != 1 || s.SidebarQueue[0] != "c3" {
-			t.Fatalf("want c2 dropped and c3 still queued after three failures, got %v", s.SidebarQueue)
+		if s := h.snap(); len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c3" {
+			t.Fatalf("want c2 dropped and c3 still queued after three failures, got %v", s.VisitQueue)
 		}
 		h.page.setNoNav(false)
 		h.wait(visitRetryPause + 10*time.Second)
@@ -322,7 +322,7 @@ func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStil
 
 func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.page.mu.Lock()
 		h.page.conv("c2").name = "72975"
 		h.page.mu.Unlock()
@@ -339,7 +339,7 @@ func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
 // kept as the deferred reply of the visited conversation, never sent elsewhere.
 func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.llm.set(2*time.Minute, func(LLMRequest) (Reply, error) { return Reply{Text: "slow answer"}, nil })
 		h.receive("c2", in("Bob", "hello?"))
 		h.wait(processingTimeout - time.Millisecond)
@@ -363,11 +363,11 @@ func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 // on screen, covered it with the overlay and retried the failed visit for minutes.
 func TestConversationTheUserOpensIsNoLongerQueuedForAVisit(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := sidebarHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
 		h.setDraft("c1", true)
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Second)
-		if q := h.snap().SidebarQueue; len(q) != 1 || q[0] != "c2" {
+		if q := h.snap().VisitQueue; len(q) != 1 || q[0] != "c2" {
 			t.Fatalf("want c2 queued while the user types in c1, got %v", q)
 		}
 		h.open("c2", in("Zed", "old news in c2"), in("Bob", "hello"))
@@ -378,7 +378,7 @@ func TestConversationTheUserOpensIsNoLongerQueuedForAVisit(t *testing.T) {
 		if ov := h.page.commands(CmdOverlay); len(ov) != 0 {
 			t.Fatalf("want no processing overlay, got %+v", ov)
 		}
-		if q := h.snap().SidebarQueue; len(q) != 0 {
+		if q := h.snap().VisitQueue; len(q) != 0 {
 			t.Fatalf("want the queue empty once c2 is on screen, got %v", q)
 		}
 	})

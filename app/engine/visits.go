@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"slices"
+	"time"
+)
+
+type visitPhase string
+
+const (
+	visitNavigating visitPhase = "navigating"
+	visitProcessing visitPhase = "processing"
+	visitReturning  visitPhase = "returning"
+)
+
+// visits is the pipeline that takes Clanker to inactive conversations whose sidebar row
+// showed news for it: the queue of conversations to visit, the visit in progress, and the
+// pauses between visits.
+type visits struct {
+	queue  []ConversationID
+	run    *visit
+	idleTm *timer
+	idleAt time.Time
+	// After a visit whose navigation failed, no visit starts before pauseUntil (30 s later),
+	// so a conversation that will not open cannot make Clanker flick between
+	// conversations. failures counts consecutive failed navigations per conversation.
+	pauseUntil time.Time
+	pauseTm    *timer
+	failures   map[ConversationID]int
+}
+
+// visit is one visit in progress: where it goes, where it returns to, and how far it got.
+type visit struct {
+	returnTo ConversationID
+	target   ConversationID
+	phase    visitPhase
+	process  bool
+	tm       *timer // navigation or processing timeout
+	settle   *timer
+}
+
+func (v *visits) stopTimers() {
+	v.idleTm.stop()
+	v.pauseTm.stop()
+	if v.run != nil {
+		v.run.tm.stop()
+		v.run.settle.stop()
+	}
+}
+
+// foregroundAvailable is the gate for leaving the foreground: no draft, nothing in flight, no
+// timer, nothing being sent and no switch in progress.
+func (e *Engine) foregroundAvailable() bool {
+	return !e.screen.draft && e.replies.inflight == nil && e.replies.pending == nil && e.sends.cur == nil && len(e.sends.queue) == 0 && !e.screen.switching
+}
+
+// pipelineIdle is the gate for leaving a visited conversation; the user's draft there is not
+// Clanker's concern.
+func (e *Engine) pipelineIdle() bool {
+	return e.replies.inflight == nil && e.replies.pending == nil && e.sends.cur == nil && len(e.sends.queue) == 0 && !e.screen.switching
+}
+
+func (e *Engine) processMode(conv ConversationID) bool {
+	r := e.visits.run
+	return r != nil && r.process && r.phase == visitProcessing && r.target == conv
+}
+
+// visitProgress starts a visit when the foreground allows it and finishes a visit once the
+// pipeline is idle. It runs after every event instead of polling.
+func (e *Engine) visitProgress() {
+	if r := e.visits.run; r != nil {
+		if r.phase != visitProcessing || !e.screen.holds(r.target) {
+			return
+		}
+		if !e.pipelineIdle() {
+			r.settle.stop()
+			r.settle = nil
+			return
+		}
+		if r.settle == nil {
+			r.settle = e.after(processingSettle, func() { e.visitNext() })
+		}
+		return
+	}
+	// The conversation on screen is the foreground pipeline's business (its messages are
+	// caught up when it opens): a queued visit to it would cover it with the overlay and wait
+	// for a navigation that never comes.
+	if e.screen.fg != nil {
+		e.visits.queue = slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == e.screen.fg.id })
+	}
+	if len(e.visits.queue) == 0 || e.settings.InactiveMode == InactiveIgnore || e.screen.fg == nil ||
+		e.pageState != PageReady || !e.configured() || !e.foregroundAvailable() {
+		return
+	}
+	if now := time.Now(); now.Before(e.visits.pauseUntil) {
+		if e.visits.pauseTm == nil {
+			e.visits.pauseTm = e.after(e.visits.pauseUntil.Sub(now), func() { e.visits.pauseTm = nil })
+		}
+		return
+	}
+	if e.settings.InactiveMode == InactiveIdle && !e.hidden {
+		at := e.lastActivity.Add(idleThreshold)
+		if time.Now().Before(at) {
+			if e.visits.idleTm == nil || !e.visits.idleAt.Equal(at) {
+				e.visits.idleTm.stop()
+				e.visits.idleAt = at
+				e.visits.idleTm = e.after(time.Until(at), func() { e.visits.idleTm = nil })
+			}
+			return
+		}
+	}
+	target := e.visits.queue[0]
+	e.visits.queue = e.visits.queue[1:]
+	e.visits.run = &visit{returnTo: e.screen.fg.id, process: e.settings.InactiveMode == InactiveProcess}
+	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
+	e.visitGo(target, true)
+}
+
+// visitGo navigates to target. leaving is true for the visit's first step, which takes the
+// window away from the user's conversation: the page refuses it while the user is using the
+// window (the engine's view of the compose box lags the page's by an event), and then the
+// visit waits (visitUserActive).
+func (e *Engine) visitGo(target ConversationID, leaving bool) {
+	r := e.visits.run
+	r.target, r.phase = target, visitNavigating
+	r.settle.stop()
+	r.settle = nil
+	r.tm.stop()
+	r.tm = e.after(navigationTimeout, func() { e.visitNavigationFailed(target) })
+	e.log.Info("engine: visiting inactive conversation", "conversation", target)
+	var cb func(CommandResult)
+	if leaving {
+		cb = func(res CommandResult) {
+			if res.Err == ResultUserActive {
+				e.visitUserActive(r, target)
+			}
+		}
+	}
+	e.do(Command{Kind: CmdNavigate, Conversation: target, Visit: leaving}, cb)
+}
+
+// visitUserActive handles a visit the page refused because the user was using the window:
+// nothing changed on screen, so Clanker stays, hides the overlay and tries again once the
+// user has been quiet for a while. The conversation keeps its place at the head of the queue,
+// and this is not a failed navigation.
+func (e *Engine) visitUserActive(r *visit, target ConversationID) {
+	if e.visits.run != r || r.phase != visitNavigating || r.target != target {
+		return // the visit already ended or moved on
+	}
+	e.log.Info("engine: visit waits, the user is using the window", "conversation", target, "pause", visitUserPause)
+	e.visits.queue = append([]ConversationID{target}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == target })...)
+	if until := time.Now().Add(visitUserPause); until.After(e.visits.pauseUntil) {
+		e.visits.pauseUntil = until
+		e.visits.pauseTm.stop()
+		e.visits.pauseTm = nil
+	}
+	e.visitReturn()
+}
+
+// visitNavigationFailed handles a visit whose conversation did not open within the navigation
+// wait: the conversation goes back to the head of the queue, Clanker returns home, and the next
+// attempt waits out the retry pause. The queue is never given up while it holds work; only a
+// conversation that failed to open maxVisitFailures times in a row is dropped (it most likely no
+// longer exists), so it cannot block the others forever.
+func (e *Engine) visitNavigationFailed(target ConversationID) {
+	if e.visits.failures == nil {
+		e.visits.failures = map[ConversationID]int{}
+	}
+	e.visits.failures[target]++
+	if n := e.visits.failures[target]; n >= maxVisitFailures {
+		e.log.Warn("engine: inactive conversation did not open; giving up on it", "conversation", target, "attempts", n)
+		delete(e.visits.failures, target)
+	} else {
+		e.log.Warn("engine: inactive conversation did not open; will retry", "conversation", target, "attempts", n, "pause", visitRetryPause)
+		e.visits.queue = append([]ConversationID{target}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == target })...)
+	}
+	e.visits.pauseUntil = time.Now().Add(visitRetryPause)
+	e.visits.pauseTm.stop()
+	e.visits.pauseTm = nil
+	e.visitReturn()
+}
+
+// visitNext moves on after a visit: to the next queued conversation, or back home.
+func (e *Engine) visitNext() {
+	r := e.visits.run
+	if r == nil {
+		return
+	}
+	if len(e.visits.queue) > 0 {
+		next := e.visits.queue[0]
+		e.visits.queue = e.visits.queue[1:]
+		e.visitGo(next, false)
+		return
+	}
+	e.visitReturn()
+}
+
+func (e *Engine) visitReturn() {
+	r := e.visits.run
+	if r == nil {
+		return
+	}
+	r.settle.stop()
+	r.settle = nil
+	r.tm.stop()
+	if e.screen.settledOn(r.returnTo) {
+		e.visitFinish()
+		return
+	}
+	r.phase = visitReturning
+	r.target = r.returnTo
+	r.tm = e.after(navigationTimeout, func() {
+		e.log.Warn("engine: could not return to the original conversation", "conversation", r.returnTo)
+		e.visitFinish()
+	})
+	e.do(Command{Kind: CmdNavigate, Conversation: r.returnTo}, nil)
+}
+
+func (e *Engine) visitFinish() {
+	if r := e.visits.run; r != nil {
+		r.tm.stop()
+		r.settle.stop()
+	}
+	e.visits.run = nil
+	e.do(Command{Kind: CmdOverlay}, nil)
+}
+
+// visitAbort ends a visit because the user took control: the queue is dropped and Clanker does
+// not navigate back.
+func (e *Engine) visitAbort(reason string) {
+	if e.visits.run == nil {
+		return
+	}
+	e.log.Info("engine: inactive-conversation processing stopped", "reason", reason)
+	e.visits.queue = nil
+	e.visits.failures = nil
+	e.visitFinish()
+}
+
+// visitCancel ends a visit because the user asked for it while staying where they are: what
+// Clanker was doing in the visited conversation stops too (the pending timer, a queued or
+// half-typed reply, and the answer in flight, which will not be posted).
+func (e *Engine) visitCancel(reason string) {
+	if e.visits.run == nil {
+		return
+	}
+	visited := e.visits.run.target
+	if in := e.replies.inflight; in != nil && in.req.Conversation == visited {
+		in.discard = true
+	}
+	if e.screen.holds(visited) {
+		e.cancelPending()
+		e.dropReplies(visited)
+	}
+	e.visitAbort(reason)
+}
+
+func (e *Engine) visitOnChanging(to ConversationID) {
+	r := e.visits.run
+	if r == nil {
+		return
+	}
+	if (r.phase == visitNavigating || r.phase == visitReturning) && (to == r.target || to == "") {
+		return
+	}
+	e.visitAbort("the user opened another conversation")
+}
+
+// visitOnOpened tells a visit that a conversation opened and reports whether it is the visited one.
+func (e *Engine) visitOnOpened(id ConversationID) bool {
+	r := e.visits.run
+	if r == nil {
+		return false
+	}
+	switch {
+	case r.phase == visitNavigating && id == r.target:
+		delete(e.visits.failures, id)
+		r.phase = visitProcessing
+		r.tm.stop()
+		r.tm = e.after(processingTimeout, func() {
+			e.log.Warn("engine: visit took too long, moving on", "conversation", r.target)
+			e.visitNext()
+		})
+		return true
+	case r.phase == visitReturning && id == r.returnTo:
+		e.visitFinish()
+		return false
+	}
+	e.visitAbort("the user opened another conversation")
+	return false
+}

@@ -157,7 +157,7 @@ func (e *Engine) eligible(mode Mode, m Message, quiet bool) bool {
 		return false
 	}
 	if mode == ModeAvailable {
-		return mentionsClanker(m.Text)
+		return addressesClanker(m)
 	}
 	return true
 }

@@ -79,6 +79,9 @@ type Message struct {
 	OtherClanker bool
 	Unsupported  bool   // video, file or other attachment the model cannot see
 	Quoted       string // text of the message this one replies to, if any
+	// QuotedSender is who wrote the quoted message, as the page names it ("You" for the local
+	// user, so for this Clanker's own messages too); empty when the page did not say.
+	QuotedSender string
 	Timestamp    string // the page's own timestamp text
 	// LabelPending says the page had not labelled the message yet when it was reported, so
 	// who wrote it is unknown (and its direction a guess): a MessageUpdated may bring that.
@@ -107,7 +110,7 @@ func (m Message) Validate() error {
 	if len(m.ID) > maxIDLen {
 		return fmt.Errorf("message id longer than %d bytes", maxIDLen)
 	}
-	if len(m.Sender) > maxIDLen {
+	if len(m.Sender) > maxIDLen || len(m.QuotedSender) > maxIDLen {
 		return fmt.Errorf("message %s: sender longer than %d bytes", m.ID, maxIDLen)
 	}
 	if len(m.Text) > maxTextLen || len(m.Quoted) > maxTextLen {
@@ -163,17 +166,7 @@ func (r MessageRef) matches(m Message) bool {
 // IsZero reports whether nothing is remembered.
 func (r MessageRef) IsZero() bool { return r.ID == "" && r.Text == "" }
 
-var (
-	mentionRE   = regexp.MustCompile(`(?i)clank`)
-	signatureRE = regexp.MustCompile(`(?i)\[clanker\]`)
-)
-
-// mentionsClanker reports whether text addresses Clanker by name. Every "[clanker]" signature is
-// removed first: another Clanker's prefix (in a message or a "Bob: [clanker] ..." snippet) is a
-// signature, not a mention, or two Clankers in one conversation would answer each other forever.
-func mentionsClanker(text string) bool {
-	return mentionRE.MatchString(signatureRE.ReplaceAllString(text, ""))
-}
+var signatureRE = regexp.MustCompile(`(?i)\[clanker\]`)
 
 var automatedRE = regexp.MustCompile(`^\d{1,10}$`)
 

@@ -273,6 +273,7 @@ func toEngineMessage(m Message) engine.Message {
 	}
 	if m.Quote != nil {
 		em.Quoted = m.Quote.Text
+		em.QuotedSender = m.Quote.Sender
 	}
 	return em
 }

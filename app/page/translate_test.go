@@ -106,7 +106,7 @@ func TestToEngineMessageKeepsWhatTheEngineDecidesOn(t *testing.T) {
 				Images: []Image{{Src: "blob:a", Alt: "cat"}, {Src: "blob:b"}}, Quote: &Quote{Sender: "Bob", Text: "parent"},
 				Reactions: []Reaction{{Reaction: "laugh", By: []string{"You"}}}},
 			engine.Message{ID: "m6", Sender: "Ann", Direction: engine.Incoming, Text: "[clanker] hey", OtherClanker: true,
-				Images: []engine.Image{{Src: "blob:a", Alt: "cat"}, {Src: "blob:b"}}, Quoted: "parent"}},
+				Images: []engine.Image{{Src: "blob:a", Alt: "cat"}, {Src: "blob:b"}}, Quoted: "parent", QuotedSender: "Bob"}},
 		{"own clanker",
 			Message{ID: "m7", Sender: "You", Direction: "out", Text: "[clanker] done", OwnClanker: true, LabelKind: "full"},
 			engine.Message{ID: "m7", Sender: "You", Direction: engine.Outgoing, Text: "[clanker] done", OwnClanker: true}},

@@ -235,10 +235,35 @@ type fakeStore struct {
 	seen     map[ConversationID]time.Time
 	failSave bool
 	forgets  int
+	// owners maps each recorded message id to the conversation it was first recorded in.
+	owners map[string]ConversationID
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{recs: map[ConversationID]Conversation{}, updates: map[ConversationID][]ContextUpdate{}, seen: map[ConversationID]time.Time{}}
+	return &fakeStore{recs: map[ConversationID]Conversation{}, updates: map[ConversationID][]ContextUpdate{}, seen: map[ConversationID]time.Time{}, owners: map[string]ConversationID{}}
+}
+
+func (s *fakeStore) RecordMessages(id ConversationID, ids []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range ids {
+		if _, ok := s.owners[m]; !ok && !strings.HasPrefix(m, "tmp_") {
+			s.owners[m] = id
+		}
+	}
+	return nil
+}
+
+func (s *fakeStore) MessageOwners(ids []string) (map[string]ConversationID, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]ConversationID{}
+	for _, m := range ids {
+		if c, ok := s.owners[m]; ok {
+			out[m] = c
+		}
+	}
+	return out, nil
 }
 
 func (s *fakeStore) LoadConversation(id ConversationID) (Conversation, bool, error) {
@@ -286,8 +311,8 @@ func (s *fakeStore) DeactivateAll() (int, error) {
 	defer s.mu.Unlock()
 	n := 0
 	for id, r := range s.recs {
-		if r.Mode.normalized() != ModeDeactivated {
-			r.Mode = ModeDeactivated
+		if r.Mode.normalized() != ModeDeactivated || r.Announced.normalized() != ModeDeactivated {
+			r.Mode, r.Announced = ModeDeactivated, ModeDeactivated
 			s.recs[id] = r
 			n++
 		}
@@ -329,7 +354,9 @@ func (s *fakeStore) setMode(id ConversationID, m Mode) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.recs[id]
-	r.ID, r.Mode = id, m
+	// A mode set from outside the engine stands for one switched on earlier, so it was
+	// announced then (as the migration assumes of modes an earlier version stored).
+	r.ID, r.Mode, r.Announced = id, m, m
 	s.recs[id] = r
 }
 

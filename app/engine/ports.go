@@ -87,6 +87,13 @@ type Store interface {
 	// none any more), so an engine started later (after a restart, a crash) can still take it
 	// out when the conversation is shown; LoadConversation returns it as Conversation.Leftover.
 	SaveLeftover(id ConversationID, text string) error
+	// RecordMessages remembers that the message ids were seen in conversation id, across
+	// restarts; only the newest few thousand per conversation need to be kept, and pending
+	// (tmp_) ids may be ignored. An id keeps the conversation it was first recorded in.
+	RecordMessages(id ConversationID, ids []string) error
+	// MessageOwners reports, for each of ids recorded before, the conversation it was first
+	// seen in; ids never recorded are absent.
+	MessageOwners(ids []string) (map[string]ConversationID, error)
 }
 
 // RequestKind says why the model is asked.

@@ -121,6 +121,10 @@ func (s *memStore) ApplyContext(engine.ConversationID, engine.ContextUpdate) err
 func (s *memStore) DeactivateAll() (int, error)                                    { return 0, nil }
 func (s *memStore) MarkSeen([]engine.ConversationID, time.Time) error              { return nil }
 func (s *memStore) ForgetUnseen(time.Time) (int, error)                            { return 0, nil }
+func (s *memStore) RecordMessages(engine.ConversationID, []string) error           { return nil }
+func (s *memStore) MessageOwners([]string) (map[string]engine.ConversationID, error) {
+	return nil, nil
+}
 
 type echoLLM struct{ answer string }
 

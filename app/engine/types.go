@@ -194,6 +194,18 @@ type Conversation struct {
 	// ModelOverride is the model used for this conversation instead of the global one ("" for
 	// the global model).
 	ModelOverride string
+	// Decided is the newest message covered by a decision: answered by a reply that was sent,
+	// declined by the model, released for a reason the user saw (an error, a mode switched
+	// off), or the point where Clanker started listening. A message after it that the mode
+	// would answer is owed a decision (see owedTrigger).
+	Decided MessageRef
+	// Announced is the mode the people in the conversation were last told about: the notice
+	// of a mode is posted before Clanker acts in it, so it acts only as far as both Mode and
+	// Announced allow (see Engine.mode). Empty means never told, read as Deactivated.
+	Announced Mode
+	// NewestAt is the label time of the newest message processed here (zero when unknown): a
+	// message reported as new with an older label time is history, whatever the page says.
+	NewestAt time.Time
 	// Leftover is Clanker's partial text that was left in this conversation's compose box (the
 	// user switched away before it could be taken out). Store.SaveLeftover writes it;
 	// SaveConversation leaves it as it is stored.

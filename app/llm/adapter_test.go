@@ -120,6 +120,12 @@ func (s *e2eStore) SaveConversation(r engine.Conversation) error {
 
 func (s *e2eStore) SaveLeftover(engine.ConversationID, string) error { return nil }
 
+func (s *e2eStore) RecordMessages(engine.ConversationID, []string) error { return nil }
+
+func (s *e2eStore) MessageOwners([]string) (map[string]engine.ConversationID, error) {
+	return nil, nil
+}
+
 func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

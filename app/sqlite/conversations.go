@@ -42,7 +42,8 @@ func checkText(field, v string) error {
 }
 
 const conversationColumns = `id, mode, summary, customization, profiles, last_message_id,
-	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen, leftover_text`
+	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen, leftover_text,
+	decided_id, decided_sender, decided_text, announced, newest_at`
 
 // Conversation returns the stored data for id and stored=true, or defaults
 // (Deactivated, empty memory) and stored=false for a conversation never seen
@@ -85,15 +86,18 @@ type scanner interface{ Scan(...any) error }
 
 func scanConversation(r scanner) (engine.Conversation, error) {
 	var c engine.Conversation
-	var id, mode, profiles string
-	var lastSeen, lastMessageAt, lastNewsCheck int64
+	var id, mode, announced, profiles string
+	var lastSeen, lastMessageAt, lastNewsCheck, newestAt int64
 	m := &c.Memory
 	if err := r.Scan(&id, &mode, &m.Summary, &m.Customization, &profiles, &c.LastProcessed.ID,
-		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen, &c.Leftover); err != nil {
+		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen, &c.Leftover,
+		&c.Decided.ID, &c.Decided.Sender, &c.Decided.Text, &announced, &newestAt); err != nil {
 		return c, err
 	}
 	c.ID = engine.ConversationID(id)
 	c.Mode = loadedMode(mode)
+	c.Announced = loadedMode(announced)
+	c.NewestAt = fromMS(newestAt)
 	c.LastSeen = fromMS(lastSeen)
 	c.LastMessageAt, c.LastNewsCheck = fromMS(lastMessageAt), fromMS(lastNewsCheck)
 	m.Profiles = map[string]string{}
@@ -237,8 +241,10 @@ func (s *Store) Touch(ctx context.Context, id string) error {
 }
 
 // PurgeConversation forgets everything stored about a conversation except its
-// mode and model override (user choices, not memory): summary,
-// customization, profiles, last message, news state and cached images.
+// mode and model override (user choices, not memory) and what the people there
+// were told (the announced mode): summary, customization, profiles, last
+// message, news state, what was decided there, the message ids seen there and
+// cached images.
 func (s *Store) PurgeConversation(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
@@ -246,11 +252,15 @@ func (s *Store) PurgeConversation(ctx context.Context, id string) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = '', customization = '', profiles = '{}',
 			last_message_id = '', last_message_sender = '', last_message_text = '', news_state = '{}',
-			last_message_at = 0, last_news_check = 0, updated_at = ?
+			last_message_at = 0, last_news_check = 0, decided_id = '', decided_sender = '', decided_text = '',
+			newest_at = 0, updated_at = ?
 			WHERE id = ?`, ms(s.now()), id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM image_cache WHERE conversation_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seen_messages WHERE conversation_id = ?`, id); err != nil {
 			return err
 		}
 		return bump(ctx, tx, revConversations)
@@ -273,7 +283,8 @@ func (s *Store) PurgeAll(ctx context.Context) (int, error) {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = '', customization = '', profiles = '{}',
 			last_message_id = '', last_message_sender = '', last_message_text = '', news_state = '{}',
-			last_message_at = 0, last_news_check = 0, updated_at = ?`, ms(s.now()))
+			last_message_at = 0, last_news_check = 0, decided_id = '', decided_sender = '', decided_text = '',
+			newest_at = 0, updated_at = ?`, ms(s.now()))
 		if err != nil {
 			return err
 		}
@@ -281,6 +292,9 @@ func (s *Store) PurgeAll(ctx context.Context) (int, error) {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM image_cache`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seen_messages`); err != nil {
 			return err
 		}
 		return bump(ctx, tx, revConversations)
@@ -296,8 +310,15 @@ func (s *Store) PurgeAll(ctx context.Context) (int, error) {
 func (s *Store) DeactivateAll(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		// Deactivating everything is an emergency stop: no farewell is owed anywhere (the
+		// engine posts one where the user is looking).
+		now := ms(s.now())
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET announced = ?, updated_at = ? WHERE announced IN (?, ?)`,
+			engine.ModeDeactivated, now, engine.ModeAvailable, engine.ModeActive); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE conversations SET mode = ?, updated_at = ? WHERE mode != ?`,
-			engine.ModeDeactivated, ms(s.now()), engine.ModeDeactivated)
+			engine.ModeDeactivated, now, engine.ModeDeactivated)
 		if err != nil {
 			return err
 		}
@@ -328,7 +349,10 @@ func (s *Store) ForgetUnseenSince(ctx context.Context, cutoff time.Time, keep ..
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM seen_messages WHERE conversation_id NOT IN (SELECT id FROM conversations)`)
 		return err
 	})
 	if err != nil {

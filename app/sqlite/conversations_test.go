@@ -45,6 +45,8 @@ func TestConversationFieldsRoundTripAndAreWrittenIndependently(t *testing.T) {
 		Memory:        engine.Memory{Summary: "sum", Customization: "pirate", Profiles: map[string]string{"Ann": "likes tea"}},
 		LastProcessed: engine.MessageRef{ID: "m9", Sender: "Ann", Text: "hi clanker"},
 		ModelOverride: "gpt-5-mini",
+		// A mode stored outside the engine was never announced: the notice is still owed.
+		Announced: engine.ModeDeactivated,
 	}
 	if !c.LastNewsCheck.Equal(lastCheck) || !c.LastMessageAt.Equal(lastMessage) {
 		t.Errorf("news times = %v, %v; want %v, %v", c.LastMessageAt, c.LastNewsCheck, lastMessage, lastCheck)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -72,8 +73,19 @@ func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	if err != nil {
 		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
 	}
-	lp := rec.LastProcessed
+	announced := rec.Announced
+	if announced == "" {
+		announced = engine.ModeDeactivated // never told anything reads as told nothing is on
+	}
+	announced, err = storedMode(announced)
+	if err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
+	lp, dc := rec.LastProcessed, rec.Decided
 	if err := checkText("last processed message", lp.ID+lp.Sender+lp.Text); err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
+	if err := checkText("decided message", dc.ID+dc.Sender+dc.Text); err != nil {
 		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
 	}
 	now := ms(e.s.now())
@@ -84,14 +96,17 @@ func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	ctx, cancel := e.ctx()
 	defer cancel()
 	_, err = e.s.db.ExecContext(ctx, `INSERT INTO conversations (id, mode, last_message_id, last_message_sender,
-		last_message_text, last_seen, last_message_at, last_news_check, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		last_message_text, last_seen, last_message_at, last_news_check, decided_id, decided_sender, decided_text,
+		announced, newest_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET mode = excluded.mode, last_message_id = excluded.last_message_id,
 		last_message_sender = excluded.last_message_sender, last_message_text = excluded.last_message_text,
 		last_seen = max(conversations.last_seen, excluded.last_seen), last_message_at = excluded.last_message_at,
-		last_news_check = excluded.last_news_check, updated_at = excluded.updated_at`,
+		last_news_check = excluded.last_news_check, decided_id = excluded.decided_id,
+		decided_sender = excluded.decided_sender, decided_text = excluded.decided_text,
+		announced = excluded.announced, newest_at = excluded.newest_at, updated_at = excluded.updated_at`,
 		string(rec.ID), string(mode), lp.ID, lp.Sender, lp.Text, seen, msOrZero(rec.LastMessageAt),
-		msOrZero(rec.LastNewsCheck), now, now)
+		msOrZero(rec.LastNewsCheck), dc.ID, dc.Sender, dc.Text, string(announced), msOrZero(rec.NewestAt), now, now)
 	if err != nil {
 		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
 	}
@@ -248,4 +263,89 @@ func (e *EngineStore) ForgetUnseen(before time.Time) (int, error) {
 	defer cancel()
 	n, err := e.s.ForgetUnseenSince(ctx, before)
 	return int(n), err
+}
+
+// maxSeenPerConversation is how many message ids the store keeps per conversation: far more
+// than a conversation pane ever draws, so an id that scrolls back into view is still known,
+// and small (a few hundred KiB in all) next to the rest of the database.
+const maxSeenPerConversation = 3000
+
+// RecordMessages remembers that the messages ids were seen in conversation id, keeping the
+// newest maxSeenPerConversation. An id recorded before keeps its place (and its
+// conversation: the first sighting wins, so a view that mixed conversations cannot move an
+// id to the wrong one). Pending ids (tmp_) are not recorded: the page replaces them.
+func (e *EngineStore) RecordMessages(id engine.ConversationID, ids []string) error {
+	if err := checkID(string(id)); err != nil {
+		return fmt.Errorf("record message ids: %w", err)
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	base := e.s.now().UnixMicro()
+	err := e.s.inTx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen_messages (conversation_id, message_id, seq) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		added := false
+		for i, m := range ids {
+			if m == "" || len(m) > MaxIDLength || strings.HasPrefix(m, "tmp_") {
+				continue
+			}
+			res, err := stmt.ExecContext(ctx, string(id), m, base+int64(i))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				added = true
+			}
+		}
+		if !added {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM seen_messages WHERE conversation_id = ?1 AND seq <
+			(SELECT seq FROM seen_messages WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			string(id), maxSeenPerConversation-1)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record %d message ids of %s: %w", len(ids), id, err)
+	}
+	return nil
+}
+
+// MessageOwners reports, for each of ids recorded before, the conversation it was seen in
+// first. Ids never recorded are absent from the map.
+func (e *EngineStore) MessageOwners(ids []string) (map[string]engine.ConversationID, error) {
+	out := map[string]engine.ConversationID{}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	for len(ids) > 0 {
+		n := min(len(ids), 400) // well under SQLite's limit on bound parameters
+		args := make([]any, n)
+		for i, m := range ids[:n] {
+			args[i] = m
+		}
+		rows, err := e.s.db.QueryContext(ctx, `SELECT message_id, conversation_id FROM seen_messages
+			WHERE message_id IN (`+strings.TrimPrefix(placeholders(n), ", ")+`) ORDER BY seq`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("look up %d message ids: %w", len(ids), err)
+		}
+		for rows.Next() {
+			var m, c string
+			if err := rows.Scan(&m, &c); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("look up message ids: %w", err)
+			}
+			if _, ok := out[m]; !ok {
+				out[m] = engine.ConversationID(c)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("look up message ids: %w", err)
+		}
+		ids = ids[n:]
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -341,5 +342,116 @@ func TestLeftoverTextSurvivesAReopenAndOnlySaveLeftoverChangesIt(t *testing.T) {
 	}
 	if rec, _, _ := es2.LoadConversation("c1"); rec.Leftover != "" || rec.Mode != engine.ModeActive {
 		t.Errorf("after clearing: %+v; want no leftover and the mode unchanged", rec)
+	}
+}
+
+// An upgrade from 0005 takes the modes an earlier version switched on as announced (it
+// posted their notices), leaves the others never announced, and starts with no decisions.
+func TestUpgradeFrom0005TakesStoredModesAsAnnounced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(context.Background(), raw, "0005", time.Now); err != nil {
+		t.Fatalf("build 0005 database: %v", err)
+	}
+	for _, q := range []string{
+		`INSERT INTO conversations (id, mode, last_message_id, last_seen, created_at, updated_at) VALUES ('on', 'available', 'm7', 5, 1, 1)`,
+		`INSERT INTO conversations (id, mode, last_seen, created_at, updated_at) VALUES ('off', 'deactivated', 5, 1, 1)`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("seed 0005 data: %v", err)
+		}
+	}
+	raw.Close()
+	s := openAt(t, dir)
+	es := s.Engine()
+	on, _, err := es.LoadConversation("on")
+	if err != nil || on.Mode != engine.ModeAvailable || on.Announced != engine.ModeAvailable || !on.Decided.IsZero() || !on.NewestAt.IsZero() {
+		t.Errorf("upgraded 'on' = %+v (%v); want available, announced available, nothing decided", on, err)
+	}
+	off, _, err := es.LoadConversation("off")
+	if err != nil || off.Announced != engine.ModeDeactivated {
+		t.Errorf("upgraded 'off' = %+v (%v); want never announced (read as deactivated)", off, err)
+	}
+}
+
+// The engine's decision record (decided message, announced mode, newest label time) is
+// written with the rest of its record and read back after a reopen.
+func TestDecisionRecordSurvivesAReopen(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	at := time.Date(2026, 2, 3, 18, 41, 0, 0, time.UTC)
+	rec := engine.Conversation{ID: "c1", Mode: engine.ModeAvailable, Announced: engine.ModeAvailable,
+		Decided: engine.MessageRef{ID: "m3", Sender: "Ann", Text: "clanker?"}, NewestAt: at}
+	if err := s.Engine().SaveConversation(rec); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	got, ok, err := openAt(t, dir).Engine().LoadConversation("c1")
+	if err != nil || !ok || got.Decided != rec.Decided || got.Announced != rec.Announced || !got.NewestAt.Equal(at) {
+		t.Errorf("after reopen = %+v (%v, %v); want decided %+v, announced %s, newest %v", got, ok, err, rec.Decided, rec.Announced, at)
+	}
+}
+
+// Message ids are remembered per conversation across a reopen, keep the conversation they
+// were first seen in, skip pending (tmp_) ids, stay bounded, and go with a purge or with a
+// conversation housekeeping forgets.
+func TestSeenMessageIdsAreRememberedBoundedAndPurged(t *testing.T) {
+	dir := t.TempDir()
+	s := openAt(t, dir)
+	es := s.Engine()
+	for _, c := range []engine.ConversationID{"a", "b"} {
+		if err := es.SaveConversation(engine.Conversation{ID: c, LastSeen: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := es.RecordMessages("a", []string{"m1", "m2", "tmp_5"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := es.RecordMessages("b", []string{"m2", "m3"}); err != nil { // m2 again: stays a's
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openAt(t, dir)
+	es = s.Engine()
+	got, err := es.MessageOwners([]string{"m1", "m2", "m3", "tmp_5", "never"})
+	want := map[string]engine.ConversationID{"m1": "a", "m2": "a", "m3": "b"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("owners = %v (%v), want %v", got, err, want)
+	}
+
+	// Bounded: a conversation keeps only the newest maxSeenPerConversation ids.
+	many := make([]string, maxSeenPerConversation+50)
+	for i := range many {
+		many[i] = fmt.Sprintf("x%05d", i)
+	}
+	if err := es.RecordMessages("b", many); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	s.db.QueryRow(`SELECT count(*) FROM seen_messages WHERE conversation_id = 'b'`).Scan(&n)
+	if n != maxSeenPerConversation {
+		t.Errorf("conversation b keeps %d ids, want %d", n, maxSeenPerConversation)
+	}
+	if got, _ := es.MessageOwners([]string{many[len(many)-1], "m3"}); got[many[len(many)-1]] != "b" || got["m3"] != "" {
+		t.Errorf("after the bound: owners %v; want the newest kept and the oldest (m3) gone", got)
+	}
+
+	// A purge forgets what was seen in the conversation; housekeeping forgets with the row.
+	if err := s.PurgeConversation(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := es.MessageOwners([]string{"m1"}); len(got) != 0 {
+		t.Errorf("after purging a: owners %v, want none", got)
+	}
+	if _, err := es.ForgetUnseen(t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s.db.QueryRow(`SELECT count(*) FROM seen_messages`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d ids left after housekeeping forgot both conversations, want 0", n)
 	}
 }

@@ -101,6 +101,10 @@ func addForeground(dc *ConversationReport, fg *engine.ForegroundSnapshot) {
 	f := dc.Fields
 	f["onScreen"] = "true"
 	f["effectiveMode"] = string(fg.Mode)
+	f["actingMode"] = string(fg.Acting)
+	f["announcedMode"] = string(fg.Announced)
+	f["noticeOwed"] = strconv.FormatBool(fg.NoticeOwed)
+	f["answerOwed"] = strconv.FormatBool(fg.OwedID != "")
 	f["engineStoredMode"] = string(fg.StoredMode)
 	f["automated"] = strconv.FormatBool(fg.Automated)
 	f["visibleMessages"] = strconv.Itoa(fg.Messages)

@@ -35,5 +35,8 @@
 // with "[clanker] " and goes only into the conversation whose messages produced it; a user's
 // draft is never overwritten (a ready reply is held until the box is empty); at most one reply
 // per trigger; Clanker never answers itself and never ping-pongs with another Clanker without a
-// human message in between.
+// human message in between. A message that addresses Clanker is answered or visibly released,
+// never silently dropped; Clanker acts in a conversation only once its people were told the
+// mode; and a message whose id was seen there before, or whose label time is older than the
+// newest processed there, is never answered as new.
 package engine

@@ -54,7 +54,6 @@ const (
 	housekeepingPeriod = 10 * time.Minute
 	orphanAge          = 30 * 24 * time.Hour
 	seenWriteInterval  = time.Hour
-	awayMatchWindow    = 20
 	draftSettle        = time.Second
 	// senderWait bounds how long the decision on a message reported without its label
 	// (LabelPending) waits for a MessageUpdated naming the sender. The bridge reports such a
@@ -107,6 +106,9 @@ type Engine struct {
 
 	lastTouch map[ConversationID]time.Time
 	periodic  []*timer
+	// pausedFor says why Clanker stopped acting ("" while it acts): the page's selectors that
+	// decide who said what or which rows are new stopped matching.
+	pausedFor string
 }
 
 // New builds an engine. It does not start it; call Run.
@@ -340,8 +342,13 @@ func (e *Engine) handle(ev Event) {
 func (e *Engine) pump() {
 	e.pumpPending()
 	e.pumpSend()
+	e.pumpOwed()
 	e.visitProgress()
 }
+
+// paused reports whether Clanker stopped acting because the page changed in a way it cannot
+// read safely (see onDrift).
+func (e *Engine) paused() bool { return e.pausedFor != "" }
 
 // do sends a command and, if cb is non-nil, arranges for cb to run with its result. It returns
 // the command id, so a caller that stops waiting can forget the callback.

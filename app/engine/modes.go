@@ -10,8 +10,22 @@ import (
 // once: the mode of a conversation (switching it, announcing it, deactivating everything),
 // saved settings, and purging stored data.
 
-// mode is the conversation's effective mode.
+// mode is the mode Clanker acts in, in the conversation on screen: Uninitialized while the
+// settings are incomplete, Deactivated for automated senders, and otherwise the chosen mode as
+// far as the people there were told about it (Conversation.acting).
 func (e *Engine) mode() Mode {
+	if !e.configured() {
+		return ModeUninitialized
+	}
+	if e.screen.fg == nil || e.screen.fg.automated {
+		return ModeDeactivated
+	}
+	return e.screen.fg.rec.Acting()
+}
+
+// chosen is the mode the user chose for the conversation on screen, which the status pill and
+// the menus show: Clanker may still be announcing it.
+func (e *Engine) chosen() Mode {
 	if !e.configured() {
 		return ModeUninitialized
 	}
@@ -22,7 +36,7 @@ func (e *Engine) mode() Mode {
 }
 
 func (e *Engine) status() {
-	e.do(Command{Kind: CmdStatus, Text: string(e.mode())}, nil)
+	e.do(Command{Kind: CmdStatus, Text: string(e.chosen())}, nil)
 }
 
 func (e *Engine) showConfigBanner() {
@@ -57,6 +71,10 @@ func (e *Engine) onSettings(ev SettingsChanged) {
 	e.status()
 }
 
+// onSetMode switches a conversation's mode. The people there are told before Clanker acts on
+// a mode that lets it do more: the notice is queued at once for the conversation on screen,
+// and for one that is not on screen and settled (another conversation, one still loading) the
+// choice is stored with its notice owed, posted as soon as it is on screen and settled.
 func (e *Engine) onSetMode(ev SetMode) {
 	conv := ev.Conversation
 	if conv == "" && e.screen.fg != nil {
@@ -71,68 +89,80 @@ func (e *Engine) onSetMode(ev SetMode) {
 		return
 	}
 	if !e.screen.settledOn(conv) {
-		// Not on screen: store the choice; there is nowhere to announce it.
-		rec, ok, err := e.store.LoadConversation(conv)
-		if err != nil {
-			e.toast("error", "Could not change the mode: "+err.Error())
-			return
-		}
-		if !ok {
-			rec = Conversation{ID: conv}
-		}
-		rec.Mode = ev.Mode
-		if !e.save(rec) {
-			e.toast("error", "Could not save the mode; nothing was changed.")
-			return
-		}
-		if ev.Mode.participating() {
-			e.clearCauseBanners("mode switched on again")
-		}
+		e.setModeAway(conv, ev)
 		return
 	}
-	if e.screen.fg.automated {
+	fg := e.screen.fg
+	if fg.automated {
 		e.toast("info", "Clanker never takes part in automated conversations.")
 		return
 	}
-	old := e.screen.fg.rec.Mode.normalized()
+	old := fg.rec.Mode.normalized()
 	if old == ev.Mode {
+		e.announceOwed() // a notice lost on the way goes out now
 		return
 	}
-	rec := e.screen.fg.rec
+	rec := fg.rec
+	rec.Mode = ev.Mode
+	// Clanker starts (or stops) from here: nothing said before the switch is owed an answer.
+	rec.Decided = fg.decidedNow()
+	if !e.save(rec) {
+		e.toast("error", "Could not save the mode; nothing was changed.")
+		return
+	}
+	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "told", rec.Announced.normalized(), "source", ev.Source)
+	if ev.Mode.participating() {
+		// The user switched Clanker back on: the warning that it was switched off is done.
+		e.clearCauseBanners("mode switched on again")
+	}
+	fg.rec = rec
+	fg.allOwed = false
+	e.cancelPending()
+	e.dropReplies(conv)
+	e.dropAnnouncements(conv)
+	e.status()
+	e.announceOwed()
+}
+
+// setModeAway stores a mode chosen for a conversation that is not on screen and settled. Its
+// notice is owed until the conversation is shown; Clanker does not act on the new mode there
+// before that.
+func (e *Engine) setModeAway(conv ConversationID, ev SetMode) {
+	rec, ok, err := e.store.LoadConversation(conv)
+	if err != nil {
+		e.toast("error", "Could not change the mode: "+err.Error())
+		return
+	}
+	if !ok {
+		rec = Conversation{ID: conv}
+	}
+	rec.ID = conv
+	if rec.Mode.normalized() == ev.Mode {
+		return
+	}
 	rec.Mode = ev.Mode
 	if !e.save(rec) {
 		e.toast("error", "Could not save the mode; nothing was changed.")
 		return
 	}
-	e.log.Info("engine: mode changed", "conversation", conv, "from", old, "to", ev.Mode, "source", ev.Source)
+	e.log.Info("engine: mode changed for a conversation not on screen; its notice is owed", "conversation", conv, "to", ev.Mode, "told", rec.Announced.normalized(), "source", ev.Source)
+	if e.screen.holds(conv) {
+		// The conversation being left or still loading: the engine's copy follows the store.
+		e.screen.fg.rec.Mode = ev.Mode
+	}
 	if ev.Mode.participating() {
-		// The user switched Clanker back on: the warning that it was switched off is done.
 		e.clearCauseBanners("mode switched on again")
 	}
-	e.screen.fg.rec = rec
-	e.cancelPending()
-	e.dropReplies(conv)
-	e.dropAnnouncements(conv)
-	e.status()
-	switch ev.Mode {
-	case ModeAvailable:
-		e.enqueue(&sendJob{conv: conv, text: AvailableText, announce: ModeAvailable})
-	case ModeDeactivated:
-		e.enqueue(&sendJob{conv: conv, text: DeactivatedText, farewell: true, announce: ModeDeactivated})
-	case ModeActive:
-		if e.replies.inflight != nil {
-			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
-			return
-		}
-		e.replies.gen++
-		e.startRequest(RequestActivation, e.replies.gen)
+	if rec.noticeOwed() && ev.Mode.participating() {
+		e.toast("info", "Clanker will announce itself in that conversation as soon as it is open, and takes part only from then on.")
 	}
 }
 
-// deactivate switches a conversation off without announcing it (auth and quota failures).
+// deactivate switches a conversation off without announcing it (auth and quota failures): no
+// farewell is owed either.
 func (e *Engine) deactivate(conv ConversationID) {
 	if e.screen.holds(conv) {
-		e.screen.fg.rec.Mode = ModeDeactivated
+		e.screen.fg.rec.Mode, e.screen.fg.rec.Announced = ModeDeactivated, ModeDeactivated
 		e.save(e.screen.fg.rec)
 		e.cancelPending()
 		e.dropReplies(conv)
@@ -143,7 +173,7 @@ func (e *Engine) deactivate(conv ConversationID) {
 	if err != nil || !ok {
 		rec = Conversation{ID: conv}
 	}
-	rec.Mode = ModeDeactivated
+	rec.Mode, rec.Announced = ModeDeactivated, ModeDeactivated
 	e.save(rec)
 }
 
@@ -173,6 +203,9 @@ func (e *Engine) onPurge(ev Purge) {
 	}
 	if e.screen.fg != nil && affects(e.screen.fg.id) {
 		e.cancelPending()
+		// A purge starts the conversation afresh: what was owed before it is released
+		// (the user saw the confirmation), or the answer would be asked for again at once.
+		e.releaseOwed("the user purged the conversation's data")
 	}
 	if ev.All {
 		e.dropReplies("")

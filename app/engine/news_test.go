@@ -30,7 +30,7 @@ func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 		h := newHarness(t, newsSettings)
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive,
+		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
 			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-90 * time.Minute)}
 		h.store.mu.Unlock()
 		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"})
@@ -71,7 +71,7 @@ func TestMessagesThatCameWhileAwayPostponeNews(t *testing.T) {
 				h := newHarness(t, newsSettings)
 				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
 				h.store.mu.Lock()
-				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable, LastProcessed: c.last, LastMessageAt: h.start.Add(-3 * time.Hour)}
+				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable, Announced: ModeAvailable, LastProcessed: c.last, LastMessageAt: h.start.Add(-3 * time.Hour)}
 				h.store.mu.Unlock()
 				h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}, Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
 				h.wait(119 * time.Minute)
@@ -113,7 +113,7 @@ func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t, mut)
 				h.store.mu.Lock()
-				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
 				h.store.mu.Unlock()
 				h.open("c1", in("Ann", "hi"))
 				h.wait(22*time.Hour + 59*time.Minute)
@@ -140,7 +140,7 @@ func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 21, 4 })
 		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Big news!"}, nil })
 		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
 		h.store.mu.Unlock()
 		h.open("c1", in("Ann", "hi")) // the bubble's clock starts at midnight UTC
 		h.wait(4*time.Hour + time.Minute)
@@ -158,7 +158,7 @@ func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, newsSettings, func(s *Settings) { s.RelaxedResponsiveness = false })
 		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive,
+		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
 			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
 		h.store.mu.Unlock()
 		h.store.setMode("c2", ModeActive)
@@ -188,7 +188,7 @@ func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
 			return Reply{Text: "written without seeing it", RequestImage: src}, nil
 		})
 		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive,
+		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
 			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
 		h.store.mu.Unlock()
 		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []Image{{Src: src}}})

@@ -165,6 +165,7 @@ func (e *Engine) pumpPending() {
 		// be answering that Clanker: the ping-pong the invariants forbid. A human message
 		// arms a new timer.
 		e.log.Info("engine: reply dropped, another Clanker answered ours since the trigger", "conversation", p.conv)
+		e.releaseOwed("another Clanker answered ours; a human message asks afresh")
 		return
 	}
 	e.startRequest(RequestReply, p.gen)
@@ -286,7 +287,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 	}
 	if in.discard {
 		e.log.Info("engine: answer dropped, its conversation was purged or its visit cancelled while it was computed", "conversation", conv)
-		if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.mode() == ModeActive {
+		if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.chosen() == ModeActive {
 			e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
 		}
 		return
@@ -314,8 +315,8 @@ func (e *Engine) onLLMDone(d llmDone) {
 
 	switch in.req.Kind {
 	case RequestActivation:
-		if !current || e.mode() != ModeActive {
-			return // superseded announcements are dropped
+		if !current || e.chosen() != ModeActive {
+			return // a superseded greeting is dropped; the notice stays owed (announceOwed)
 		}
 		if text == "" || strings.HasPrefix(text, "{") || d.reply.RequestImage != "" {
 			text = strings.TrimPrefix(ActiveFallbackText, Prefix)
@@ -329,7 +330,7 @@ func (e *Engine) onLLMDone(d llmDone) {
 			return
 		}
 		if current && text != "" && e.mode().participating() {
-			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness, base: in.base})
+			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, news: true, typed: e.settings.RelaxedResponsiveness, base: in.base})
 		}
 		return
 	}
@@ -348,18 +349,35 @@ func (e *Engine) onLLMDone(d llmDone) {
 			e.log.Info("engine: answer kept for when the user returns", "conversation", conv)
 			return
 		}
-		// The user left and came back while the answer was on its way: it is still the
-		// answer to this conversation as long as nothing newer was said there.
-		if len(e.screen.fg.msgs) > 0 && !e.screen.fg.movedOnSince(in.base) && e.mode().participating() && e.replies.pending == nil && !e.replyQueued(conv) {
+		// The user left and came back (or the mode changed) while the answer was on its
+		// way: it is still the answer here as long as nothing newer was said and it answers
+		// something owed under the mode in force now. Otherwise what is owed is asked again.
+		if len(e.screen.fg.msgs) > 0 && !e.screen.fg.movedOnSince(in.base) && e.mode().participating() &&
+			e.replies.pending == nil && !e.replyQueued(conv) && e.answersOwed(in.base) {
 			e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
+			return
 		}
+		e.log.Info("engine: an answer that came back late no longer fits; what is owed is asked again", "conversation", conv)
 		return
 	}
 	if asksImage {
 		e.fetchImage(in, d.reply.RequestImage)
 		return
 	}
-	if text == "" || !e.mode().participating() {
+	if !e.mode().participating() {
+		return
+	}
+	if text == "" {
+		// The model chose to stay silent: what it saw is decided. Someone who addressed
+		// Clanker by name is told, since the rules say it must answer them.
+		if e.mode() == ModeAvailable && e.answersOwed(in.base) {
+			e.toast("info", "Clanker's model chose not to answer; ask it again if you want a reply.")
+		}
+		e.advanceDecided(in.base, "the model chose not to answer")
+		return
+	}
+	if !e.answersOwed(in.base) {
+		e.log.Info("engine: answer dropped, it answers nothing still owed under the mode in force", "conversation", conv)
 		return
 	}
 	e.enqueue(&sendJob{conv: conv, text: Prefix + text, reply: true, typed: e.settings.RelaxedResponsiveness && !in.process, base: in.base})
@@ -379,6 +397,7 @@ func (e *Engine) fetchImage(in *inflight, src string) {
 	if !found {
 		e.log.Warn("engine: model asked for an image not in the conversation", "conversation", in.req.Conversation)
 		e.toast("error", "The model asked for an image that is not in this conversation; nothing was sent.")
+		e.advanceDecided(in.base, "the model asked for an image that is not here (shown to the user)")
 		return
 	}
 	e.replies.inflight = in // still busy: fetching belongs to this request
@@ -461,17 +480,35 @@ func (e *Engine) onLLMError(in *inflight, err error) {
 		// stays until the settings change or a request succeeds.
 		e.errStreak = 0
 		e.banner(BannerSettings, le.UserText)
+		e.releaseFailed(in, "a settings problem (shown in a banner)")
 		return
-	case ErrRateLimit:
-	case ErrServer, ErrNetwork:
+	}
+	// A passing failure is shown once per streak (a rate limit not at all: the client has
+	// retried already and the next message will likely get through); a message that addressed
+	// Clanker by name is owed an answer, so its failure is always shown.
+	addressed := in.req.Kind == RequestReply && e.screen.settledOn(conv) && e.mode() == ModeAvailable && e.answersOwed(in.base)
+	switch {
+	case addressed:
+		e.toast("error", strings.TrimSpace(le.UserText+" Clanker could not answer the message that addressed it."))
+	case le.Class == ErrRateLimit:
+	case le.Class == ErrServer, le.Class == ErrNetwork:
 		if e.errStreak == 1 {
 			e.toast("error", le.UserText)
 		}
 	default:
 		e.toast("error", le.UserText)
 	}
-	if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.mode() == ModeActive {
+	e.releaseFailed(in, "the request failed ("+string(le.Class)+")")
+	if in.req.Kind == RequestActivation && in.gen == e.replies.gen && e.screen.settledOn(conv) && e.chosen() == ModeActive {
 		e.enqueue(&sendJob{conv: conv, text: ActiveFallbackText, announce: ModeActive})
+	}
+}
+
+// releaseFailed marks what a failed reply request was computed with as decided: the failure was
+// shown, and asking again at once would only fail again. A newer message asks afresh.
+func (e *Engine) releaseFailed(in *inflight, why string) {
+	if in.req.Kind == RequestReply && e.screen.settledOn(in.req.Conversation) {
+		e.advanceDecided(in.base, why)
 	}
 }
 
@@ -496,28 +533,17 @@ func (e *Engine) replyQueued(conv ConversationID) bool {
 	return e.sends.cur != nil && e.sends.cur.reply && e.sends.cur.conv == conv
 }
 
-// reevaluate looks again at the foreground after a held reply went stale: the newest eligible
-// message after base gets a fresh response, unless a newer response is already on its way (a
-// timer, a request, or a reply queued behind the stale one, which was computed later and so saw
-// at least as much). Asking again then would answer the same message twice.
-func (e *Engine) reevaluate(base MessageRef) {
+// reevaluate looks again at the foreground after a held or kept reply went stale: the newest
+// message still owed an answer gets a fresh response (computed with everything said since),
+// unless a newer response is already on its way (a timer, a request, or a reply queued behind
+// the stale one, which was computed later and so saw at least as much): asking again then would
+// answer the same message twice.
+func (e *Engine) reevaluate() {
 	fg := e.screen.fg
-	if fg == nil || e.replies.pending != nil || e.replies.inflight != nil {
+	if fg == nil || e.replies.pending != nil || e.replies.inflight != nil || e.replyQueued(fg.id) {
 		return
 	}
-	// A reply computed after the newer messages is already on its way: deciding again would
-	// answer them twice.
-	if e.replyQueued(fg.id) {
-		return
-	}
-	start := -1
-	for i := len(fg.msgs) - 1; i >= 0; i-- {
-		if base.matches(fg.msgs[i]) {
-			start = i
-			break
-		}
-	}
-	if trig := e.lastEligibleAfter(start); trig != nil {
+	if trig := e.owedTrigger(); trig != nil {
 		e.scheduleResponse(*trig)
 	}
 }

@@ -15,6 +15,36 @@ type screen struct {
 	focused   bool
 	// draftClearedAt is when the user's draft last disappeared.
 	draftClearedAt time.Time
+	// posted is, per conversation, the texts this engine posted there in this run, so that its
+	// own messages are told from those sent elsewhere when the conversation is shown again.
+	// Only the conversations posted in most recently are kept.
+	posted      map[ConversationID]map[string]bool
+	postedOrder []ConversationID
+	// owedNext is when pumpOwed may make its next attempt; owedTm wakes the pump then.
+	owedNext time.Time
+	owedTm   *timer
+}
+
+// maxPostedConversations bounds how many conversations' posted texts the screen remembers.
+const maxPostedConversations = 50
+
+// postedIn returns the record of texts posted in conv, creating it (and forgetting the oldest
+// conversation's when there are too many).
+func (s *screen) postedIn(conv ConversationID) map[string]bool {
+	if p, ok := s.posted[conv]; ok {
+		return p
+	}
+	if s.posted == nil {
+		s.posted = map[ConversationID]map[string]bool{}
+	}
+	if len(s.postedOrder) >= maxPostedConversations {
+		delete(s.posted, s.postedOrder[0])
+		s.postedOrder = s.postedOrder[1:]
+	}
+	p := map[string]bool{}
+	s.posted[conv] = p
+	s.postedOrder = append(s.postedOrder, conv)
+	return p
 }
 
 // settledOn reports whether conv is the conversation on screen and settled: the page reported
@@ -52,6 +82,16 @@ type foreground struct {
 	held map[string]*heldDecision
 	// window is where the model's view of this conversation was last laid out.
 	window WindowAnchor
+	// allOwed is set when every message held is owed an answer: a visit opened a conversation
+	// never processed whose only message the sidebar showed as new.
+	allOwed bool
+	// hushed is set when the user cancelled Clanker's visit to this conversation and stayed:
+	// nothing owed is posted here until it is opened again.
+	hushed bool
+	// posted holds the texts this engine posted in this conversation (see
+	// answeredElsewhereAfter), by postedKey; it is the screen's record for this conversation,
+	// kept while the user is elsewhere.
+	posted map[string]bool
 }
 
 // heldDecision is a new message reported without its label: whether it triggers a reply is
@@ -255,7 +295,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		rec = Conversation{ID: ev.ID, Mode: ModeDeactivated}
 	}
 	rec.ID = ev.ID
-	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, byVisit: byVisit}
+	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, byVisit: byVisit, posted: e.screen.postedIn(ev.ID)}
 	for _, p := range ev.Participants {
 		fg.header = append(fg.header, strings.TrimSpace(p.Name))
 		if IsAutomatedName(p.Name) {
@@ -281,20 +321,27 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	}
 
 	e.removeLeftover(ev.ID, rec.Leftover)
+	e.placeDecided(fg)
+	for _, m := range fg.msgs {
+		if t, ok := labelTime(m.Timestamp); ok && t.After(fg.rec.NewestAt) {
+			fg.rec.NewestAt = t
+		}
+	}
 
 	var trigger *Message
 	deliveredDeferred := false
 	if d := e.replies.deferred[ev.ID]; d != nil {
 		delete(e.replies.deferred, ev.ID)
-		if len(fg.msgs) > 0 && !fg.movedOnSince(d.base) && e.mode().participating() {
+		if len(fg.msgs) > 0 && !fg.movedOnSince(d.base) && e.mode().participating() && e.answersOwed(d.base) {
 			e.enqueue(&sendJob{conv: ev.ID, text: d.text, reply: true, base: d.base})
 			deliveredDeferred = true
 		} else {
-			e.log.Info("engine: deferred reply discarded, the conversation moved on", "conversation", ev.ID)
+			e.log.Info("engine: deferred reply discarded, the conversation moved on; what is still owed is asked for again", "conversation", ev.ID)
 		}
 	}
+	e.announceOwed()
 	if !deliveredDeferred && e.mode().participating() {
-		trigger = e.awayTrigger(fg, rec.LastProcessed)
+		trigger = e.owedTrigger()
 	}
 
 	// Store-first: remember where we are before acting on it.
@@ -311,8 +358,45 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	fg.rec.LastSeen = now
 	e.lastTouch[ev.ID] = now
 	e.save(fg.rec)
+	e.recordIDs(ev.ID, fg.msgs)
 	if trigger != nil {
 		e.scheduleResponse(*trigger)
+	}
+}
+
+// placeDecided gives a conversation opened without a decided point one: where the engine last
+// looked (the last processed message; messages after it came while the conversation was not on
+// screen, so they are owed, as the reference answers them on return), or else its newest
+// message (nothing in a first view is owed). A visit opens a conversation because the sidebar
+// showed news there: without a usable pointer its newest message is owed.
+func (e *Engine) placeDecided(fg *foreground) {
+	if !fg.rec.Decided.IsZero() {
+		return
+	}
+	switch lp := fg.rec.LastProcessed; {
+	case !lp.IsZero() && fg.refIndex(lp) >= 0:
+		fg.rec.Decided = fg.msgs[fg.refIndex(lp)].ref()
+	case fg.byVisit && len(fg.msgs) >= 2:
+		fg.rec.Decided = fg.msgs[len(fg.msgs)-2].ref()
+	case fg.byVisit && len(fg.msgs) == 1:
+		fg.allOwed = true
+	default:
+		fg.rec.Decided = fg.decidedNow()
+	}
+}
+
+// recordIDs stores the ids of messages seen in conversation conv, so they are never new again,
+// whatever a page reports later, across restarts too.
+func (e *Engine) recordIDs(conv ConversationID, msgs []Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	ids := make([]string, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	if err := e.store.RecordMessages(conv, ids); err != nil {
+		e.log.Warn("engine: could not store the message ids seen", "conversation", conv, "err", err)
 	}
 }
 
@@ -357,64 +441,6 @@ func boolText(b bool) string {
 	return "false"
 }
 
-// awayTrigger finds the message that arrived while the user was elsewhere and deserves an
-// answer: after the stored last-processed message (id, else sender+text among the last 20), the
-// last eligible one, unless our own reply already follows it. A conversation opened by
-// inactive-conversation processing without a usable pointer considers its newest message, since
-// the sidebar already showed it is new.
-func (e *Engine) awayTrigger(fg *foreground, last MessageRef) *Message {
-	start := -1
-	if !last.IsZero() {
-		for i := len(fg.msgs) - 1; i >= 0; i-- {
-			if last.ID != "" && fg.msgs[i].ID == last.ID {
-				start = i
-				break
-			}
-		}
-		if start < 0 {
-			lo := max(0, len(fg.msgs)-awayMatchWindow)
-			for i := len(fg.msgs) - 1; i >= lo; i-- {
-				if last.Text != "" && fg.msgs[i].Sender == last.Sender && fg.msgs[i].Text == last.Text {
-					start = i
-					break
-				}
-			}
-		}
-	}
-	if start < 0 {
-		if !fg.byVisit || len(fg.msgs) == 0 {
-			return nil
-		}
-		start = len(fg.msgs) - 2
-	}
-	return e.lastEligibleAfter(start)
-}
-
-// lastEligibleAfter returns the newest message after index start that deserves a reply, or nil
-// when there is none or our own reply already follows it.
-func (e *Engine) lastEligibleAfter(start int) *Message {
-	fg := e.screen.fg
-	mode := e.mode()
-	quiet := false
-	trig := -1
-	for i, m := range fg.msgs {
-		if i > start && e.eligible(mode, m, quiet) {
-			trig = i
-		}
-		quiet = nextQuiet(quiet, m)
-	}
-	if trig < 0 {
-		return nil
-	}
-	for _, m := range fg.msgs[trig+1:] {
-		if m.IsOwnClanker() {
-			return nil
-		}
-	}
-	m := fg.msgs[trig]
-	return &m
-}
-
 func (e *Engine) save(rec Conversation) bool {
 	if err := e.store.SaveConversation(rec); err != nil {
 		e.log.Error("engine: save conversation", "conversation", rec.ID, "err", err)
@@ -433,9 +459,20 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	if fg.seen[m.ID] {
 		return
 	}
+	if why := e.notNew(fg, m); why != "" {
+		// The page called it new; identity or time says it is history (a recycled row, a
+		// view that is not at the conversation's live end). It is never answered.
+		fg.seen[m.ID] = true
+		e.log.Info("engine: a message reported as new is history; ignored", "conversation", fg.id, "why", why)
+		return
+	}
 	quiet := fg.quiet
 	fg.quiet = nextQuiet(fg.quiet, m)
 	fg.add(m)
+	e.recordIDs(fg.id, []Message{m})
+	if t, ok := labelTime(m.Timestamp); ok && t.After(fg.rec.NewestAt) {
+		fg.rec.NewestAt = t
+	}
 	e.activity()
 	if m.Direction == Incoming && IsAutomatedName(m.Sender) {
 		e.markAutomated(fg)
@@ -456,6 +493,26 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	if e.eligible(e.mode(), m, quiet) {
 		e.scheduleResponse(m)
 	}
+}
+
+// notNew says why message m, reported as new in the conversation on screen, is not: its id
+// was seen there before (this run or an earlier one), or its label time is older than the
+// newest message processed there. Either alone keeps an old message from being answered,
+// whatever the page reports. It returns "" for a message that is new.
+func (e *Engine) notNew(fg *foreground, m Message) string {
+	if !strings.HasPrefix(m.ID, "tmp_") {
+		owners, err := e.store.MessageOwners([]string{m.ID})
+		if err != nil {
+			e.log.Warn("engine: could not look up a message id; deciding on its time alone", "conversation", fg.id, "err", err)
+		}
+		if owner, ok := owners[m.ID]; ok && owner == fg.id {
+			return "its id was seen in this conversation before"
+		}
+	}
+	if t, ok := labelTime(m.Timestamp); ok && !fg.rec.NewestAt.IsZero() && t.Before(fg.rec.NewestAt) {
+		return "its time is older than the newest message processed here"
+	}
+	return ""
 }
 
 // markAutomated switches the foreground conversation to automated: nothing pending is sent
@@ -553,6 +610,12 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 	if !e.screen.holds(ev.Conversation) {
 		return
 	}
+	// Only a pending message gets a permanent id. A change between two real ids is a row the
+	// page reused for another message (virtual scrolling), never the same message renamed.
+	if !strings.HasPrefix(ev.OldID, "tmp_") || strings.HasPrefix(ev.NewID, "tmp_") || fg.seen[ev.NewID] || fg.index(ev.OldID) < 0 {
+		e.log.Info("engine: an id change that is not a pending message getting its id; ignored", "conversation", fg.id)
+		return
+	}
 	for i := range fg.msgs {
 		if fg.msgs[i].ID == ev.OldID {
 			fg.msgs[i].ID = ev.NewID
@@ -571,10 +634,12 @@ func (e *Engine) onIDChanged(ev MessageIDChanged) {
 			r.ID = ev.NewID
 		}
 	}
-	if fg.rec.LastProcessed.ID == ev.OldID {
+	if fg.rec.LastProcessed.ID == ev.OldID || fg.rec.Decided.ID == ev.OldID {
 		fix(&fg.rec.LastProcessed)
+		fix(&fg.rec.Decided)
 		e.save(fg.rec)
 	}
+	e.recordIDs(fg.id, []Message{{ID: ev.NewID}})
 	if e.replies.inflight != nil {
 		fix(&e.replies.inflight.base)
 	}
@@ -603,6 +668,7 @@ func (e *Engine) onHistory(ev HistoryLoaded) {
 			older = append(older, m)
 		}
 	}
+	e.recordIDs(fg.id, older)
 	// Keep the newest messages: when the loaded history does not fit, its oldest part is
 	// dropped (the model only ever sees the newest HistorySize messages anyway).
 	room := keepMessages - len(fg.msgs)

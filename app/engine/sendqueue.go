@@ -50,6 +50,7 @@ type sendJob struct {
 	conv     ConversationID
 	text     string // full text, prefix included
 	reply    bool   // a model reply: subject to the held-reply rule
+	news     bool   // a news item the model chose to share: it answers nothing owed
 	farewell bool   // the deactivation announcement, the only text allowed in a Deactivated conversation
 	// announce is the mode a mode announcement (or activation greeting) belongs to. It may only
 	// be sent while the conversation is still in that mode: a notice held behind the user's
@@ -157,17 +158,20 @@ func (e *Engine) saveLeftover(conv ConversationID, text string) {
 }
 
 // allowed reports whether job j may be sent into the foreground right now.
+// A notice goes out while its mode is still the one chosen (it is what makes Clanker act in
+// it); a model's text only while Clanker acts there, and an answer only while it still answers
+// something owed under the mode in force (a mode switched meanwhile releases what came before).
 func (e *Engine) allowed(j *sendJob) bool {
-	if !e.screen.settledOn(j.conv) || e.screen.fg.automated || e.pageState != PageReady {
+	if !e.screen.settledOn(j.conv) || e.screen.fg.automated || e.pageState != PageReady || e.paused() {
 		return false
 	}
-	if j.announce != "" && e.screen.fg.rec.Mode.normalized() != j.announce {
+	if j.announce != "" {
+		return e.screen.fg.rec.Mode.normalized() == j.announce && e.configured()
+	}
+	if !e.mode().participating() {
 		return false
 	}
-	if j.farewell {
-		return e.configured()
-	}
-	return e.mode().participating()
+	return !j.reply || j.news || e.answersOwed(j.base)
 }
 
 // dropAnnouncements removes queued and running mode announcements for conv: a new mode
@@ -201,10 +205,10 @@ func (e *Engine) pumpSend() {
 			return
 		}
 		e.sends.queue = e.sends.queue[1:]
-		if j.held && j.reply && !j.base.IsZero() {
+		if j.held && j.reply && !j.news && !j.base.IsZero() {
 			if e.screen.fg.movedOnSince(j.base) {
 				e.log.Info("engine: held reply is stale, re-evaluating", "conversation", j.conv)
-				e.reevaluate(j.base)
+				e.reevaluate()
 				continue
 			}
 		}
@@ -305,6 +309,7 @@ func (e *Engine) step(j *sendJob) {
 			if e.screen.holds(j.conv) {
 				e.screen.fg.quiet = true
 			}
+			e.recordPosted(j)
 			e.activity()
 		})
 		return

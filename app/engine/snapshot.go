@@ -37,22 +37,31 @@ type Snapshot struct {
 
 // ForegroundSnapshot describes the conversation on screen.
 type ForegroundSnapshot struct {
-	ID              ConversationID
+	ID ConversationID
+	// Mode is the mode chosen (what the pill shows); Acting is the one Clanker acts in, which
+	// stays lower until the people were told (Announced). NoticeOwed says a notice is owed.
 	Mode            Mode
+	Acting          Mode
+	Announced       Mode
+	NoticeOwed      bool
 	StoredMode      Mode
 	Automated       bool
 	Messages        int
 	SeenIDs         int
 	Participants    int
 	LastProcessedID string
-	Draft           bool
-	Switching       bool
-	Pending         bool
-	PendingFiresIn  time.Duration
-	AwaitingHuman   bool
-	LastMessageAt   time.Time
-	LastNewsCheck   time.Time
-	OpenedByVisit   bool
+	// DecidedID is the newest message covered by a decision; OwedID the newest message still
+	// owed an answer ("" when none).
+	DecidedID      string
+	OwedID         string
+	Draft          bool
+	Switching      bool
+	Pending        bool
+	PendingFiresIn time.Duration
+	AwaitingHuman  bool
+	LastMessageAt  time.Time
+	LastNewsCheck  time.Time
+	OpenedByVisit  bool
 }
 
 // InFlightSnapshot describes the running LLM request.
@@ -114,7 +123,11 @@ func (e *Engine) snapshot() Snapshot {
 	if fg := e.screen.fg; fg != nil {
 		f := &ForegroundSnapshot{
 			ID:              fg.id,
-			Mode:            e.mode(),
+			Mode:            e.chosen(),
+			Acting:          e.mode(),
+			Announced:       fg.rec.Announced.normalized(),
+			NoticeOwed:      fg.rec.noticeOwed(),
+			DecidedID:       fg.rec.Decided.ID,
 			StoredMode:      fg.rec.Mode.normalized(),
 			Automated:       fg.automated,
 			Messages:        len(fg.msgs),
@@ -127,6 +140,11 @@ func (e *Engine) snapshot() Snapshot {
 			LastMessageAt:   fg.rec.LastMessageAt,
 			LastNewsCheck:   fg.rec.LastNewsCheck,
 			OpenedByVisit:   fg.byVisit,
+		}
+		if e.mode().participating() {
+			if m := e.owedTrigger(); m != nil {
+				f.OwedID = m.ID
+			}
 		}
 		if p := e.replies.pending; p != nil {
 			f.Pending = true

@@ -251,6 +251,12 @@ func (e *Engine) visitCancel(reason string) {
 	if e.screen.holds(visited) {
 		e.cancelPending()
 		e.dropReplies(visited)
+		e.dropAnnouncements(visited)
+		e.releaseOwed("the user cancelled the visit")
+		// The user stays in the conversation Clanker was visiting and told it to stop: it
+		// posts nothing there (not even a notice it owes) until the conversation is opened
+		// again.
+		e.screen.fg.hushed = true
 	}
 	e.visitAbort(reason)
 }

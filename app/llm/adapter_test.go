@@ -156,7 +156,7 @@ func (s *e2eStore) mode(id engine.ConversationID) engine.Mode {
 }
 func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
 	s.mu.Lock()
-	s.recs[id] = engine.Conversation{ID: id, Mode: m}
+	s.recs[id] = engine.Conversation{ID: id, Mode: m, Announced: m} // switched on (and announced) earlier
 	s.mu.Unlock()
 }
 func (s *e2eStore) LoadMemory(_ context.Context, id engine.ConversationID) (engine.Memory, error) {

@@ -34,7 +34,9 @@ func (s *session) sleepUntil(max time.Duration, cond func() bool) bool {
 
 func (s *session) participating(c *conv) bool {
 	rec, ok, err := s.p.store.LoadConversation(c.id)
-	return err == nil && ok && (rec.Mode == engine.ModeAvailable || rec.Mode == engine.ModeActive) && s.p.configured && !c.automated
+	// Clanker takes part once the people there were told: the mode chosen, as far as announced.
+	acting := rec.Acting()
+	return err == nil && ok && (acting == engine.ModeAvailable || acting == engine.ModeActive) && s.p.configured && !c.automated
 }
 
 func lastID(c *conv) string {

@@ -65,13 +65,20 @@ func TestChaosReplayNewsAnswerThatAsksForAnImageIsNotPosted(t *testing.T) {
 
 func TestChaosReplayUsersMessageIsAnsweredOnceAfterAStaleHeldReply(t *testing.T) {
 	res := replay(t, 5000435, []event{
-		{Kind: evMode, Conv: 4, Var: 8}, // Active from the tray: c4 is visited at once
+		// The seed switched c4 on from the tray and Clanker visited it at once. A mode chosen
+		// for a conversation not on screen is acted on only once its notice is posted there,
+		// so here c4 is opened and switched on first: the same held-reply path, in the
+		// foreground.
+		{Kind: evSwitch, Conv: 4},
+		{Kind: evMode, Var: modeActivePill},
+		{Kind: evWait, D: 30 * time.Second},
 		{Kind: evLLM, Var: int(outJSON), D: 175 * time.Millisecond},
 		{Kind: evRemote, Conv: 4, Var: 10}, // mention+image
 		{Kind: evUserType},
 		{Kind: evWait, D: 183 * time.Millisecond},
 		{Kind: evUserSend, Var: 0},
 		{Kind: evWait, D: 2342 * time.Millisecond},
+		{Kind: evWait, D: 30 * time.Second}, // in the foreground the answer is typed, not pasted
 	})
 	if res.stats.replies == 0 {
 		t.Errorf("no reply was sent; the replay no longer reaches the held-reply path")
@@ -185,10 +192,21 @@ func TestChaosReplayKeptAnswerIsNotStaleForClankersOwnGreeting(t *testing.T) {
 // The typing-during-typing check demanded it anyway; it now demands that nothing is posted.
 func TestChaosReplayTypingDuringAVisitEndsItWithoutPostingThere(t *testing.T) {
 	res := replay(t, 20000149, []event{
-		{Kind: evSettings, Var: 3},         // inactive-idle
-		{Kind: evMode, Conv: 3, Var: 7},    // Available from the tray for c3
-		{Kind: evWindow, Var: 1},           // hidden: idle, so c3 is visited
-		{Kind: evRemote, Conv: 3, Var: 17}, // another Clanker naming clanker
+		// The seed switched c3 on from the tray; a mode chosen for a conversation not on
+		// screen is acted on (and visited) only once its notice is posted there, so c3 is
+		// opened and switched on first.
+		{Kind: evSwitch, Conv: 3},
+		{Kind: evMode, Var: modeAvailableMenu},
+		{Kind: evWait, D: 30 * time.Second},
+		{Kind: evSwitch, Conv: 0},
+		{Kind: evWait, D: 2 * time.Minute},
+		{Kind: evSettings, Var: 3},      // inactive-idle
+		{Kind: evMode, Conv: 3, Var: 7}, // Available from the tray for c3
+		{Kind: evWindow, Var: 1},        // hidden: idle, so c3 is visited
+		// The seed's message was another Clanker naming clanker, answered because Clanker had
+		// not announced itself; after its own notice that would be the ping-pong it never
+		// does, so a person names Clanker here.
+		{Kind: evRemote, Conv: 3, Var: 13},
 		{Kind: evTypeDuringTyping, Var: 0},
 	})
 	if res.stats.interrupts == 0 {

@@ -173,9 +173,9 @@ func (r *Rig) Mode(conv string) engine.Mode {
 	return c.Mode
 }
 
-// SetMode stores a mode directly, as the settings window would before the conversation opens.
+// SetMode stores a mode directly, as one switched on (and announced) in an earlier session.
 func (r *Rig) SetMode(conv string, m engine.Mode) error {
-	return r.Store.SetMode(context.Background(), conv, m)
+	return r.Store.Engine().SaveConversation(engine.Conversation{ID: engine.ConversationID(conv), Mode: m, Announced: m})
 }
 
 // Sent is one text the fake page sent (Enter pressed with Clanker's text in the box).

@@ -129,7 +129,7 @@ func New(cfg Config) (*Engine, error) {
 		banners:   map[string]bool{},
 		replies:   replies{deferred: map[ConversationID]*deferredReply{}},
 		sends:     sendQueue{leftover: map[ConversationID]string{}},
-		sidebar:   sidebar{snippets: map[ConversationID]string{}},
+		sidebar:   sidebar{snippets: map[ConversationID]string{}, names: map[ConversationID]string{}},
 		lastTouch: map[ConversationID]time.Time{},
 	}
 	if e.rng == nil {

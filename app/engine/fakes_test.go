@@ -50,6 +50,12 @@ type fakePage struct {
 	// typeAfterInsert makes the user type into the box right after Clanker's next insert
 	// (a draft the engine has not been told about yet).
 	typeAfterInsert bool
+	// lingering are rows of another conversation's pane that the next lingerViews views of
+	// any conversation show too (an old pane not yet removed after a quick switch), with
+	// lingerHeader as their header when set.
+	lingering    []Message
+	lingerHeader string
+	lingerViews  int
 }
 
 func newFakePage() *fakePage {
@@ -140,6 +146,8 @@ func (p *fakePage) Do(cmd Command) {
 		if !p.noNav {
 			after = append(after, p.switchTo(cmd.Conversation)...)
 		}
+	case cmd.Kind == CmdResync:
+		after = append(after, p.view(p.current))
 	case cmd.Kind == CmdFetchImage:
 		data = p.images[cmd.Src]
 		if data == nil {
@@ -162,11 +170,22 @@ func (p *fakePage) Do(cmd Command) {
 // switchTo changes the conversation on screen; call with mu held.
 func (p *fakePage) switchTo(id ConversationID) []Event {
 	p.current = id
+	return []Event{ConversationChanging{To: id}, p.view(id)}
+}
+
+// view is the page's report of conversation id as it stands, with whatever lingers of another
+// pane; call with mu held.
+func (p *fakePage) view(id ConversationID) ConversationOpened {
 	c := p.conv(id)
-	return []Event{
-		ConversationChanging{To: id},
-		ConversationOpened{ID: id, Participants: []Participant{{Name: c.name}}, Messages: append([]Message(nil), c.msgs...)},
+	ev := ConversationOpened{ID: id, Participants: []Participant{{Name: c.name}}, Messages: append([]Message(nil), c.msgs...)}
+	if p.lingerViews > 0 {
+		p.lingerViews--
+		ev.Messages = append(append([]Message(nil), p.lingering...), ev.Messages...)
+		if p.lingerHeader != "" {
+			ev.Participants = []Participant{{Name: p.lingerHeader}}
+		}
 	}
+	return ev
 }
 
 func (p *fakePage) commands(kind CommandKind) []Command {

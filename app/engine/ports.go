@@ -26,6 +26,7 @@ const (
 	CmdStatus       CommandKind = "status"        // update the mode pill; Text is the mode
 	CmdSetAutomated CommandKind = "set_automated" // tell menus the foreground is an automated conversation
 	CmdReadCompose  CommandKind = "read_compose"  // read the compose box now and report it (a ComposeState follows)
+	CmdResync       CommandKind = "resync"        // report the conversation on screen again (its view could not be believed)
 )
 
 // Banner keys. Each banner is removed only by its own key, so one condition clearing can never

@@ -23,6 +23,16 @@ type screen struct {
 	// owedNext is when pumpOwed may make its next attempt; owedTm wakes the pump then.
 	owedNext time.Time
 	owedTm   *timer
+	// doubted is the conversation whose last view could not be believed (see doubt): the
+	// screen stays unsettled until a consistent view arrives. resyncTm asks the page to report
+	// it again after resyncWait.
+	doubted    ConversationID
+	resyncWait time.Duration
+	resyncTm   *timer
+	// doubtSig is the last doubtful view (see believe), seen doubtSeen times since doubtSince.
+	doubtSig   string
+	doubtSeen  int
+	doubtSince time.Time
 }
 
 // maxPostedConversations bounds how many conversations' posted texts the screen remembers.
@@ -268,6 +278,9 @@ func (e *Engine) onChanging(ev ConversationChanging) {
 	e.visitOnChanging(ev.To)
 	e.leaveForeground()
 	e.screen.switching = true
+	if e.screen.doubted != "" && ev.To != e.screen.doubted {
+		e.screen.settle()
+	}
 	e.activity()
 }
 
@@ -280,11 +293,6 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	if e.screen.fg != nil && !e.screen.switching {
 		e.leaveForeground()
 	}
-	byVisit := e.visitOnOpened(ev.ID)
-	e.screen.switching = false
-	e.screen.draft = false
-	e.activity()
-
 	rec, ok, err := e.store.LoadConversation(ev.ID)
 	if err != nil {
 		e.log.Error("engine: load conversation", "conversation", ev.ID, "err", err)
@@ -295,10 +303,33 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 		rec = Conversation{ID: ev.ID, Mode: ModeDeactivated}
 	}
 	rec.ID = ev.ID
-	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, byVisit: byVisit, posted: e.screen.postedIn(ev.ID)}
+	var header []string
 	for _, p := range ev.Participants {
-		fg.header = append(fg.header, strings.TrimSpace(p.Name))
-		if IsAutomatedName(p.Name) {
+		if n := CleanName(p.Name); n != "" {
+			header = append(header, n)
+		}
+	}
+	if d := e.viewDisagrees(ev.ID, rec, header, ev.Messages, onePersonOf(header, rec.Participants, nil)); d.why != "" && !e.believe(ev.ID, d, viewSignature(header, ev.Messages)) {
+		e.visitOnOpened(ev.ID)
+		e.doubt(ev.ID, d.why)
+		return
+	}
+	e.screen.settle()
+	byVisit := e.visitOnOpened(ev.ID)
+	e.screen.switching = false
+	e.screen.draft = false
+	e.activity()
+
+	if name := e.sidebar.names[ev.ID]; name != "" {
+		rec.Name = name
+	}
+	rec.Participants = learnPeople(rec.Participants, ev.Messages)
+	if len(header) > 0 {
+		rec.Header = header
+	}
+	fg := &foreground{id: ev.ID, rec: rec, seen: map[string]bool{}, byVisit: byVisit, posted: e.screen.postedIn(ev.ID), header: header}
+	for _, n := range header {
+		if IsAutomatedName(n) {
 			fg.automated = true
 		}
 	}
@@ -407,6 +438,22 @@ func (e *Engine) recordIDs(conv ConversationID, msgs []Message) {
 // in time, so it is ignored: it neither triggers nor moves the last-processed pointer.
 func (e *Engine) onRefresh(ev ConversationOpened) {
 	fg := e.screen.fg
+	var header []string
+	for _, p := range ev.Participants {
+		if n := CleanName(p.Name); n != "" {
+			header = append(header, n)
+		}
+	}
+	var unseen []Message
+	for _, m := range ev.Messages {
+		if !fg.seen[m.ID] {
+			unseen = append(unseen, m)
+		}
+	}
+	if d := e.viewDisagrees(ev.ID, fg.rec, header, unseen, onePersonOf(header, fg.rec.Participants, fg.msgs)); d.why != "" && !e.believe(ev.ID, d, viewSignature(header, ev.Messages)) {
+		e.doubt(ev.ID, d.why)
+		return
+	}
 	known := -1
 	for i, m := range ev.Messages {
 		if fg.seen[m.ID] {
@@ -457,6 +504,11 @@ func (e *Engine) onMessage(ev MessageAdded) {
 	}
 	m := ev.Message
 	if fg.seen[m.ID] {
+		return
+	}
+	if d := e.viewDisagrees(fg.id, fg.rec, fg.header, []Message{m}, onePersonOf(fg.header, fg.rec.Participants, fg.msgs)); d.why != "" {
+		// A new message that does not fit: the whole view is checked again, reported afresh.
+		e.doubt(fg.id, "a new message: "+d.why)
 		return
 	}
 	if why := e.notNew(fg, m); why != "" {

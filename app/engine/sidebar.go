@@ -12,6 +12,9 @@ import (
 type sidebar struct {
 	loaded   bool
 	snippets map[ConversationID]string
+	// names is each conversation's name as its row shows it, as a person reads it: a source
+	// independent of the conversation pane, which the engine checks a pane's view against.
+	names map[ConversationID]string
 }
 
 func (e *Engine) onSidebar(ev SidebarUpdate) {
@@ -26,6 +29,11 @@ func (e *Engine) onSidebar(ev SidebarUpdate) {
 	if len(touch) > 0 {
 		if err := e.store.MarkSeen(touch, now); err != nil {
 			e.log.Error("engine: mark conversations seen", "err", err)
+		}
+	}
+	for _, r := range ev.Rows {
+		if n := CleanName(r.Name); n != "" {
+			e.sidebar.names[r.ID] = n
 		}
 	}
 	if !e.sidebar.loaded {

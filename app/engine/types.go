@@ -206,6 +206,14 @@ type Conversation struct {
 	// NewestAt is the label time of the newest message processed here (zero when unknown): a
 	// message reported as new with an older label time is history, whatever the page says.
 	NewestAt time.Time
+	// Name is the conversation's name as the sidebar shows it (a person or a group), for the
+	// settings window's lists; Header the names its header showed in the last view the engine
+	// accepted; Participants the people who wrote in it, in the views the engine accepted. A
+	// new view is checked against them before the engine believes it (see viewDisagrees).
+	// Saving an empty Name, Header or Participants leaves the stored one.
+	Name         string
+	Header       []string
+	Participants []string
 	// Leftover is Clanker's partial text that was left in this conversation's compose box (the
 	// user switched away before it could be taken out). Store.SaveLeftover writes it;
 	// SaveConversation leaves it as it is stored.

@@ -38,6 +38,8 @@ func bridgeCommand(cmd engine.Command) CommandArgs {
 		return Navigate{ConversationID: string(cmd.Conversation), Visit: cmd.Visit}
 	case engine.CmdFetchImage:
 		return FetchImage{Src: cmd.Src, MaxBytes: MaxImageBytes}
+	case engine.CmdResync:
+		return Snapshot{}
 	case engine.CmdToast:
 		return ShowToast{Text: engine.Clip(cmd.Text, 500), Level: toastLevel(cmd.Level)}
 	case engine.CmdOverlay:

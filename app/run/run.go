@@ -288,6 +288,7 @@ func New(opts Options) (a *App, err error) {
 		Images: images.NewPreparer(32<<20, a.store, log),
 		Logger: log,
 	}
+	repairHistoryOnce(a.store, log)
 	cur := a.cur.Load()
 	var pg engine.Page = a.link
 	if a.sim != nil {
@@ -633,3 +634,30 @@ func (a *App) report(err error) {
 }
 
 var errNoConversation = errors.New("no conversation is open")
+
+// historyRepairName marks, among the app's one-time things, that the stored message history
+// was checked for another conversation's messages (issue 33.1).
+const historyRepairName = "history-repair-1"
+
+// repairHistoryOnce removes, once per data folder, what an earlier version stored of one
+// conversation's messages under another (Store.RepairHistory), and says so in the log. A
+// failure is logged and tried again at the next start: the engine's own checks keep new
+// mistakes out either way.
+func repairHistoryOnce(s *sqlite.Store, log *slog.Logger) {
+	if s.ReadOnly() {
+		return
+	}
+	ctx := context.Background()
+	if done, err := s.Seen(ctx, historyRepairName); err != nil || done {
+		return
+	}
+	r, err := s.RepairHistory(ctx)
+	if err != nil {
+		log.Warn("could not check the stored message history; trying again at the next start", "err", err)
+		return
+	}
+	log.Info("stored message history checked for messages of other conversations", "ids_removed", r.ForeignIDs, "pointers_cleared", r.Pointers)
+	if err := s.MarkSeen(ctx, historyRepairName); err != nil {
+		log.Warn("could not record the history check; it runs again at the next start", "err", err)
+	}
+}

@@ -43,7 +43,7 @@ func checkText(field, v string) error {
 
 const conversationColumns = `id, mode, summary, customization, profiles, last_message_id,
 	last_message_sender, last_message_text, last_message_at, last_news_check, model_override, last_seen, leftover_text,
-	decided_id, decided_sender, decided_text, announced, newest_at`
+	decided_id, decided_sender, decided_text, announced, newest_at, name, header, participants`
 
 // Conversation returns the stored data for id and stored=true, or defaults
 // (Deactivated, empty memory) and stored=false for a conversation never seen
@@ -86,18 +86,26 @@ type scanner interface{ Scan(...any) error }
 
 func scanConversation(r scanner) (engine.Conversation, error) {
 	var c engine.Conversation
-	var id, mode, announced, profiles string
+	var id, mode, announced, profiles, header, participants string
 	var lastSeen, lastMessageAt, lastNewsCheck, newestAt int64
 	m := &c.Memory
 	if err := r.Scan(&id, &mode, &m.Summary, &m.Customization, &profiles, &c.LastProcessed.ID,
 		&c.LastProcessed.Sender, &c.LastProcessed.Text, &lastMessageAt, &lastNewsCheck, &c.ModelOverride, &lastSeen, &c.Leftover,
-		&c.Decided.ID, &c.Decided.Sender, &c.Decided.Text, &announced, &newestAt); err != nil {
+		&c.Decided.ID, &c.Decided.Sender, &c.Decided.Text, &announced, &newestAt, &c.Name, &header, &participants); err != nil {
 		return c, err
 	}
 	c.ID = engine.ConversationID(id)
 	c.Mode = loadedMode(mode)
 	c.Announced = loadedMode(announced)
 	c.NewestAt = fromMS(newestAt)
+	// A list that does not read back is only a lost cross-check: the next view the engine
+	// accepts writes it again.
+	if json.Unmarshal([]byte(participants), &c.Participants) != nil || len(c.Participants) == 0 {
+		c.Participants = nil
+	}
+	if json.Unmarshal([]byte(header), &c.Header) != nil || len(c.Header) == 0 {
+		c.Header = nil
+	}
 	c.LastSeen = fromMS(lastSeen)
 	c.LastMessageAt, c.LastNewsCheck = fromMS(lastMessageAt), fromMS(lastNewsCheck)
 	m.Profiles = map[string]string{}

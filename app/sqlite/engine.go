@@ -88,6 +88,17 @@ func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	if err := checkText("decided message", dc.ID+dc.Sender+dc.Text); err != nil {
 		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
 	}
+	people, err := json.Marshal(append([]string{}, rec.Participants...))
+	if err != nil {
+		return fmt.Errorf("save conversation %s: encode participants: %w", rec.ID, err)
+	}
+	header, err := json.Marshal(append([]string{}, rec.Header...))
+	if err != nil {
+		return fmt.Errorf("save conversation %s: encode header: %w", rec.ID, err)
+	}
+	if err := checkText("name, header and participants", rec.Name+string(header)+string(people)); err != nil {
+		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
+	}
 	now := ms(e.s.now())
 	seen := msOrZero(rec.LastSeen)
 	if seen == 0 {
@@ -97,16 +108,21 @@ func (e *EngineStore) SaveConversation(rec engine.Conversation) error {
 	defer cancel()
 	_, err = e.s.db.ExecContext(ctx, `INSERT INTO conversations (id, mode, last_message_id, last_message_sender,
 		last_message_text, last_seen, last_message_at, last_news_check, decided_id, decided_sender, decided_text,
-		announced, newest_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		announced, newest_at, name, header, participants, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET mode = excluded.mode, last_message_id = excluded.last_message_id,
 		last_message_sender = excluded.last_message_sender, last_message_text = excluded.last_message_text,
 		last_seen = max(conversations.last_seen, excluded.last_seen), last_message_at = excluded.last_message_at,
 		last_news_check = excluded.last_news_check, decided_id = excluded.decided_id,
 		decided_sender = excluded.decided_sender, decided_text = excluded.decided_text,
-		announced = excluded.announced, newest_at = excluded.newest_at, updated_at = excluded.updated_at`,
+		announced = excluded.announced, newest_at = excluded.newest_at,
+		name = CASE WHEN excluded.name = '' THEN conversations.name ELSE excluded.name END,
+		header = CASE WHEN excluded.header = '[]' THEN conversations.header ELSE excluded.header END,
+		participants = CASE WHEN excluded.participants = '[]' THEN conversations.participants ELSE excluded.participants END,
+		updated_at = excluded.updated_at`,
 		string(rec.ID), string(mode), lp.ID, lp.Sender, lp.Text, seen, msOrZero(rec.LastMessageAt),
-		msOrZero(rec.LastNewsCheck), dc.ID, dc.Sender, dc.Text, string(announced), msOrZero(rec.NewestAt), now, now)
+		msOrZero(rec.LastNewsCheck), dc.ID, dc.Sender, dc.Text, string(announced), msOrZero(rec.NewestAt),
+		rec.Name, string(header), string(people), now, now)
 	if err != nil {
 		return fmt.Errorf("save conversation %s: %w", rec.ID, err)
 	}
@@ -348,4 +364,55 @@ func (e *EngineStore) MessageOwners(ids []string) (map[string]engine.Conversatio
 		ids = ids[n:]
 	}
 	return out, nil
+}
+
+// HistoryRepair says what RepairHistory changed.
+type HistoryRepair struct {
+	// ForeignIDs is how many message ids were removed from a conversation they had been
+	// recorded in after another conversation (where they were seen first).
+	ForeignIDs int
+	// Pointers is how many conversations had their last-processed or decided message cleared
+	// because it was another conversation's message.
+	Pointers int
+}
+
+// RepairHistory removes from each conversation's stored history what belongs to another
+// conversation: message ids recorded there after they were first seen elsewhere (a view that
+// mixed two conversations, taken as one by an earlier version), and last-processed or decided
+// pointers that name such a message (the next view of the conversation places them afresh).
+// It is safe to run at any time and changes nothing on a clean database.
+func (s *Store) RepairHistory(ctx context.Context) (HistoryRepair, error) {
+	var r HistoryRepair
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM seen_messages AS s WHERE EXISTS (
+			SELECT 1 FROM seen_messages AS f WHERE f.message_id = s.message_id AND f.conversation_id != s.conversation_id
+			AND (f.seq < s.seq OR (f.seq = s.seq AND f.conversation_id < s.conversation_id)))`)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		r.ForeignIDs = int(n)
+		res, err = tx.ExecContext(ctx, `UPDATE conversations AS c SET
+			last_message_id = CASE WHEN c.last_message_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.last_message_id END,
+			last_message_sender = CASE WHEN c.last_message_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.last_message_sender END,
+			last_message_text = CASE WHEN c.last_message_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.last_message_text END,
+			decided_id = CASE WHEN c.decided_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.decided_id END,
+			decided_sender = CASE WHEN c.decided_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.decided_sender END,
+			decided_text = CASE WHEN c.decided_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id) THEN '' ELSE c.decided_text END
+			WHERE c.last_message_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id)
+			OR c.decided_id IN (SELECT message_id FROM seen_messages WHERE conversation_id != c.id)`)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		r.Pointers = int(n)
+		return err
+	})
+	if err != nil {
+		return HistoryRepair{}, fmt.Errorf("repair stored message history: %w", err)
+	}
+	return r, nil
 }

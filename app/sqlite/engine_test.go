@@ -455,3 +455,52 @@ func TestSeenMessageIdsAreRememberedBoundedAndPurged(t *testing.T) {
 		t.Errorf("%d ids left after housekeeping forgot both conversations, want 0", n)
 	}
 }
+
+// A view that mixed two conversations, taken as one, left one conversation's message ids and
+// pointers under another. RepairHistory gives each id back to the conversation it was seen in
+// first and clears the pointers that name another conversation's message; run again, it
+// changes nothing.
+func TestRepairHistoryRemovesAnotherConversationsMessages(t *testing.T) {
+	s, _ := openTest(t)
+	es := s.Engine()
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(es.SaveConversation(engine.Conversation{ID: "jane", LastProcessed: engine.MessageRef{ID: "j2", Sender: "Jane", Text: "q"}}))
+	must(es.RecordMessages("jane", []string{"j1", "j2"}))
+	// Mom's record as an earlier version wrote it, with Jane's rows from a lingering pane.
+	must(es.SaveConversation(engine.Conversation{ID: "mom",
+		LastProcessed: engine.MessageRef{ID: "j2", Sender: "Jane", Text: "q"},
+		Decided:       engine.MessageRef{ID: "j1", Sender: "Jane", Text: "hey"}}))
+	if _, err := s.db.Exec(`INSERT INTO seen_messages (conversation_id, message_id, seq) VALUES ('mom', 'j1', 9e15), ('mom', 'j2', 9e15), ('mom', 'm1', 9e15)`); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.RepairHistory(ctx)
+	if err != nil || r.ForeignIDs != 2 || r.Pointers != 1 {
+		t.Fatalf("repair = %+v (%v), want 2 ids removed and 1 conversation's pointers cleared", r, err)
+	}
+	owners, _ := es.MessageOwners([]string{"j1", "j2", "m1"})
+	if owners["j1"] != "jane" || owners["j2"] != "jane" || owners["m1"] != "mom" {
+		t.Errorf("owners after repair = %v", owners)
+	}
+	var n int
+	s.db.QueryRow(`SELECT count(*) FROM seen_messages WHERE conversation_id = 'mom'`).Scan(&n)
+	if n != 1 {
+		t.Errorf("mom keeps %d ids, want only its own", n)
+	}
+	mom, _, _ := es.LoadConversation("mom")
+	if !mom.LastProcessed.IsZero() || !mom.Decided.IsZero() {
+		t.Errorf("mom's pointers after repair = %+v / %+v, want both cleared", mom.LastProcessed, mom.Decided)
+	}
+	jane, _, _ := es.LoadConversation("jane")
+	if jane.LastProcessed.ID != "j2" {
+		t.Errorf("jane's own pointer was touched: %+v", jane.LastProcessed)
+	}
+	if r, err := s.RepairHistory(ctx); err != nil || r != (HistoryRepair{}) {
+		t.Errorf("second repair = %+v (%v), want nothing to do", r, err)
+	}
+}

@@ -1,5 +1,5 @@
--- What the engine decided and announced in each conversation, and which
--- message ids it has seen where (issues 27, 28 and 33).
+-- What the engine decided and announced in each conversation, what it knows
+-- of who is in it, and which message ids it has seen where (issues 27, 28, 33).
 --
 -- decided_*: the newest message covered by a decision (answered, declined by
 -- the model, released for a reason the user saw, or where Clanker started
@@ -12,6 +12,13 @@ ALTER TABLE conversations ADD COLUMN decided_sender TEXT NOT NULL DEFAULT '';
 ALTER TABLE conversations ADD COLUMN decided_text TEXT NOT NULL DEFAULT '';
 ALTER TABLE conversations ADD COLUMN announced TEXT NOT NULL DEFAULT '';
 ALTER TABLE conversations ADD COLUMN newest_at INTEGER NOT NULL DEFAULT 0;
+-- name: the conversation's name as the sidebar shows it; header: the names its
+-- header showed in the last view the engine accepted; participants: the people
+-- who wrote in it, in the views the engine accepted (both JSON lists). The
+-- engine checks a new view against them before it believes it.
+ALTER TABLE conversations ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE conversations ADD COLUMN header TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE conversations ADD COLUMN participants TEXT NOT NULL DEFAULT '[]';
 -- An earlier version announced every mode it switched on (or lost the notice
 -- with no record of it); they are taken as announced, so an upgrade does not
 -- post a second notice everywhere.

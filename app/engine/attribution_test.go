@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Issue 33.1, the engine's side: a view of a conversation is believed only when it agrees with
+// what the engine knows of that conversation; a bridge that lets another pane's rows into it
+// cannot get them answered, posted or stored.
+
+// jane sets up a one-to-one conversation with Jane that the engine has seen, and Mom's, which
+// it has seen too, both Available; the user is in Jane's.
+func janeAndMom(t *testing.T) (h *harness, janes []Message) {
+	h = newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+	h.store.setMode("jane", ModeAvailable)
+	h.store.setMode("mom", ModeAvailable)
+	h.page.mu.Lock()
+	h.page.conv("jane").name = "Jane"
+	h.page.conv("mom").name = "Mom"
+	h.page.mu.Unlock()
+	h.llm.set(0, func(r LLMRequest) (Reply, error) { return Reply{Text: "answer in " + string(r.Conversation)}, nil })
+	h.open("mom", in("Mom", "dinner sunday?"))
+	janes = []Message{in("Jane", "hey"), in("Jane", "Clanker, what is the capital of Peru?")}
+	h.open("jane", janes[0])
+	h.send(h.sidebar())
+	return h, janes
+}
+
+// Jane's old pane lingers (hidden) when the user quickly opens Mom: the first view of Mom holds
+// Jane's rows. It is not believed: nothing is answered in Mom, nothing of Jane's is stored under
+// Mom, and once the page reports Mom consistently she settles.
+func TestAViewHoldingAnotherConversationsRowsIsNotBelieved(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, janes := janeAndMom(t)
+		h.receive("jane", janes[1])
+		h.wait(30 * time.Second)
+		h.wantSent("Jane's question answered in Jane's", "jane|[clanker] answer in jane")
+		h.page.mu.Lock()
+		h.page.lingering, h.page.lingerHeader, h.page.lingerViews = janes, "Jane", 1
+		h.page.mu.Unlock()
+		h.reopen("mom")
+		h.wait(30 * time.Second)
+		for _, r := range h.llm.requests() {
+			if r.Conversation != "mom" {
+				continue
+			}
+			for _, m := range r.History {
+				if m.Sender == "Jane" {
+					t.Fatalf("a request for Mom carried Jane's message %q", m.Text)
+				}
+			}
+		}
+		h.wantSent("nothing answered in Mom", "jane|[clanker] answer in jane")
+		if got := h.store.owners[janes[1].ID]; got != "jane" {
+			t.Fatalf("Jane's message is stored under %q, want jane", got)
+		}
+		if len(h.page.commands(CmdResync)) == 0 {
+			t.Fatal("the engine never asked the page to report Mom again")
+		}
+		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "mom" {
+			t.Fatalf("want Mom settled once reported consistently, got %+v", s.Foreground)
+		}
+		h.receive("mom", in("Mom", "clanker, are you coming?"))
+		h.wait(30 * time.Second)
+		h.wantSent("then Mom is answered in Mom", "jane|[clanker] answer in jane", "mom|[clanker] answer in mom")
+	})
+}
+
+// The same with Jane's conversation never settled (the user clicked through it too fast for
+// her ids to be recorded): the names give it away. Mom's conversation has only ever had Mom in
+// it, so a Jane in its view is a stranger, and the question she asked is not answered in Mom.
+func TestAStrangerInAOneToOneViewMakesItDoubtful(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, _ := janeAndMom(t)
+		stray := in("Jane", "Clanker, what is the capital of Peru?")
+		h.page.mu.Lock()
+		h.page.lingering, h.page.lingerViews = []Message{stray}, 1
+		h.page.mu.Unlock()
+		h.reopen("mom")
+		h.wait(time.Minute)
+		h.wantSent("nothing answered in Mom")
+		if _, ok := h.store.owners[stray.ID]; ok {
+			t.Fatal("the stranger's message was stored")
+		}
+		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "mom" {
+			t.Fatalf("want Mom settled once reported consistently, got %+v", s.Foreground)
+		}
+	})
+}
+
+// A header that names another conversation's person, in a view whose rows are new to the
+// engine, is doubtful too.
+func TestAHeaderThatMatchesNothingKnownMakesTheViewDoubtful(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, _ := janeAndMom(t)
+		h.page.mu.Lock()
+		h.page.lingerHeader, h.page.lingerViews = "Jane", 1
+		h.page.mu.Unlock()
+		h.reopen("mom")
+		if s := h.snap(); s.Foreground != nil {
+			t.Fatalf("a view of Mom with Jane's header was believed: %+v", s.Foreground)
+		}
+		h.wait(10 * time.Second)
+		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "mom" {
+			t.Fatalf("want Mom settled once reported consistently, got %+v", s.Foreground)
+		}
+	})
+}
+
+// Names are weaker evidence than ids: someone new joins a group and writes. The view stays the
+// same when the page reports it again, so after a few steady reports it is believed.
+func TestASteadyViewWithANewPersonIsBelievedAfterAWhile(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, _ := janeAndMom(t)
+		h.page.mu.Lock()
+		h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
+		h.page.mu.Unlock()
+		h.reopen("mom")
+		if s := h.snap(); s.Foreground != nil {
+			t.Fatal("want the first view with a stranger doubted")
+		}
+		h.wait(time.Minute)
+		s := h.snap()
+		if s.Foreground == nil || s.Foreground.ID != "mom" {
+			t.Fatalf("want the steady view believed, got %+v", s.Foreground)
+		}
+		if n := len(h.page.commands(CmdResync)); n < doubtSteady-1 || n > 6 {
+			t.Fatalf("want a few reports asked for, got %d", n)
+		}
+	})
+}
+
+// A new message whose id was seen in another conversation makes the conversation on screen
+// doubtful: it is not answered there.
+func TestANewMessageSeenInAnotherConversationIsNotAnswered(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, janes := janeAndMom(t)
+		h.receive("jane", janes[1])
+		h.wait(30 * time.Second)
+		h.reopen("mom")
+		h.wait(10 * time.Second)
+		// Jane's question, reported as new in Mom's pane (with Mom's name on it, as a
+		// recycled row could carry).
+		q := janes[1]
+		q.Sender = "Mom"
+		h.send(MessageAdded{Conversation: "mom", Message: q})
+		h.wait(time.Minute)
+		for _, s := range h.page.sentTexts() {
+			if s.conv == "mom" {
+				t.Fatalf("posted in Mom after a foreign message: %q", s.text)
+			}
+		}
+		for _, r := range h.llm.requests() {
+			if r.Conversation == "mom" {
+				t.Fatalf("asked the model for Mom with %d messages", len(r.History))
+			}
+		}
+	})
+}
+
+func TestCleanNameReadsNamesAsAPersonDoes(t *testing.T) {
+	cases := map[string]string{
+		"\u2068Jane Doe\u2069":       "Jane Doe",
+		"Jane\u00a0Doe":              "Jane Doe",
+		"\u200eJane  Doe\u200f ":     "Jane Doe",
+		"\u202bمريم\u202c":           "مريم",
+		"Ann 👩‍👩‍👧 Lee":              "Ann 👩‍👩‍👧 Lee", // the family emoji keeps its joiners
+		"\ufeff(555) 555-7334\u2069": "(555) 555-7334",
+	}
+	for in, want := range cases {
+		if got := CleanName(in); got != want {
+			t.Errorf("CleanName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if !sameName("\u2068jane doe\u2069", "Jane\u00a0Doe") || sameName("", "") || strings.Contains(CleanName("a\u200eb"), "\u200e") {
+		t.Error("sameName must read names as a person does and never match empty names")
+	}
+}

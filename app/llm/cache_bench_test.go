@@ -113,7 +113,8 @@ var replayProfiles = []struct {
 // first seen messages: it stays silent and rewrites its summary every sixth request and its
 // profiles every twelfth (an assumed rate, not a measured one), and takes the persona when
 // asked for it and drops it when asked to. The summary holds the facts known so far, at most
-// the latest twelve (a model condenses; about 150 to 400 tokens here).
+// the latest twelve (a model condenses): about 170 o200k tokens after 60 messages, 430 to 470
+// after 200.
 func (s replayScript) replayAnswer(i, seen int) string {
 	fields := []string{`"response": null`}
 	if i%6 == 0 {
@@ -200,7 +201,9 @@ func replay(tb testing.TB, srv *fakellm.Server, s replayScript, mode replayMode,
 	srv.Reset()
 	mem := &replayMemory{mem: replayStart}
 	up := cloneMemory(replayStart)
-	hc := &http.Client{}
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
 	adapter := &EngineAdapter{
 		Config: func(string) (Config, error) {
 			return Config{Endpoint: srv.BaseURL(), APIKey: "sk-replay", Model: "gpt-4o", HTTPClient: hc, Timeout: 30 * time.Second}, nil
@@ -249,9 +252,35 @@ func replay(tb testing.TB, srv *fakellm.Server, s replayScript, mode replayMode,
 	return res
 }
 
+// The replay's conversation is what the benchmark says it is: 300 messages, and in Available
+// mode a request at each message that addresses Clanker, 10 to 20 messages apart, each answered
+// by Clanker's next message.
+func TestReplayScriptIsWhatTheBenchmarkSays(t *testing.T) {
+	s := loadReplayScript(t)
+	if len(s.msgs) != 300 || len(s.facts) < 15 {
+		t.Fatalf("%d messages and %d facts; want 300 messages", len(s.msgs), len(s.facts))
+	}
+	last := -1
+	for i, m := range s.msgs {
+		if !replayModes[1].asks(m) {
+			continue
+		}
+		if gap := i - last; gap < 10 || gap > 20 {
+			t.Errorf("message %d addresses Clanker %d messages after the previous one", i, gap)
+		}
+		if !strings.HasPrefix(m.Text, "Clanker, ") && !strings.Contains(m.Text, ", Clanker") && !strings.Contains(m.Text, "Clanker,") {
+			t.Errorf("message %d mentions Clanker without addressing it: %q", i, m.Text)
+		}
+		if i+1 >= len(s.msgs) || !s.msgs[i+1].OwnClanker {
+			t.Errorf("message %d is not answered by Clanker's next message", i)
+		}
+		last = i
+	}
+}
+
 // BenchmarkPromptCacheReplay replays the 300-message conversation of testdata/replay in Active
 // mode (a request at every message but Clanker's own) and in Available mode (a request at each
-// message that mentions Clanker, 11 to 18 messages apart), at the default history size of 20
+// message that addresses Clanker, 11 to 18 messages apart), at the default history size of 20
 // and at 50, through the adapter and the real client against a fake endpoint that captures each
 // body; the fake model rewrites its summary every sixth request (issue 32). Beside each figure
 // is the same measure of upstream's request for the same messages and memory, rebuilt from the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,12 +92,8 @@ func (m coverageModel) answer(i int, shown []string, summary map[string]bool, no
 				}
 			}
 		})
-		slices.SortFunc(ids, func(a, b string) int {
-			var x, y int
-			fmt.Sscanf(a, "m%d", &x)
-			fmt.Sscanf(b, "m%d", &y)
-			return x - y
-		})
+		num := func(id string) int { n, _ := strconv.Atoi(id[1:]); return n }
+		slices.SortFunc(ids, func(a, b string) int { return num(a) - num(b) })
 		fields = append(fields, `"summary": "knows: `+strings.Join(ids, " ")+`"`)
 	}
 	if m.persona != nil {
@@ -113,12 +110,13 @@ type coverageCase struct {
 	name    string
 	size    int
 	gaps    func(i int) int
+	length  int
 	fails   func(i int) bool
 	dropped func(i int) bool
 	model   coverageModel
 }
 
-// playCoverage plays 150 messages through the layouts exactly as the adapter lays them out
+// playCoverage plays c.length messages through the layouts exactly as the adapter lays them out
 // (plan, BuildPrompt, ParseReply, answered), with a store the answers update. check is called at
 // every request with what the prompt shows and what the model has seen in answered requests
 // before.
@@ -136,7 +134,7 @@ func playCoverage(t *testing.T, c coverageCase, check func(req int, shown []stri
 	if c.dropped == nil {
 		c.dropped = never
 	}
-	for i := 1; len(msgs) < 150; i++ {
+	for i := 1; len(msgs) < c.length; i++ {
 		for range c.gaps(i) {
 			msgs = append(msgs, engine.Message{ID: fmt.Sprintf("id%d", len(msgs)), Sender: "Ann", Text: fmt.Sprintf("m%d is a message", len(msgs))})
 		}
@@ -163,18 +161,19 @@ func playCoverage(t *testing.T, c coverageCase, check func(req int, shown []stri
 }
 
 var coverageSpacings = []struct {
-	name string
-	gaps func(i int) int
+	name   string
+	gaps   func(i int) int
+	length int
 }{
-	{"every message", func(int) int { return 1 }},
-	{"every 7", func(int) int { return 7 }},
-	{"10 to 20 apart", func(i int) int { return 10 + (i*7)%11 }},
+	{"every message", func(int) int { return 1 }, 80},
+	{"every 7", func(int) int { return 7 }, 150},
+	{"10 to 20 apart", func(i int) int { return 10 + (i*7)%11 }, 150},
 	{"with a burst", func(i int) int {
 		if i == 6 {
 			return 80
 		}
 		return 3
-	}},
+	}, 150},
 }
 
 // The brief's memory requirement (issue 32): a message the model has seen never leaves its view
@@ -184,7 +183,7 @@ func TestTheSummaryCoversEveryMessageThatLeavesTheView(t *testing.T) {
 	for _, size := range []int{3, 10, 20} {
 		for _, sp := range coverageSpacings {
 			for _, trouble := range []string{"", "failures", "dropped updates"} {
-				c := coverageCase{size: size, gaps: sp.gaps, model: coverageModel{summaryEvery: 6, atNotice: true,
+				c := coverageCase{size: size, gaps: sp.gaps, length: sp.length, model: coverageModel{summaryEvery: 6, atNotice: true,
 					persona: func(i int) (string, bool) { return fmt.Sprintf("persona %d", i), i%17 == 0 }}}
 				switch trouble {
 				case "failures":
@@ -219,7 +218,7 @@ func TestAMessageLeavesTheViewOnlyAfterTheModelWasTold(t *testing.T) {
 	for _, sp := range coverageSpacings {
 		t.Run(sp.name, func(t *testing.T) {
 			left := 0
-			playCoverage(t, coverageCase{size: 10, gaps: sp.gaps, fails: func(i int) bool { return i%5 == 0 }},
+			playCoverage(t, coverageCase{size: 10, gaps: sp.gaps, length: sp.length, fails: func(i int) bool { return i%5 == 0 }},
 				func(req int, shown []string, _, known, toldBefore map[string]bool) {
 					for id := range known {
 						if !slices.Contains(shown, id) {

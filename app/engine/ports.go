@@ -124,15 +124,12 @@ type LLMRequest struct {
 	Generation   uint64
 	UserName     string
 	Participants []string // "You" already replaced by the user's name
-	// History holds the messages HistoryWindow picks, oldest first: the most recent
-	// HistorySize, and up to a fifth more while the window waits to move. Only sender labels that
-	// name the local user are rewritten to the user's name; message text is left exactly as the
-	// person wrote it.
-	History    []Message
-	OlderCount int
-	// Settled is how many of History's messages the prompt puts before the conversation's
-	// memory; the newer ones follow it. Zero means all of them. See HistoryWindow.
-	Settled         int
+	// History holds every message the engine holds for the conversation, oldest first; the LLM
+	// side shows the model the ones HistoryWindow picks for HistorySize. Only sender labels
+	// that name the local user are rewritten to the user's name; message text is left exactly
+	// as the person wrote it.
+	History         []Message
+	HistorySize     int
 	WebSearch       bool
 	NewsMaxSearches int
 	Image           *ImageData

@@ -171,22 +171,13 @@ func (e *Engine) pumpPending() {
 	e.startRequest(RequestReply, p.gen)
 }
 
-// history returns the messages the model is shown (see HistoryWindow), how many older ones
-// are not shown and how many of the shown ones go before the memory, with "You" replaced by
-// the user's name only where it names the local user: the sender label of the user's own
-// messages. Other people's text is never rewritten: a "You" that someone typed means someone
-// else.
-func (e *Engine) history() ([]Message, int, int) {
-	msgs := e.screen.fg.msgs
-	n := e.settings.HistorySize
-	if n <= 0 {
-		n = 20
-	}
-	older, settled, anchor := HistoryWindow(msgs, n, e.screen.fg.window)
-	e.screen.fg.window = anchor
-	msgs = msgs[older:]
-	out := make([]Message, len(msgs))
-	for i, m := range msgs {
+// history returns the messages the LLM side lays the model's view out from (see
+// HistoryWindow), with "You" replaced by the user's name only where it names the local user:
+// the sender label of the user's own messages. Other people's text is never rewritten: a "You"
+// that someone typed means someone else.
+func (e *Engine) history() []Message {
+	out := make([]Message, len(e.screen.fg.msgs))
+	for i, m := range e.screen.fg.msgs {
 		m.OwnClanker = m.IsOwnClanker()
 		m.OtherClanker = m.IsOtherClanker()
 		if e.settings.UserName != "" && (m.Direction == Outgoing || m.Sender == "You") {
@@ -194,7 +185,7 @@ func (e *Engine) history() ([]Message, int, int) {
 		}
 		out[i] = m
 	}
-	return out, older, settled
+	return out
 }
 
 func (e *Engine) participants() []string {
@@ -227,16 +218,18 @@ func (e *Engine) participants() []string {
 
 // startRequest asks the model on its own goroutine for the foreground conversation.
 func (e *Engine) startRequest(kind RequestKind, gen uint64) {
-	hist, older, settled := e.history()
+	size := e.settings.HistorySize
+	if size <= 0 {
+		size = 20
+	}
 	req := LLMRequest{
 		Kind:            kind,
 		Conversation:    e.screen.fg.id,
 		Generation:      gen,
 		UserName:        e.settings.UserName,
 		Participants:    e.participants(),
-		History:         hist,
-		OlderCount:      older,
-		Settled:         settled,
+		History:         e.history(),
+		HistorySize:     size,
 		WebSearch:       e.settings.WebSearch,
 		NewsMaxSearches: e.settings.NewsMaxSearches,
 	}

@@ -90,8 +90,6 @@ type foreground struct {
 	// held are the new messages whose trigger decision waits for their sender (see
 	// senderWait), by message id.
 	held map[string]*heldDecision
-	// window is where the model's view of this conversation was last laid out.
-	window WindowAnchor
 	// allOwed is set when every message held is owed an answer: a visit opened a conversation
 	// never processed whose only message the sidebar showed as new.
 	allOwed bool

@@ -153,7 +153,10 @@ func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {
 	})
 }
 
-func TestHistorySentToTheModelIsBoundedByHistorySize(t *testing.T) {
+// The engine hands the LLM side every message it holds and the history size; the LLM side
+// shows the model the window engine.HistoryWindow picks (app/llm
+// TestHistorySentToTheModelIsBoundedByHistorySize).
+func TestEngineHandsTheLLMSideItsMessagesAndTheHistorySize(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { s.HistorySize = 10 })
 		h.store.setMode("c1", ModeActive)
@@ -165,8 +168,8 @@ func TestHistorySentToTheModelIsBoundedByHistorySize(t *testing.T) {
 		h.receive("c1", in("Ann", "new"))
 		h.wait(10 * time.Second)
 		req := h.wantRequests(1, "one trigger")[0]
-		if len(req.History) != 10 || req.OlderCount != 21 || req.History[9].Text != "new" {
-			t.Fatalf("want the last 10 of 31 messages (21 older), got %d with %d older, last %q", len(req.History), req.OlderCount, req.History[len(req.History)-1].Text)
+		if len(req.History) != 31 || req.HistorySize != 10 || req.History[30].Text != "new" {
+			t.Fatalf("want all 31 messages and history size 10, got %d and %d, last %q", len(req.History), req.HistorySize, req.History[len(req.History)-1].Text)
 		}
 	})
 }

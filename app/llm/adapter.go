@@ -31,6 +31,9 @@ type EngineAdapter struct {
 	// request and makes the engine deactivate every conversation.
 	Budget engine.BudgetGate
 	Logger *slog.Logger
+
+	// layouts is where each conversation's view stands between requests (see layouts).
+	layouts layouts
 }
 
 var _ engine.LLM = (*EngineAdapter)(nil)
@@ -74,9 +77,10 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 			UserText: "Could not read this conversation's memory, so Clanker did not answer.", Err: fmt.Errorf("load memory of %s: %w", conv, err)}
 	}
 
-	lreq := Request{LLMRequest: req, Memory: mem}
+	plan := a.layouts.plan(req, mem)
+	lreq := plan.request(req)
 	if req.Image != nil {
-		lreq.Attachment = a.attachment(ctx, conv, req.Image, req.History, log)
+		lreq.Attachment = a.attachment(ctx, conv, req.Image, plan.shown, log)
 	}
 
 	res, err := New(cfg).Complete(ctx, lreq)
@@ -102,6 +106,7 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 		log.Info("llm asked for a second image in the follow-up; ignored", "conversation", conv)
 		r.RequestImage = ""
 	}
+	a.layouts.answered(req, plan, r)
 	return r, nil
 }
 

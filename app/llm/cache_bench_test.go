@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -15,111 +17,156 @@ import (
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
-// upstreamTokens is the o200k token count of the upstream extension's request for the
-// reference conversation at history 50, as issue 17 states it; the upstream system prompt is
-// not part of this repository, so it is a fixed figure rather than rebuilt here.
-const upstreamTokens = 3438
-
-// referenceLines is the fixed 60-message conversation the prompt-cache replay plays: sender,
-// then text. "You" is the local user (Dana); "Clanker" is this app's own earlier replies;
-// "img:" marks a photo with its alt text.
-var referenceLines = []string{
-	"Ann|Morning all! Has anyone looked at the cabin listings I sent last night?",
-	"Bob|Only the first two. The one by the lake looks great but it's a long drive",
-	"Cy|I liked the lake one too. How long is the drive from the city?",
-	"Ann|About three and a half hours without traffic, so more like four on a Friday",
-	"You|I can leave work early on Friday if that helps",
-	"Bob|Same here, I can probably be out by 2",
-	"Clanker|Leaving by 2 should get you there before dark, even with Friday traffic.",
-	"Cy|Nice. What's the price split if all four of us go?",
-	"Ann|It's 840 for three nights, so 210 each. Cleaning fee included",
-	"Bob|That's fine for me",
-	"Cy|img:the cabin's deck with a view over the lake at sunset",
-	"Cy|This is the view from the deck apparently",
-	"You|Wow, that's beautiful. I'm in",
-	"Ann|Great, I'll book it tonight unless someone objects",
-	"Bob|No objections. Who's driving?",
-	"You|I can drive, my car fits four with luggage if we pack light",
-	"Cy|I'll bring the cooler and the board games",
-	"Ann|Clanker, any ideas for a short hike near Pine Lake?",
-	"Clanker|The ridge trail on the north shore is about 5 km round trip with a great view back over the lake; it's an easy afternoon.",
-	"Bob|Ridge trail sounds good. Is it dog friendly? I might bring Max",
-	"Ann|I think dogs are allowed on leash there",
-	"Cy|Max coming along makes this trip 100% better",
-	"You|Agreed. Does the cabin allow pets though?",
-	"Ann|Let me check the listing... yes, one dog allowed, 30 extra",
-	"Bob|I'll cover the dog fee obviously",
-	"Cy|What about food? Cook or eat out?",
-	"You|Cook most nights I think, maybe one dinner out in town",
-	"Ann|I can do my chili on the first night",
-	"Bob|I'll do breakfast every morning, pancakes and eggs",
-	"Cy|I'll handle Saturday dinner. Burgers on the grill?",
-	"You|Perfect. I'll bring snacks and drinks",
-	"Ann|Should we make a shopping list?",
-	"Bob|Clanker, can you keep track of who brings what?",
-	"Clanker|Sure: Ann makes chili on Friday, Bob does breakfasts, Cy grills burgers on Saturday, Dana brings snacks and drinks, and Cy brings the cooler and games.",
-	"Cy|Legend",
-	"Ann|Booked! Confirmation number is in my email, check-in from 4 pm",
-	"You|Awesome, thanks Ann",
-	"Bob|img:a golden retriever sitting in the back seat of a car",
-	"Bob|Max already knows something is up",
-	"Cy|Haha he's ready",
-	"Ann|Weather looks mostly sunny, maybe rain on Sunday morning",
-	"You|We can do the hike on Saturday then and keep Sunday lazy",
-	"Bob|Works for me. Kayak rental on Sunday afternoon if it clears?",
-	"Cy|There's a rental place by the marina, 25 an hour",
-	"Ann|Let's decide on the day",
-	"You|Does anyone have a spare sleeping bag? Mine has a broken zip",
-	"Bob|I have two, you can borrow one",
-	"You|Thanks Bob",
-	"Cy|Clanker, what's a good card game for four people that isn't too long?",
-	"Clanker|Try Sushi Go or Love Letter: both take about 20 minutes and are easy to learn after dinner.",
-	"Ann|Love Letter is fun, I have it somewhere",
-	"Bob|Bring it! Also, should we leave Friday at 2 from Dana's place?",
-	"You|Yes, meet at mine at 1:45, I'll have the car packed",
-	"Cy|I might be 10 minutes late, my meeting ends at 1:30",
-	"Ann|We'll wait, no stress",
-	"Bob|Clanker, remind us what time check-in is?",
-	"Clanker|Check-in is from 4 pm, and Ann has the confirmation number in her email.",
-	"Cy|Thanks! Getting excited now",
-	"Ann|Me too. Last thing: who's bringing the speaker?",
-	"You|I'll bring mine, it's waterproof too",
+// replayScript is the conversation the prompt-cache replay plays
+// (testdata/replay/conversation.txt): its messages as the engine holds them, with the local
+// user's name in place, and the facts a summary written after each point would hold.
+type replayScript struct {
+	msgs  []engine.Message
+	facts []replayFact
 }
 
-// referenceConversation returns the 60 messages as the engine holds them.
-func referenceConversation() []engine.Message {
-	out := make([]engine.Message, len(referenceLines))
-	for i, line := range referenceLines {
-		sender, text, _ := strings.Cut(line, "|")
-		m := engine.Message{ID: fmt.Sprintf("msg-%02d", i), Sender: sender, Direction: engine.Incoming, Text: text}
+// replayFact is known to the model once it has seen the first after messages.
+type replayFact struct {
+	after int
+	text  string
+}
+
+const replayLocal = "Dana"
+
+var replayParticipants = []string{"Ann", "Bob", "Cy", replayLocal}
+
+func loadReplayScript(tb testing.TB) replayScript {
+	tb.Helper()
+	raw, err := os.ReadFile("testdata/replay/conversation.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var s replayScript
+	for line := range strings.Lines(string(raw)) {
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case line == "" || strings.HasPrefix(line, "//"):
+			continue
+		case strings.HasPrefix(line, "@"):
+			s.facts = append(s.facts, replayFact{after: len(s.msgs), text: strings.TrimPrefix(line, "@")})
+			continue
+		}
+		sender, text, ok := strings.Cut(line, "|")
+		if !ok {
+			tb.Fatalf("replay script: %q is not sender|text", line)
+		}
+		i := len(s.msgs)
+		m := engine.Message{ID: fmt.Sprintf("msg-%03d", i), Sender: sender, Direction: engine.Incoming, Text: text}
 		switch sender {
 		case "You":
-			m.Direction = engine.Outgoing
+			m.Sender, m.Direction = replayLocal, engine.Outgoing
 		case "Clanker":
-			m.Sender, m.Direction, m.Text = "You", engine.Outgoing, "[clanker] "+text
+			m.Sender, m.Direction, m.Text, m.OwnClanker = replayLocal, engine.Outgoing, "[clanker] "+text, true
 		}
 		if alt, ok := strings.CutPrefix(text, "img:"); ok {
 			m.Text = ""
-			m.Images = []engine.Image{{Src: fmt.Sprintf("blob:https://messages.google.com/%08x", i*7919), Alt: alt}}
+			m.Images = []engine.Image{{Src: fmt.Sprintf("blob:https://messages.google.com/%08x-4e1c-9a70", i*7919), Alt: alt}}
 		}
-		out[i] = m
+		s.msgs = append(s.msgs, m)
 	}
-	return out
+	return s
+}
+
+// replayMode says at which messages the model is asked: Active asks at every message but
+// Clanker's own, Available at those that mention Clanker.
+type replayMode struct {
+	name string
+	asks func(engine.Message) bool
+}
+
+var mentionsClanker = regexp.MustCompile(`(?i)clank`)
+
+var replayModes = []replayMode{
+	{"active", func(m engine.Message) bool { return !m.OwnClanker }},
+	{"available", func(m engine.Message) bool { return !m.OwnClanker && mentionsClanker.MatchString(m.Text) }},
+}
+
+// replayProfiles are the fake model's notes on each participant, each known from the message
+// index given.
+var replayProfiles = []struct {
+	name, note string
+	from       int
+}{
+	{"Ann", "organises the group's plans and books the places", 0},
+	{"Bob", "owns a golden retriever called Max", 18},
+	{"Cy", "brings the games and the cooler", 16},
+	{"Dana", "the local user; drives the group in her car", 15},
+	{"Ann", "makes a good chili", 26},
+	{"Bob", "cooks breakfast, pancakes and eggs", 27},
+	{"Cy", "hates coriander", 57},
+	{"Dana", "off dairy for now", 60},
+	{"Dana", "wins at Love Letter", 96},
+	{"Bob", "likes to turn everything into a race", 140},
+	{"Cy", "designer, starts a new job at a design studio", 176},
+	{"Bob", "turns 35 on the 14th; loves steak and carrot cake", 190},
+	{"Cy", "eating less meat", 200},
+	{"Bob", "walks Max twice a day since the vet visit", 238},
+	{"Ann", "wants a second trip to the lake in October", 278},
+}
+
+// replayAnswer is the fake model's answer to the i-th request (from 1), made after seeing the
+// first seen messages: it stays silent and rewrites its summary every sixth request and its
+// profiles every twelfth (an assumed rate, not a measured one), and takes the persona when
+// asked for it and drops it when asked to. The summary holds the facts known so far, at most
+// the latest twelve (a model condenses): about 170 o200k tokens after 60 messages, 430 to 470
+// after 200.
+func (s replayScript) replayAnswer(i, seen int) string {
+	fields := []string{`"response": null`}
+	if i%6 == 0 {
+		var facts []string
+		for _, f := range s.facts {
+			if f.after <= seen {
+				facts = append(facts, f.text)
+			}
+		}
+		facts = facts[max(0, len(facts)-12):]
+		sum := "Ann, Bob, Cy and Dana (the local user) are close friends who plan things together in this chat. " + strings.Join(facts, " ")
+		fields = append(fields, `"summary": `+quoteJSON(sum))
+	}
+	if i%12 == 0 {
+		notes := map[string][]string{}
+		for _, p := range replayProfiles {
+			if p.from < seen {
+				notes[p.name] = append(notes[p.name], p.note)
+			}
+		}
+		var ps []string
+		for _, name := range replayParticipants {
+			if len(notes[name]) > 0 {
+				ps = append(ps, quoteJSON(name)+": "+quoteJSON(strings.Join(notes[name], "; ")))
+			}
+		}
+		fields = append(fields, `"profiles": {`+strings.Join(ps, ", ")+`}`)
+	}
+	switch newest := s.msgs[seen-1].Text; {
+	case strings.Contains(newest, "talk like a pirate"):
+		fields = append(fields, `"customization": "Speak like a pirate."`)
+	case strings.Contains(newest, "stop the pirate talk"):
+		fields = append(fields, `"customization": null`)
+	}
+	return "{" + strings.Join(fields, ", ") + "}"
+}
+
+func quoteJSON(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // replayMemory is the conversation's memory as the store would hold it, updated from each
 // reply the way the engine saves it.
 type replayMemory struct {
-	mu       sync.Mutex
-	summary  string
-	custom   string
-	profiles map[string]string
+	mu  sync.Mutex
+	mem engine.Memory
 }
 
 func (m *replayMemory) LoadMemory(context.Context, engine.ConversationID) (engine.Memory, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return engine.Memory{Summary: m.summary, Customization: m.custom, Profiles: m.profiles}, nil
+	return cloneMemory(m.mem), nil
 }
 
 func (m *replayMemory) RecordUsage(context.Context, engine.Usage) error { return nil }
@@ -127,55 +174,36 @@ func (m *replayMemory) RecordUsage(context.Context, engine.Usage) error { return
 func (m *replayMemory) apply(u engine.ContextUpdate) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if u.Summary != nil {
-		m.summary = *u.Summary
-	}
-	if u.CustomizationSet {
-		m.custom = ""
-		if u.Customization != nil {
-			m.custom = *u.Customization
-		}
-	}
-	if u.ProfilesSet {
-		m.profiles = u.Profiles
-	}
+	m.mem = applyUpdate(m.mem, u)
 }
 
-// replayReply is the fake model's answer to the i-th request (from 1): silence, with a new
-// summary every sixth request and new profiles every fifteenth. The rate is an assumption of
-// this benchmark, not a measurement of a real model; each update costs the cache what follows
-// the memory.
-func replayReply(i int) string {
-	var fields []string
-	fields = append(fields, `"response": null`)
-	if i%6 == 0 {
-		fields = append(fields, fmt.Sprintf(`"summary": "Ann, Bob, Cy and Dana are planning a three-night trip to a lake cabin (210 each, booked by Ann, check-in 4 pm). Dana drives from her place on Friday; Bob brings his dog Max. Meals are shared out. Update %d."`, i))
-	}
-	if i%15 == 0 {
-		fields = append(fields, fmt.Sprintf(`"profiles": {"Ann": "organises the trip; makes chili", "Bob": "owns a golden retriever, Max; cooks breakfast", "Cy": "brings games and the cooler; update %d", "Dana": "drives; brings snacks and a speaker"}`, i))
-	}
-	return "{" + strings.Join(fields, ", ") + "}"
+// replayStart is the memory both sides start from.
+var replayStart = engine.Memory{Summary: "Ann, Bob, Cy and Dana (the local user) are close friends who plan things together in this chat."}
+
+// chatRequest is one request of a replay as the provider sees it: its messages, and which
+// conversation messages it shows.
+type chatRequest struct {
+	msgs   []upstreamMessage
+	newest int // index of the newest conversation message shown
 }
 
-// replayResult is what one replay of the reference conversation measured.
+// replayResult is one replay of a mode at a history size, for both layouts.
 type replayResult struct {
-	bodies [][]byte
-	tokens []int
+	ours, upstream []chatRequest
+	bodies         []int // our request bodies' sizes
 }
 
-// replay plays the reference conversation through the engine's history window, the adapter
-// and the real client against the fake endpoint, one request per message, and returns the
-// bodies posted for the requests whose window was full.
-func replay(tb testing.TB, srv *fakellm.Server, enc tokenizer.Codec, historySize int) replayResult {
+// replay plays the script in mode at history size through the engine's view of the
+// conversation (every message so far, as the engine holds them), the adapter and the real client
+// against the fake endpoint, and rebuilds upstream's request for the same messages and memory.
+func replay(tb testing.TB, srv *fakellm.Server, s replayScript, mode replayMode, size int) replayResult {
 	tb.Helper()
 	srv.Reset()
-	msgs := referenceConversation()
-	mem := &replayMemory{
-		summary:  "Ann, Bob, Cy and Dana are planning a weekend away together.",
-		custom:   "Keep replies short and warm.",
-		profiles: map[string]string{"Ann": "organiser", "Bob": "has a dog", "Cy": "likes games"},
-	}
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	mem := &replayMemory{mem: replayStart}
+	up := cloneMemory(replayStart)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
 	adapter := &EngineAdapter{
 		Config: func(string) (Config, error) {
 			return Config{Endpoint: srv.BaseURL(), APIKey: "sk-replay", Model: "gpt-4o", HTTPClient: hc, Timeout: 30 * time.Second}, nil
@@ -184,110 +212,232 @@ func replay(tb testing.TB, srv *fakellm.Server, enc tokenizer.Codec, historySize
 		Usage:  mem,
 	}
 	var res replayResult
-	var anchor engine.WindowAnchor
-	for n := 1; n <= len(msgs); n++ {
-		srv.Enqueue(fakellm.Reply{Content: replayReply(n)})
-		start, settled, next := engine.HistoryWindow(msgs[:n], historySize, anchor)
-		anchor = next
-		hist := msgs[start:n]
-		for i := range hist {
-			hist[i].OwnClanker = hist[i].IsOwnClanker()
-		}
-		reply, err := adapter.Complete(context.Background(), engine.LLMRequest{
-			Kind: engine.RequestReply, Conversation: "ref", UserName: "Dana",
-			Participants: []string{"Ann", "Bob", "Cy", "Dana"},
-			History:      hist, OlderCount: start, Settled: settled,
-		})
-		if err != nil {
-			tb.Fatalf("request %d: %v", n, err)
-		}
-		mem.apply(reply.Update)
-		reqs := srv.Requests()
-		if len(reqs) != n {
-			tb.Fatalf("request %d: the fake endpoint saw %d requests", n, len(reqs))
-		}
-		if n < historySize {
+	asked := 0
+	for n := 1; n <= len(s.msgs); n++ {
+		if !mode.asks(s.msgs[n-1]) {
 			continue
 		}
-		r := reqs[n-1]
-		res.bodies = append(res.bodies, r.Body)
-		res.tokens = append(res.tokens, chatTokens(tb, enc, r))
+		asked++
+		answer := s.replayAnswer(asked, n)
+		res.upstream = append(res.upstream, chatRequest{msgs: upstreamRequest(s.msgs[:n], size, replayLocal, replayParticipants, up), newest: n - 1})
+
+		srv.Enqueue(fakellm.Reply{Content: answer})
+		reply, err := adapter.Complete(context.Background(), engine.LLMRequest{
+			Kind: engine.RequestReply, Conversation: "replay", UserName: replayLocal, Participants: replayParticipants,
+			History: s.msgs[:n], HistorySize: size,
+		})
+		if err != nil {
+			tb.Fatalf("request %d: %v", asked, err)
+		}
+		mem.apply(reply.Update)
+		parsed, _, err := ParseReply(answer)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		up = applyUpdate(up, parsed.Update)
+
+		reqs := srv.Requests()
+		if len(reqs) != 1 {
+			tb.Fatalf("request %d: the fake endpoint saw %d requests", asked, len(reqs))
+		}
+		srv.Reset()
+		r := reqs[0]
+		var msgs []upstreamMessage
+		for _, m := range r.Messages {
+			msgs = append(msgs, upstreamMessage{Role: m.Role, Text: m.Text()})
+		}
+		res.ours = append(res.ours, chatRequest{msgs: msgs, newest: n - 1})
+		res.bodies = append(res.bodies, len(r.Body))
 	}
 	return res
 }
 
-// chatTokens counts a chat request's prompt as OpenAI bills it: the o200k tokens of each
-// message's role and text, 3 tokens of framing per message and 3 to prime the reply.
-func chatTokens(tb testing.TB, enc tokenizer.Codec, r fakellm.Request) int {
-	tb.Helper()
-	total := 3
-	for _, m := range r.Messages {
-		for _, s := range []string{m.Role, m.Text()} {
-			n, err := enc.Count(s)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			total += n
-		}
-		total += 3
+// The replay's conversation is what the benchmark says it is: 300 messages, and in Available
+// mode a request at each message that addresses Clanker, 10 to 20 messages apart, each answered
+// by Clanker's next message.
+func TestReplayScriptIsWhatTheBenchmarkSays(t *testing.T) {
+	s := loadReplayScript(t)
+	if len(s.msgs) != 300 || len(s.facts) < 15 {
+		t.Fatalf("%d messages and %d facts; want 300 messages", len(s.msgs), len(s.facts))
 	}
-	return total
+	last := -1
+	for i, m := range s.msgs {
+		if !replayModes[1].asks(m) {
+			continue
+		}
+		if gap := i - last; gap < 10 || gap > 20 {
+			t.Errorf("message %d addresses Clanker %d messages after the previous one", i, gap)
+		}
+		if !strings.HasPrefix(m.Text, "Clanker, ") && !strings.Contains(m.Text, ", Clanker") && !strings.Contains(m.Text, "Clanker,") {
+			t.Errorf("message %d mentions Clanker without addressing it: %q", i, m.Text)
+		}
+		if i+1 >= len(s.msgs) || !s.msgs[i+1].OwnClanker {
+			t.Errorf("message %d is not answered by Clanker's next message", i)
+		}
+		last = i
+	}
 }
 
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	for i := range n {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
-}
-
-// BenchmarkPromptCacheReplay replays the 60-message reference conversation at history 50,
-// and at the default 20 for comparison (issue 17): one request per message through engine.HistoryWindow, the adapter and the real
-// client; the fake endpoint captures each body. Over the requests whose window is full, it
-// reports how much of each body is a byte-identical prefix of the previous one (mean and
-// worst), the body size, and the prompt's o200k tokens against the upstream extension's (x-upstream-tokens is meaningful at history 50 only).
+// BenchmarkPromptCacheReplay replays the 300-message conversation of testdata/replay in Active
+// mode (a request at every message but Clanker's own) and in Available mode (a request at each
+// message that addresses Clanker, 11 to 18 messages apart), at the default history size of 20
+// and at 50, through the adapter and the real client against a fake endpoint that captures each
+// body; the fake model rewrites its summary every sixth request (issue 32). Beside each figure
+// is the same measure of upstream's request for the same messages and memory, rebuilt from the
+// behaviour reference (upstream_rebuild_test.go). See replayStats for the metrics.
 func BenchmarkPromptCacheReplay(b *testing.B) {
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
 		b.Fatal(err)
 	}
+	script := loadReplayScript(b)
 	srv, _ := fakellm.StartNew(fakellm.Config{APIKey: "sk-replay"})
 	defer srv.Close()
-	for _, size := range []int{50, 20} {
-		b.Run(fmt.Sprintf("history=%d", size), func(b *testing.B) {
-			var res replayResult
-			for b.Loop() {
-				res = replay(b, srv, enc, size)
+	for _, mode := range replayModes {
+		b.Run(mode.name, func(b *testing.B) {
+			for _, size := range []int{20, 50} {
+				b.Run(fmt.Sprintf("history=%d", size), func(b *testing.B) {
+					var res replayResult
+					for b.Loop() {
+						res = replay(b, srv, script, mode, size)
+					}
+					reportReplay(b, enc, res, len(script.msgs))
+				})
 			}
-			reportReplay(b, res)
 		})
 	}
 }
 
-// reportReplay turns one replay's bodies and token counts into the benchmark's metrics.
-func reportReplay(b *testing.B, res replayResult) {
-	var sum, worst float64 = 0, 100
-	for i := 1; i < len(res.bodies); i++ {
-		share := 100 * float64(commonPrefix(res.bodies[i-1], res.bodies[i])) / float64(len(res.bodies[i]))
-		sum += share
-		worst = min(worst, share)
+// replayStats measures one layout's requests over a replay. Tokens are o200k tokens as OpenAI
+// counts a chat request (role and text of each message, 3 tokens of framing per message and 3
+// to prime the reply). A request's prefix is what it shares with the previous request: whole
+// identical messages and, in the first message that differs, the common start of its text (less
+// a token for the split). cached is what OpenAI's prompt cache serves of that prefix: nothing
+// below 1,024 tokens, then 1,024 and every further full 128 tokens. fresh counts the tokens of
+// conversation messages the previous request did not show: new to the model, so no layout could
+// have had them cached. The cache measures count pairs of consecutive requests (the first
+// request has nothing before it); the token counts count every request.
+type replayStats struct {
+	requests, tokens, maxTokens, shown int
+	// over the requests that have one before them
+	pairTokens, cached, fresh int
+	// re-bases: requests that share none of the previous request's conversation messages
+	rebases, minGap int
+}
+
+func measureReplay(tb testing.TB, enc tokenizer.Codec, reqs []chatRequest, conversationLength int) replayStats {
+	count := func(m upstreamMessage) int {
+		r, err := enc.Count(m.Role)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		t, err := enc.Count(m.Text)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return r + t + 3
 	}
-	pairs := float64(len(res.bodies) - 1)
-	var tokens, maxTokens, bytes int
-	for i, body := range res.bodies {
-		tokens += res.tokens[i]
-		maxTokens = max(maxTokens, res.tokens[i])
-		bytes += len(body)
+	st := replayStats{minGap: conversationLength}
+	lastLayout := 0
+	for i, r := range reqs {
+		total := 3
+		for _, m := range r.msgs {
+			total += count(m)
+			if isConversationMessage(m) {
+				st.shown++
+			}
+		}
+		st.requests++
+		st.tokens += total
+		st.maxTokens = max(st.maxTokens, total)
+		if i == 0 {
+			lastLayout = r.newest
+			continue
+		}
+		prev := reqs[i-1]
+		st.pairTokens += total
+
+		prefix, whole := 0, 0
+		for whole < min(len(prev.msgs), len(r.msgs)) && prev.msgs[whole] == r.msgs[whole] {
+			prefix += count(r.msgs[whole])
+			whole++
+		}
+		if whole < min(len(prev.msgs), len(r.msgs)) && prev.msgs[whole].Role == r.msgs[whole].Role {
+			a, c := prev.msgs[whole].Text, r.msgs[whole].Text
+			k := 0
+			for k < min(len(a), len(c)) && a[k] == c[k] {
+				k++
+			}
+			role, _ := enc.Count(r.msgs[whole].Role)
+			part, _ := enc.Count(c[:k])
+			prefix += 2 + role + max(0, part-1)
+		}
+		if prefix >= 1024 {
+			st.cached += 1024 + (prefix-1024)/128*128
+		}
+
+		shownBefore := map[upstreamMessage]bool{}
+		for _, m := range prev.msgs {
+			shownBefore[m] = true
+		}
+		firstConversation := len(prev.msgs)
+		for j, m := range prev.msgs {
+			if isConversationMessage(m) {
+				firstConversation = j
+				break
+			}
+		}
+		for _, m := range r.msgs {
+			if isConversationMessage(m) && !shownBefore[m] {
+				st.fresh += count(m)
+			}
+		}
+		if whole <= firstConversation {
+			st.rebases++
+			st.minGap = min(st.minGap, r.newest-lastLayout)
+			lastLayout = r.newest
+		}
 	}
-	reqs := float64(len(res.bodies))
-	b.ReportMetric(sum/pairs, "shared-prefix-mean-%")
-	b.ReportMetric(worst, "shared-prefix-worst-%")
-	b.ReportMetric(float64(tokens)/reqs, "tokens/req")
-	b.ReportMetric(float64(maxTokens), "tokens-max")
-	b.ReportMetric(float64(tokens)/reqs/upstreamTokens, "x-upstream-tokens")
+	return st
+}
+
+// isConversationMessage tells the parts showing conversation messages from the rules, the memory
+// and the app's notes: those are the system role or start with a bracketed heading (a
+// participant's text always follows their name).
+func isConversationMessage(m upstreamMessage) bool {
+	return m.Role != "system" && !strings.HasPrefix(m.Text, "[")
+}
+
+// reportReplay turns one replay into the benchmark's metrics (see replayStats), ours and the
+// rebuilt upstream's for the same requests. reuse-% is cached over the tokens that are not fresh
+// (what was sent before and could have been served from the cache: the target's measure),
+// cached-% cached over all tokens (what the bill sees; at most 100 - fresh-%, whatever the
+// layout); x-upstream-tokens is our tokens over upstream's, summed over the same requests;
+// rebases counts requests that share none of the previous one's conversation messages and
+// rebase-min-gap is the fewest messages between two layouts (counting the first); shown/req is
+// how many conversation messages (a photo with text counts twice) a request shows on average.
+func reportReplay(b *testing.B, enc tokenizer.Codec, res replayResult, conversationLength int) {
+	ours := measureReplay(b, enc, res.ours, conversationLength)
+	up := measureReplay(b, enc, res.upstream, conversationLength)
+	reqs := float64(ours.requests)
+	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
+	bytes := 0
+	for _, n := range res.bodies {
+		bytes += n
+	}
+	b.ReportMetric(reqs, "requests")
+	b.ReportMetric(pct(ours.cached, ours.pairTokens-ours.fresh), "reuse-%")
+	b.ReportMetric(pct(ours.cached, ours.pairTokens), "cached-%")
+	b.ReportMetric(pct(ours.fresh, ours.pairTokens), "fresh-%")
+	b.ReportMetric(pct(up.cached, up.pairTokens-up.fresh), "upstream-reuse-%")
+	b.ReportMetric(pct(up.cached, up.pairTokens), "upstream-cached-%")
+	b.ReportMetric(float64(ours.tokens)/reqs, "tokens/req")
+	b.ReportMetric(float64(up.tokens)/reqs, "upstream-tokens/req")
+	b.ReportMetric(float64(ours.tokens)/float64(up.tokens), "x-upstream-tokens")
+	b.ReportMetric(float64(ours.maxTokens), "tokens-max")
+	b.ReportMetric(float64(ours.shown)/reqs, "shown/req")
+	b.ReportMetric(float64(up.shown)/reqs, "upstream-shown/req")
+	b.ReportMetric(float64(ours.rebases), "rebases")
+	b.ReportMetric(float64(ours.minGap), "rebase-min-gap")
 	b.ReportMetric(float64(bytes)/reqs, "body-bytes/req")
-	b.ReportMetric(reqs, "full-window-requests")
 }

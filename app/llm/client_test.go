@@ -255,7 +255,7 @@ func TestFollowUpCarriesTheImageWithAltTextSizeAndProfiles(t *testing.T) {
 	if !strings.Contains(last.Text(), `Alt text: "a lake"`) || !strings.Contains(last.Text(), "448x336") {
 		t.Errorf("follow-up text must carry alt text and size, got %q", last.Text())
 	}
-	if !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-2].Text(), `"Ann":"likes hiking"`) { // the memory, just before the image
+	if !strings.Contains(reqs[0].Messages[1].Text(), `"Ann":"likes hiking"`) { // the memory, right after the rules
 		t.Error("follow-up must carry the participant profiles")
 	}
 }

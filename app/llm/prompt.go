@@ -31,15 +31,31 @@ type ImageAttachment struct {
 	Unavailable   string
 }
 
-// Request is one consultation of the model: the engine's request (kind, names, recent messages
-// oldest first, news budget), the conversation's stored memory, and on the follow-up the image
-// the model asked to see.
+// Request is one consultation of the model: the engine's request (kind, names, the messages
+// shown, news budget), the memory shown at the base of the layout, where the layout leaves
+// messages out, and on the follow-up the image the model asked to see.
 type Request struct {
+	// LLMRequest.History holds the messages shown, oldest first.
 	engine.LLMRequest
+	// Memory is the conversation's memory as the layout shows it: as it stood when the window
+	// was laid out (see EngineAdapter), not necessarily as stored now.
 	Memory engine.Memory
+	// Older is how many earlier messages are not shown; the memory stands for them.
+	Older int
+	// Notes are the app's notes that stand between the messages shown, in order: where messages
+	// the model never saw are left out, and where the persona changed since the memory shown.
+	Notes []Note
+	// Notice tells the model that the messages shown may leave its view after this request.
+	Notice bool
 	// Attachment is the prepared image (or why it is unavailable) that a follow-up carries;
 	// nil on a first request.
 	Attachment *ImageAttachment
+}
+
+// Note is a note of the app's placed before History[At] (At == len(History): after the last).
+type Note struct {
+	At   int
+	Text string
 }
 
 // Part is one provider-neutral prompt message.
@@ -51,11 +67,11 @@ type Part struct {
 
 // Prompt is the ordered list of messages for one request, laid out so that consecutive
 // requests share a long byte-identical prefix that providers cache: the fixed rules and the
-// participants first, then the settled history (whose first message stays put for a block of
-// requests, see engine.HistoryWindow), then the memory the model keeps (which changes when
-// the model updates it), then the messages newer than the memory and any per-request
-// instruction. The first Stable parts are the ones the next request of the same block repeats
-// unless the memory changed.
+// participants first, then the memory as it stood when the history window was laid out, then
+// the messages since, oldest first (see engine.HistoryWindow), and last whatever belongs to
+// this request alone (a notice that old messages are about to leave the model's view, placed
+// before the newest message, an image and an instruction). The first Stable parts are the ones
+// the next request of the same layout repeats.
 type Prompt struct {
 	Parts  []Part
 	Stable int
@@ -121,7 +137,7 @@ STAYING SILENT
 Answer {"response": null} when the message does not need you, when others are talking privately, when you have nothing to add, or when you have been talking a lot without being asked. You may still update summary or profiles while silent. Exception: when addressed by name, reply.
 
 THE SUMMARY
-You see only the most recent messages literally; older ones are represented by the summary you keep. Update "summary" whenever something would otherwise be lost: decisions, plans, dates, open questions, ongoing topics, who said what, how people relate. Keep it detailed and useful (several paragraphs are fine), and write the whole summary each time you change it, because it replaces the stored one. If you look at an image, note what it showed in the summary.
+You see only the most recent messages literally; older ones are represented by the summary you keep. The memory shown is as of the first message shown: your later changes are saved and appear there later, and a [MEMORY UPDATE] note among the messages replaces what it names. Update "summary" whenever something would otherwise be lost: decisions, plans, dates, open questions, ongoing topics, who said what, how people relate. Keep it detailed and useful (several paragraphs are fine), and write the whole summary each time you change it, because it replaces the stored one. If you look at an image, note what it showed in the summary.
 
 IMAGES
 Images appear as "Name: [IMAGE: <reference>]" followed by their alt text when there is any. You cannot open the references yourself. If an image matters for your answer, answer with only {"requestImage": "<reference>"} using the exact reference shown; the app then sends you the image and asks again. Request one image at a time and only when it is relevant. Do not confuse images from the chat with search results.
@@ -151,6 +167,25 @@ const newsInstructionFormat = `[APP INSTRUCTION] The chat has been quiet for a w
 
 const followUpNoMoreImages = `You cannot request another image now; answer with "response" (or null) based on what you have.`
 
+// leavingNotice goes before the newest message of a request after which the window may be
+// compacted (engine.HistoryWindow): the model's answer is its chance to keep what it needs.
+const leavingNotice = `[APP NOTE - not from a participant] After this turn you will see only the newest few of these messages: put anything else worth keeping in "summary" now. No reply is needed to this note.`
+
+// gapNote stands where messages the model never saw are left out because too many arrived at
+// once.
+func gapNote(n int) string {
+	return fmt.Sprintf("[APP NOTE - not from a participant] %d messages sent here are not shown.", n)
+}
+
+// personaNote stands where the persona customization changed after the memory shown was taken;
+// it applies from there on.
+func personaNote(customization string) string {
+	if s := strings.TrimSpace(customization); s != "" {
+		return "[MEMORY UPDATE - from the Clanker app] The active customization is now:\n" + s
+	}
+	return "[MEMORY UPDATE - from the Clanker app] The active customization was removed."
+}
+
 // youName is how Google Messages names the local user; the prompt uses the
 // configured name instead.
 const youName = "You"
@@ -175,19 +210,27 @@ func BuildPrompt(req Request) Prompt {
 	}
 	parts = append(parts, Part{Role: System, Text: strings.TrimRight(sys.String(), "\n")})
 
-	settled := req.Settled
-	if settled <= 0 || settled > len(req.History) {
-		settled = len(req.History)
-	}
-	for _, m := range req.History[:settled] {
-		parts = append(parts, historyParts(m, local)...)
-	}
-	if text := memoryText(mem, req.OlderCount); text != "" {
+	if text := memoryText(mem, req.Older); text != "" {
 		parts = append(parts, Part{Role: User, Text: text})
 	}
-	stable := len(parts)
-	for _, m := range req.History[settled:] {
-		parts = append(parts, historyParts(m, local)...)
+	stable := -1
+	notes := req.Notes
+	for i := 0; i <= len(req.History); i++ {
+		for len(notes) > 0 && notes[0].At <= i {
+			parts = append(parts, Part{Role: User, Text: notes[0].Text})
+			notes = notes[1:]
+		}
+		if i == len(req.History) {
+			break
+		}
+		if i == len(req.History)-1 && req.Notice {
+			stable = len(parts)
+			parts = append(parts, Part{Role: User, Text: leavingNotice})
+		}
+		parts = append(parts, historyParts(req.History[i], local)...)
+	}
+	if stable < 0 {
+		stable = len(parts)
 	}
 
 	if img := req.Attachment; img != nil {
@@ -203,19 +246,13 @@ func BuildPrompt(req Request) Prompt {
 }
 
 // memoryText is the app's message holding what the model keeps about the conversation and
-// how many older messages it does not see, or "" when there is nothing to say. It comes
-// after the settled history rather than in the system message, so that a memory update
-// costs the provider's cache only what follows it.
+// how many older messages it does not see, or "" when there is nothing to say. It comes right
+// after the rules. A new layout shares the memory up to its first part that changed, so the
+// parts are ordered to lose the least: the profiles (rewritten now and then), the summary
+// (rewritten most often, and the longest), the persona (short, and rarely changed) and last the
+// count of older messages, which changes with every layout.
 func memoryText(mem engine.Memory, older int) string {
 	var b strings.Builder
-	if older > 0 {
-		fmt.Fprintf(&b, "[%d older messages, before the ones above, are not shown; the summary covers them]\n", older)
-	}
-	if s := strings.TrimSpace(mem.Customization); s != "" {
-		b.WriteString("\n[ACTIVE CUSTOMIZATION]\n")
-		b.WriteString(s)
-		b.WriteByte('\n')
-	}
 	if len(mem.Profiles) > 0 {
 		// json.Marshal sorts map keys, so the same profiles always give the same bytes.
 		p, _ := json.Marshal(mem.Profiles)
@@ -226,6 +263,15 @@ func memoryText(mem engine.Memory, older int) string {
 	if s := strings.TrimSpace(mem.Summary); s != "" {
 		b.WriteString("\n[CONVERSATION SUMMARY - older messages are not shown]\n")
 		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	if s := strings.TrimSpace(mem.Customization); s != "" {
+		b.WriteString("\n[ACTIVE CUSTOMIZATION]\n")
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	if older > 0 {
+		fmt.Fprintf(&b, "\n[%d older messages are not shown; the summary covers them]\n", older)
 	}
 	if b.Len() == 0 {
 		return ""

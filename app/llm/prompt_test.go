@@ -59,26 +59,37 @@ func TestOwnMessagesAreAssistantTurnsWithoutPrefixAndOthersAreNamed(t *testing.T
 
 func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	conv := conversationOf(30)
-	conv.OlderCount = 12
+	conv.Older = 12
 	before := BuildPrompt(conv)
-	if mem := before.Parts[before.Stable-1].Text; !strings.HasPrefix(mem, "[MEMORY") || !strings.Contains(mem, "[12 older messages") ||
-		!strings.Contains(mem, "cheerful sailor") || !strings.Contains(mem, "runs marathons") || !strings.Contains(mem, "trip to the coast") {
-		t.Fatalf("the memory must close the stable part with the counter, customization, profiles and summary, got %q", mem)
+	mem := before.Parts[1].Text
+	if !strings.HasPrefix(mem, "[MEMORY") || !strings.Contains(mem, "cheerful sailor") || !strings.Contains(mem, "runs marathons") ||
+		!strings.Contains(mem, "trip to the coast") || !strings.HasSuffix(mem, "[12 older messages are not shown; the summary covers them]") {
+		t.Fatalf("the memory must follow the rules with the profiles, summary, customization and, last, the count, got %q", mem)
 	}
-	// A new message arrives within the window's block: the settled history and the memory
-	// stay where they were and the message follows them.
-	conv.Settled = len(conv.History)
+	if strings.Index(mem, "runs marathons") > strings.Index(mem, "trip to the coast") || strings.Index(mem, "trip to the coast") > strings.Index(mem, "cheerful sailor") {
+		t.Fatal("the memory's parts must come as profiles, summary, persona")
+	}
+	// A new message arrives: everything before stays where it was and the message follows.
 	conv.History = append(conv.History, engine.Message{Sender: "Ann", Text: "Clanker, thoughts?"})
 	after := BuildPrompt(conv)
-	if CommonPrefixBytes(before, after) != before.Bytes() || after.Stable != before.Stable {
-		t.Fatalf("the next request of a block must repeat the whole previous one: shared %d of %d bytes", CommonPrefixBytes(before, after), before.Bytes())
+	if CommonPrefixBytes(before, after) != before.Bytes() || after.Stable != len(after.Parts) {
+		t.Fatalf("the next request must repeat the whole previous one: shared %d of %d bytes", CommonPrefixBytes(before, after), before.Bytes())
 	}
-	// The model updates its summary: what precedes the memory is still shared.
-	updated := conv
-	updated.Memory.Summary = "Ann and Bob settled on the coast."
-	mem := BuildPrompt(updated)
-	if got, want := CommonPrefixBytes(after, mem), after.StablePrefixBytes()-len(after.Parts[after.Stable-1].Text)-len("\n\n"); got < want {
-		t.Fatalf("a memory update must keep the rules and the settled history (%d bytes), shared %d", want, got)
+	// A notice that the messages are about to leave the view goes before the newest message and
+	// is not part of what the next request repeats.
+	noticed := conv
+	noticed.Notice = true
+	np := BuildPrompt(noticed)
+	if np.Parts[len(np.Parts)-2].Text != leavingNotice || np.Stable != len(np.Parts)-2 || CommonPrefixBytes(before, np) != before.Bytes() {
+		t.Fatalf("the notice must stand before the newest message, after everything the previous request held")
+	}
+	// A compaction with the same memory still shares the rules and the memory up to the count.
+	compacted := conv
+	compacted.History, compacted.Older = conv.History[20:], 32
+	cp := BuildPrompt(compacted)
+	counter := "[12 older messages are not shown; the summary covers them]"
+	if got, want := CommonPrefixBytes(after, cp), len(after.canonical(1))+len("user\n")+len(mem)-len(counter); got < want {
+		t.Fatalf("a new layout with the same memory must share the rules and the memory before the count (%d bytes), shared %d", want, got)
 	}
 	// An activation or news instruction goes at the end, after the prefix.
 	act := conv
@@ -91,6 +102,29 @@ func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	other := BuildPrompt(Request{LLMRequest: engine.LLMRequest{UserName: "Eve"}})
 	if CommonPrefixBytes(after, other) < len(systemRules) {
 		t.Fatalf("different conversations must share the rules (%d bytes), shared %d", len(systemRules), CommonPrefixBytes(after, other))
+	}
+}
+
+// The app's notes stand before the message they are placed at, in order; one placed after the
+// last message comes last.
+func TestNotesStandBetweenTheMessages(t *testing.T) {
+	hist := []engine.Message{
+		{ID: "1", Sender: "Ann", Text: "two photos", Images: []engine.Image{{Src: "blob:a"}, {Src: "blob:b"}}},
+		{ID: "2", Sender: "Bob", Text: "nice"},
+		{ID: "3", Sender: "Ann", Text: "newer"},
+	}
+	p := BuildPrompt(Request{LLMRequest: engine.LLMRequest{UserName: "Dana", History: hist}, Memory: engine.Memory{Summary: "a summary"},
+		Notes: []Note{{At: 1, Text: gapNote(40)}, {At: 2, Text: personaNote("Speak like a pirate.")}, {At: 3, Text: personaNote("")}}})
+	var heads []string
+	for _, part := range p.Parts[1:] {
+		heads = append(heads, part.Text[:min(len(part.Text), 12)])
+	}
+	want := []string{"[MEMORY - fr", "Ann: two pho", "Ann: [IMAGE:", "Ann: [IMAGE:", "[APP NOTE - ", "Bob: nice", "[MEMORY UPDA", "Ann: newer", "[MEMORY UPDA"}
+	if fmt.Sprint(heads) != fmt.Sprint(want) {
+		t.Fatalf("parts %q, want %q", heads, want)
+	}
+	if !strings.Contains(p.Parts[5].Text, "40 messages") || !strings.HasSuffix(p.Parts[7].Text, "Speak like a pirate.") || !strings.HasSuffix(p.Parts[9].Text, "was removed.") {
+		t.Fatalf("note texts: %q, %q, %q", p.Parts[5].Text, p.Parts[7].Text, p.Parts[9].Text)
 	}
 }
 
@@ -112,7 +146,7 @@ func TestFollowUpCarriesImageAfterHistory(t *testing.T) {
 	if last.ImageURL == "" || !strings.Contains(last.Text, `Alt text: "beach"`) || !strings.Contains(last.Text, "cannot request another image") {
 		t.Fatalf("want the image as the last part with alt text and a no-more-images note, got %+v", last)
 	}
-	if !strings.Contains(p.Parts[0].Text, "runs marathons") {
+	if !strings.Contains(p.Parts[1].Text, "vegetarian, into chess") {
 		t.Fatal("the follow-up must include the participant profiles")
 	}
 }

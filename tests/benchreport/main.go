@@ -38,7 +38,7 @@ type target struct {
 	Min, Max    float64
 }
 
-// targets are the goals of issue 17 and the comparisons they are judged beside.
+// targets are the goals of issues 17 and 32 and the comparisons they are judged beside.
 var targets = map[string][]target{
 	"BenchmarkOptimize12MP/scene": {
 		{Ratio: "BenchmarkOptimize12MPBaseline/scene", Max: 0.5},
@@ -49,9 +49,17 @@ var targets = map[string][]target{
 		{Ratio: "BenchmarkOptimize12MPBaseline/texture", Max: 0.5},
 		{Ratio: "BenchmarkOptimize12MPCanvas/texture"},
 	},
-	"BenchmarkPromptCacheReplay/history=50": {
-		{Unit: "shared-prefix-mean-%", Min: 90},
-		{Unit: "x-upstream-tokens", Max: 0.9},
+	"BenchmarkPromptCacheReplay/active/history=20": {
+		{Unit: "reuse-%", Min: 90}, {Unit: "x-upstream-tokens", Max: 0.85}, {Unit: "rebase-min-gap", Min: 20},
+	},
+	"BenchmarkPromptCacheReplay/active/history=50": {
+		{Unit: "reuse-%", Min: 90}, {Unit: "x-upstream-tokens", Max: 0.85}, {Unit: "rebase-min-gap", Min: 50},
+	},
+	"BenchmarkPromptCacheReplay/available/history=20": {
+		{Unit: "reuse-%", Min: 90}, {Unit: "x-upstream-tokens", Max: 0.85}, {Unit: "rebase-min-gap", Min: 20},
+	},
+	"BenchmarkPromptCacheReplay/available/history=50": {
+		{Unit: "reuse-%", Min: 90}, {Unit: "x-upstream-tokens", Max: 0.85}, {Unit: "rebase-min-gap", Min: 50},
 	},
 	"BenchmarkAppStartToBridgeReady": {
 		{Unit: "ms-to-page-usable", Max: 1500},
@@ -83,13 +91,14 @@ type goal struct {
 	OrText      string
 }
 
-// goals are issue 17's targets, in its order; the installer sizes (point 5) come from the
-// release artifacts.
+// goals are the targets of issue 17, in its order, then issue 32's; the installer sizes (17.5)
+// come from the release artifacts. Issue 17's prompt-cache point is measured by issue 32's
+// replay, which compares like with like (the same 300 messages on both sides).
 var goals = []goal{
-	{Point: "17.1", What: "prompt cache: shared prefix of consecutive requests, history 50", Bench: "BenchmarkPromptCacheReplay/history=50",
-		Target: target{Unit: "shared-prefix-mean-%", Min: 90}, Beside: []string{"shared-prefix-worst-%"}},
-	{Point: "17.1", What: "prompt cache: tokens per request over the upstream extension's 3,438", Bench: "BenchmarkPromptCacheReplay/history=50",
-		Target: target{Unit: "x-upstream-tokens", Max: 0.9}, Beside: []string{"tokens/req"}},
+	{Point: "17.1", What: "prompt cache: reuse of consecutive requests, history 50, a request per message", Bench: "BenchmarkPromptCacheReplay/active/history=50",
+		Target: target{Unit: "reuse-%", Min: 90}, Beside: []string{"cached-%"}},
+	{Point: "17.1", What: "prompt cache: tokens per request over upstream's on the same conversation, history 50", Bench: "BenchmarkPromptCacheReplay/active/history=50",
+		Target: target{Unit: "x-upstream-tokens", Max: 0.9}, Beside: []string{"tokens/req", "upstream-tokens/req"}},
 	{Point: "17.2", What: "images: time over the plain image/jpeg + x/image/draw baseline (scene)", Bench: "BenchmarkOptimize12MP/scene",
 		Target: target{Ratio: "BenchmarkOptimize12MPBaseline/scene", Max: 0.5}},
 	{Point: "17.2", What: "images: PSNR (luma) against the float reference (scene)", Bench: "BenchmarkOptimize12MP/scene",
@@ -107,6 +116,30 @@ var goals = []goal{
 	{Point: "17.4", What: "memory: settings window <= 60 MiB extra, or closed when not shown", Bench: "BenchmarkAppMemory",
 		Target: target{Unit: "MiB-pss-settings-extra", Max: 60}, Beside: []string{"MiB-alloc-settings-extra", "MiB-alloc-left-by-settings"},
 		Or: &target{Unit: "MiB-pss-settings-after-close", Max: 0.001}, OrText: "closed when not shown: no settings process is left once its window closed"},
+	{Point: "32.1", What: "prompt cache, Active (a request per message), history 20: reuse under OpenAI's rule (1,024 tokens, then 128-token steps)", Bench: "BenchmarkPromptCacheReplay/active/history=20",
+		Target: target{Unit: "reuse-%", Min: 90}, Beside: []string{"cached-%", "fresh-%", "upstream-reuse-%"}},
+	{Point: "32.1", What: "prompt tokens, Active (a request per message), history 20: ours over upstream's (rebuilt) on the same messages", Bench: "BenchmarkPromptCacheReplay/active/history=20",
+		Target: target{Unit: "x-upstream-tokens", Max: 0.85}, Beside: []string{"tokens/req", "upstream-tokens/req", "shown/req", "upstream-shown/req"}},
+	{Point: "32.1", What: "prompt layout, Active (a request per message), history 20: messages between two re-bases (at most one per 20 messages)", Bench: "BenchmarkPromptCacheReplay/active/history=20",
+		Target: target{Unit: "rebase-min-gap", Min: 20}, Beside: []string{"rebases"}},
+	{Point: "32.1", What: "prompt cache, Active (a request per message), history 50: reuse under OpenAI's rule (1,024 tokens, then 128-token steps)", Bench: "BenchmarkPromptCacheReplay/active/history=50",
+		Target: target{Unit: "reuse-%", Min: 90}, Beside: []string{"cached-%", "fresh-%", "upstream-reuse-%"}},
+	{Point: "32.1", What: "prompt tokens, Active (a request per message), history 50: ours over upstream's (rebuilt) on the same messages", Bench: "BenchmarkPromptCacheReplay/active/history=50",
+		Target: target{Unit: "x-upstream-tokens", Max: 0.85}, Beside: []string{"tokens/req", "upstream-tokens/req", "shown/req", "upstream-shown/req"}},
+	{Point: "32.1", What: "prompt layout, Active (a request per message), history 50: messages between two re-bases (at most one per 50 messages)", Bench: "BenchmarkPromptCacheReplay/active/history=50",
+		Target: target{Unit: "rebase-min-gap", Min: 50}, Beside: []string{"rebases"}},
+	{Point: "32.1", What: "prompt cache, Available (a request per mention, 11-18 messages apart), history 20: reuse under OpenAI's rule (1,024 tokens, then 128-token steps)", Bench: "BenchmarkPromptCacheReplay/available/history=20",
+		Target: target{Unit: "reuse-%", Min: 90}, Beside: []string{"cached-%", "fresh-%", "upstream-reuse-%"}},
+	{Point: "32.1", What: "prompt tokens, Available (a request per mention, 11-18 messages apart), history 20: ours over upstream's (rebuilt) on the same messages", Bench: "BenchmarkPromptCacheReplay/available/history=20",
+		Target: target{Unit: "x-upstream-tokens", Max: 0.85}, Beside: []string{"tokens/req", "upstream-tokens/req", "shown/req", "upstream-shown/req"}},
+	{Point: "32.1", What: "prompt layout, Available (a request per mention, 11-18 messages apart), history 20: messages between two re-bases (at most one per 20 messages)", Bench: "BenchmarkPromptCacheReplay/available/history=20",
+		Target: target{Unit: "rebase-min-gap", Min: 20}, Beside: []string{"rebases"}},
+	{Point: "32.1", What: "prompt cache, Available (a request per mention, 11-18 messages apart), history 50: reuse under OpenAI's rule (1,024 tokens, then 128-token steps)", Bench: "BenchmarkPromptCacheReplay/available/history=50",
+		Target: target{Unit: "reuse-%", Min: 90}, Beside: []string{"cached-%", "fresh-%", "upstream-reuse-%"}},
+	{Point: "32.1", What: "prompt tokens, Available (a request per mention, 11-18 messages apart), history 50: ours over upstream's (rebuilt) on the same messages", Bench: "BenchmarkPromptCacheReplay/available/history=50",
+		Target: target{Unit: "x-upstream-tokens", Max: 0.85}, Beside: []string{"tokens/req", "upstream-tokens/req", "shown/req", "upstream-shown/req"}},
+	{Point: "32.1", What: "prompt layout, Available (a request per mention, 11-18 messages apart), history 50: messages between two re-bases (at most one per 50 messages)", Bench: "BenchmarkPromptCacheReplay/available/history=50",
+		Target: target{Unit: "rebase-min-gap", Min: 50}, Beside: []string{"rebases"}},
 }
 
 // about says, for a benchmark (matched by name prefix), what it measures and what its
@@ -114,7 +147,7 @@ var goals = []goal{
 var about = []struct{ prefix, text string }{
 	{"BenchmarkEngine", "Engine: cost of one event through the engine's goroutine (issue 4). MessageAdded includes the store save and re-arming the reading-delay timer; SendThroughput is the inbox round trip."},
 	{"BenchmarkOptimize12MP", "Images (issue 17): a 4032x3024 JPEG (quality 90, 4:2:0) shrunk to 1344x1008 at JPEG quality 80, in one process. scene is photo-like (sky, clouds, hills, a house, grass with detail at every scale, sensor noise; 2.7 MB); texture is the synthetic sawtooth pattern the earlier figures used (6 MB), a worst case for decoding and aliasing. Optimize12MP is images.Optimize; Baseline is image/jpeg decode, golang.org/x/image/draw CatmullRom.Scale straight into an RGBA of the target size (draw.Src), image/jpeg q80; Canvas is headless Chromium doing what the upstream extension does (new Image from a blob URL, drawImage onto a 1344x1008 canvas, toDataURL('image/jpeg', 0.8)), timed by the page's clock after one warm-up. PSNR is against a reference made from the same source: decoded at full size by image/jpeg, each plane scaled to 1344x1008 with a Lanczos-3 filter in float64, never rounded or compressed; the candidate's chroma is upsampled with the triangle filter browsers use. PSNR-Y is luma alone (the codec figure, independent of chroma upsampling); PSNR-RGB compares R, G, B after a float JFIF conversion of both. Even the reference itself encoded at quality 80 reaches only about 32 dB PSNR-Y on texture, so the 34.5 dB target is judged on scene. Heap: 20 photos optimised in a row (scene and texture alternately); heap-inuse is the largest HeapInuse after any of them, heap-held the largest HeapSys-HeapReleased (heap memory kept from the OS, which also covers the peak inside each call), both above what the process held before."},
-	{"BenchmarkPromptCacheReplay", "Prompt cache (issue 17): a fixed 60-message reference conversation (four people planning a trip, five Clanker replies, two photos) replayed one request per message through the engine's history window, the LLM adapter and the real client; a fake endpoint on loopback captures each body exactly as posted. The fake model stays silent and rewrites the summary every sixth request and the profiles every fifteenth (an assumed rate). Over the requests whose window is full (11 at history 50, 41 at 20): shared-prefix-% is how much of each body is a byte-identical prefix of the previous body (what a provider's prompt cache can reuse), mean and worst; tokens/req the o200k tokens of the messages (github.com/tiktoken-go/tokenizer, offline; role and text of each message plus OpenAI's 3 tokens of framing per message and 3 for the reply), tokens-max the largest request; x-upstream-tokens is tokens/req over 3,438, the upstream extension's request at history 50 as issue 17 measured it (its system prompt is not in this repository, so it is not rebuilt here); body-bytes/req the JSON body size."},
+	{"BenchmarkPromptCacheReplay", "Prompt cache (issues 17 and 32): a fixed 300-message conversation (app/llm/testdata/replay: four friends plan a cabin weekend, take it, settle up and plan a birthday dinner; 9 photos; 21 messages address Clanker, 11 to 18 messages apart, each answered by a Clanker message) replayed through the LLM adapter and the real client against a fake endpoint on loopback that captures each body as posted. active asks at every message but Clanker's own (279 requests), available at each message that addresses Clanker (21 requests); history=N is the history size setting (20 is the default). The adapter is handed every message so far, as the engine hands them over, and lays the window out itself (engine.HistoryWindow). The fake model stays silent; it rewrites its summary every sixth request and its profiles every twelfth (an assumed rate, not a measured one), sets a persona when asked to talk like a pirate and drops it when asked to stop; its summary holds the facts known so far, at most the latest twelve (from 30 tokens at the start to 170 after 60 messages and 430 to 470 after 200), its profiles up to 140. upstream is the upstream extension's request for the same messages at the same points with the same memory, rebuilt (not replayed) from the behaviour reference (shared/reference/upstream-clanker-behavior.md: section 4.2's layout, the system prompt, then persona and profiles as system messages, the summary as a user message, then the last historySize messages without alt text; section 4.4's rules, with the participants and the count of older messages written into the system prompt) in app/llm/upstream_rebuild_test.go; its rules are reworded, 1,663 o200k tokens against the 1,670 of upstream's own (measured on its source), so the comparison errs, if at all, in upstream's favour. Tokens are o200k (github.com/tiktoken-go/tokenizer, offline): role and text of each message, 3 of framing per message and 3 for the reply. Over pairs of consecutive requests: a request's prefix is what it shares with the previous one (whole messages, then the common start of the first that differs); cached is what OpenAI's prompt cache serves of it (nothing under 1,024 tokens, then 1,024 and every further full 128); fresh is the tokens of conversation messages the previous request did not show, which no layout could have had cached. reuse-% is cached over the tokens that are not fresh (the target's measure: how much of what was sent before is served from the cache), cached-% cached over all tokens (what the bill sees; never above 100 - fresh-%, which in available mode, where each request brings 11 to 18 new messages, is about 89 at history 20 and 90 at 50 for any layout); upstream-reuse-% and upstream-cached-% are the same for upstream, whose system prompt changes whenever the count of older messages does. x-upstream-tokens is our tokens over upstream's summed over the same requests (the 0.668 reported before divided this project's tokens on its own 60-message conversation by a figure for upstream on another one); tokens/req and upstream-tokens/req are the means, tokens-max our largest request. rebases counts requests that share none of the previous request's conversation messages and rebase-min-gap the fewest messages between two layouts (counting the first); shown/req and upstream-shown/req are the conversation parts a request shows on average (a photo is one more); body-bytes/req is the JSON body. ns/op is the replay through loopback HTTP, not a target."},
 	{"BenchmarkBridgeNewMessage", "Bridge in headless Chromium on a page with 40 or 400 rendered rows (issue 3), per new message: latency-us from the row's insertion (with its label) to the event being posted; own-us the bridge's own observer work; post-us the test host's CDP binding (differs in Wails); bridge-us both; task-us the renderer's whole task time including the page's own layout. own-us must not grow with the row count."},
 	{"BenchmarkApp", "The real app under Xvfb on the simulator (issues 6 and 17). StartToBridgeReady: one op is 5 cold starts (each with a fresh HOME, so WebKit's caches are cold, and a fresh configured data directory); ms-to-page-usable is from exec until the bridge has reported a usable page state (no_conversation or conversation) and the conversation list has reached Go; beside it, from the same starts, ms-to-page-loaded, when the simulator page's own script had run and opened its event stream (it then fetches its state and pictures from loopback and renders the list: the page's own time); -min and -max are the fastest and slowest start of the op. Where the time goes, from the app's log: ms-to-boot-page when the bootstrap page ran (process, GTK, WebKit and its web process started), ms-to-bridge-hello when the injected bridge first spoke from the Messages page (document start), ms-to-bridge-ready its first page_state. Memory: PSS (proportional set size: shared pages split between the processes sharing them) of the app, WebKitWebProcess and WebKitNetworkProcess (total = the three), idle on an open conversation and after a 10-minute conversation compressed in time (200 incoming messages back to back, every tenth addressing Clanker, 20 typed replies at zero model latency). Before each sample the benchmark waits for the app's own idle release (10 s after work stops the app collects its Go heap, returns the free pages and trims glibc's C heap, and its web-process extension trims the page process's C heap; nothing is forced by the test), then until PSS has settled (WebKit collects JavaScript garbage on its own timers and has no call to force it). alloc is the allocated part of PSS (anonymous and shared memory: heaps, JavaScript and DOM, Go); the rest is file-backed (code, fonts), whose PSS share moves with how many other processes on the machine map the same libraries, so growth counts allocated memory over the idle PSS: growth-same-page-% on another conversation whose page content is the same before and after the chat (what the target judges), growth-% on the chat's own conversation, whose page then holds 220 more rows (the page's growth), growth-pss-% the plain PSS ratio. go-heap is the Go heap in use, read after the sample with a collection (Clanker's own Go memory). A PSS share also drops while any other process maps the same libraries (another WebKit app, a stray Xvfb sharing Mesa's): the idle total read 180 MiB on a loaded shared machine and 242-246 MiB on a quiet one for the same allocated 79-80 MiB (both before the window process stopped loading GLX). The settings window is opened from the status pill as a user does: settings-extra is what the whole tree's PSS grew by while it was open, settings-window its own processes' PSS; it is a process of its own (clanker settings) that ends when its window closes, so settings-after-close is what is left of it once closed, and alloc-left-by-settings what the tree's allocated memory differs from just before it opened (issue 17: at most 60 MiB extra, or closed when not shown)."},
 }
@@ -512,7 +545,7 @@ func insertSummary(report, summary string) string {
 	return report + "\n" + summary
 }
 
-// Summary is the table of every issue-17 target: the figure, what it is compared with, the
+// Summary is the table of every issue-17 and issue-32 target: the figure, what it is compared with, the
 // command that measures it alone, and whether it is met. A target whose benchmark is not
 // in this run says so instead of a verdict.
 func Summary(results []*Result, artifacts []Artifact, tags string) string {
@@ -521,7 +554,7 @@ func Summary(results []*Result, artifacts []Artifact, tags string) string {
 		byName[r.Name] = r
 	}
 	var b strings.Builder
-	b.WriteString("## Issue 17 targets\n\n")
+	b.WriteString("## Issue 17 and 32 targets\n\n")
 	b.WriteString("Each figure is the median of this report's runs (the sections below have every metric); the command measures that target alone.\n\n")
 	b.WriteString("| point | target | figure and comparison | command | verdict |\n|---|---|---|---|---|\n")
 	for _, g := range goals {

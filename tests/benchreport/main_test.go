@@ -114,11 +114,12 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 	res := Parse(strings.NewReader(sample + appSample))
 	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}, {"clanker_1_amd64.deb", 9_000_000}, {"clanker-1.tar.gz", 12_000_000}}
 	out := insertSummary(Render(res, "m", "make bench", time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)), Summary(res, arts, "webkit2_41"))
-	if i, j := strings.Index(out, "## Issue 17 targets"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
+	if i, j := strings.Index(out, "## Issue 17 and 32 targets"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
 		t.Fatalf("the summary is not above the package sections:\n%s", out)
 	}
 	for _, want := range []string{
-		"| 17.1 | prompt cache: shared prefix of consecutive requests, history 50 | not in this run | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkPromptCacheReplay$/^history=50$' ./app/llm` | not measured |",
+		"| 17.1 | prompt cache: reuse of consecutive requests, history 50, a request per message | not in this run | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkPromptCacheReplay$/^active$/^history=50$' ./app/llm` | not measured |",
+		"| 32.1 | prompt cache, Available (a request per mention, 11-18 messages apart), history 20: reuse under OpenAI's rule (1,024 tokens, then 128-token steps) | not in this run |",
 		"0.50x the time of Optimize12MPBaseline/scene (target <= 0.5x)",
 		"34.40 PSNR-Y-dB (target >= 34.5)",
 		"`go test -tags webkit2_41 -run '^$' -bench '^BenchmarkOptimize12MP$/^scene$' ./tests/imagebench` | **NOT met** |",
@@ -138,6 +139,33 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 	}
 	if s := Summary(res, nil, "webkit2_41"); !strings.Contains(s, "no release artifacts in this run | `make dist` | not measured |") {
 		t.Errorf("without artifacts the installer row should say not measured:\n%s", s)
+	}
+}
+
+const promptSample = `pkg: github.com/clanker-desktop/clanker/app/llm
+BenchmarkPromptCacheReplay/active/history=20-2   	1	 900000000 ns/op	 95.4 reuse-%	 94.5 cached-%	 0.86 fresh-%	 0.792 x-upstream-tokens	 1910 tokens/req	 2411 upstream-tokens/req	 20 rebase-min-gap	 15 rebases
+BenchmarkPromptCacheReplay/available/history=50-2   	1	 90000000 ns/op	 89.5 reuse-%	 84.1 cached-%	 0.86 x-upstream-tokens	 12 rebase-min-gap
+`
+
+// Issue 32's prompt rows judge each replay case on its own bounds, beside the comparisons.
+func TestSummaryJudgesThePromptCacheReplayCases(t *testing.T) {
+	res := Parse(strings.NewReader(promptSample))
+	out := Summary(res, nil, "webkit2_41")
+	for _, want := range []string{
+		"| 32.1 | prompt cache, Active (a request per message), history 20: reuse under OpenAI's rule (1,024 tokens, then 128-token steps) | 95.4 reuse-% (target >= 90); 94.5 cached-%; 0.86 fresh-% | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkPromptCacheReplay$/^active$/^history=20$' ./app/llm` | **met** |",
+		"0.792 x-upstream-tokens (target <= 0.85); 1910 tokens/req; 2411 upstream-tokens/req",
+		"20 rebase-min-gap (target >= 20); 15 rebases",
+		"89.5 reuse-% (target >= 90); 84.1 cached-%",
+		"0.86 x-upstream-tokens (target <= 0.85)",
+		"12 rebase-min-gap (target >= 50)",
+		"| 32.1 | prompt cache, Active (a request per message), history 50: reuse under OpenAI's rule (1,024 tokens, then 128-token steps) | not in this run |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "| **NOT met** |"); n != 3 {
+		t.Errorf("want the three missed Available history-50 targets judged NOT met, got %d:\n%s", n, out)
 	}
 }
 

@@ -280,6 +280,9 @@ func config(g globalFlags, args []string, stdin io.Reader, stdout, stderr io.Wri
 			fmt.Fprintf(stderr, "clanker: %v\n", err)
 			return 1
 		}
+		if note := run.ConfigSetNote(ctx, sc, args[1]); note != "" {
+			fmt.Fprintf(stderr, "clanker: %s\n", note)
+		}
 		return 0
 	}
 	fmt.Fprintln(stderr, "usage: clanker config list | get KEY | set KEY VALUE (set apiKey - reads stdin)")

@@ -225,6 +225,7 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 			Diagnostics:     text,
 			ShowDiagnostics: g.showDiag,
 			Demo:            g.demo,
+			Version:         version,
 			Logger:          log,
 		})
 	}

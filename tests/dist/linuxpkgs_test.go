@@ -27,8 +27,8 @@ import (
 // linuxFiles are the files every Linux package installs, with their modes.
 func linuxFiles() map[string]string {
 	want := map[string]string{
-		"/usr/bin/clanker":                        "-rwxr-xr-x",
-		"/usr/share/applications/clanker.desktop": "-rw-r--r--",
+		"/usr/bin/clanker":                                     "-rwxr-xr-x",
+		"/usr/share/applications/clanker.desktop":              "-rw-r--r--",
 		"/usr/lib/clanker/web-extensions/libclanker-webext.so": "-rw-r--r--",
 	}
 	for _, s := range hicolorSizes {

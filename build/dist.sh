@@ -216,6 +216,19 @@ recompress_deb() {
   [ "$(ar t "$deb" | tr '\n' ' ')" = "debian-binary control.tar.gz data.tar.xz " ] || die "$deb lost dpkg's member order"
 }
 
+# recompress_arch rewrites the Arch package's zstd stream at level 19. nfpm writes it at
+# zstd's default level (11.0 MB for this package); 19 makes it about 8.7 MB, within issue 17's
+# 10 MB for what people download. Only the outer compression changes: the tar inside, with
+# its .PKGINFO and .MTREE, stays byte for byte, and level 19 keeps zstd's default 8 MiB
+# window, which every zstd reader (pacman's libarchive included) accepts.
+recompress_arch() {
+  local pkg=$1
+  [ -f "$pkg" ] || die "no Arch package to recompress: $pkg"
+  command -v zstd >/dev/null || die "zstd not found: install the zstd package"
+  zstd -dc "$pkg" | zstd -19 -T1 -q -o "$pkg.new" || { rm -f "$pkg.new"; die "recompressing $pkg failed"; }
+  mv "$pkg.new" "$pkg"
+}
+
 # Every build: no `go mod tidy` (other people edit go.mod; the release takes it as committed),
 # no bindings generation (it would run the app), no frontend build (the pages are embedded Go
 # assets), paths trimmed for reproducible binaries.
@@ -252,6 +265,7 @@ for target in $targets; do
     grep -q '^version_schema: none$' "$stage/build/bin/nfpm-arch.yaml" || die "could not switch the Arch recipe's version schema"
     (cd "$stage" && CLANKER_VERSION=$(arch_version "$version") \
       "$nfpm" package --config build/bin/nfpm-arch.yaml --packager archlinux --target "$out/") >&2
+    recompress_arch "$out"/clanker-*-x86_64.pkg.tar.zst
     recompress_deb "$out"/clanker_*_amd64.deb
     log "linux: .tar.gz"
     name="clanker-$version-linux-amd64"

@@ -43,7 +43,7 @@ packages=(
 if $dist; then
   packages+=(
     rpm                             # make dist-test reads the .rpm's header and checks its digests (rpm -qp, rpmkeys -K)
-    pacman-package-manager zstd     # ... and the Arch package's (pacman -Qp; the archive is zstd-compressed)
+    pacman-package-manager zstd     # ... and the Arch package's (pacman -Qp); make dist recompresses it with zstd -19
   )
 fi
 if $windows; then

@@ -27,7 +27,7 @@ const modulePath = "github.com/clanker-desktop/clanker"
 // adapters lists the adapter packages (each with its subpackages). Two packages in the same
 // adapter may import each other; packages in different adapters may not.
 var adapters = []string{
-	"app/sqlite", "app/llm", "app/images", "app/keychain", "app/page", "app/diag", "app/demo", "app/desktop",
+	"app/sqlite", "app/llm", "app/images", "app/keychain", "app/page", "app/diag", "app/demo", "app/desktop", "app/update",
 }
 
 // ownedLibraries names, for third-party modules only one part of the app may use, that part.

@@ -225,6 +225,7 @@ func settingsWindow(g globalFlags, stdin io.Reader, stderr io.Writer, log *slog.
 			Diagnostics:     text,
 			ShowDiagnostics: g.showDiag,
 			Demo:            g.demo,
+			Version:         version,
 			Logger:          log,
 		})
 	}
@@ -279,6 +280,9 @@ func config(g globalFlags, args []string, stdin io.Reader, stdout, stderr io.Wri
 		if err := run.ConfigSet(ctx, sc, args[1], value); err != nil {
 			fmt.Fprintf(stderr, "clanker: %v\n", err)
 			return 1
+		}
+		if note := run.ConfigSetNote(ctx, sc, args[1]); note != "" {
+			fmt.Fprintf(stderr, "clanker: %s\n", note)
 		}
 		return 0
 	}

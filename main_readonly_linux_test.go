@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runAsCLIEnv) == "1" {
 		os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if os.Getenv(readKeychainEnv) == "1" {
+		printKeychain()
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

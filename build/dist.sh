@@ -3,12 +3,21 @@
 #
 #   build/dist.sh [-o DIR] [TARGET...]   build TARGETs (default: windows linux) into DIR (default dist)
 #   build/dist.sh version [REPO]         print the version derived from git, and nothing else
+#   build/dist.sh arch-version VERSION   print VERSION as the Arch package carries it
+#   build/dist.sh manifests [DIR]        (re)write DIR/manifests from the artifacts in DIR (default
+#                                        dist), e.g. once the macOS job's .dmg joined the others
 #
 # Targets:
 #   windows  clanker-V-windows-amd64.exe and Clanker-V-windows-amd64-setup.exe (NSIS, cross-built)
-#   linux    clanker_V_amd64.deb (nfpm) and clanker-V-linux-amd64.tar.gz
+#   linux    clanker_V_amd64.deb, clanker-V-1.x86_64.rpm and clanker-A-1-x86_64.pkg.tar.zst
+#            (nfpm; A is V in pacman's order, see arch_version), and clanker-V-linux-amd64.tar.gz
 #   darwin   Clanker-V-macos-universal.dmg and Clanker-V-macos-universal.app.zip (macOS only:
 #            .github/workflows/macos.yml runs it on a macOS runner)
+#
+# After the targets, DIR/manifests gets the package manager manifests for what was built
+# (build/manifests): winget's three files for the Windows installer, a Scoop manifest for the
+# bare .exe and a Homebrew cask for the .dmg, each with the artifact's SHA-256. SHA256SUMS
+# lists the artifacts in DIR itself.
 #
 # Why a staged copy: `wails build` writes into the project while it works (a Windows .syso
 # resource file in the main package, wails_tools.nsh, the WebView2 bootstrapper, build/bin)
@@ -77,8 +86,53 @@ numeric_version() {
   echo "$((10#$a)).$((10#$b)).$((10#$c))"
 }
 
+# The licence the packages and manifests declare: the Linux packages' recipe holds it (see
+# the comment there), the manifests repeat it.
+license=$(sed -n 's/^license: *//p' "$root/build/linux/nfpm.yaml")
+[ -n "$license" ] || die "build/linux/nfpm.yaml names no licence"
+
+# arch_version VERSION prints the version as the Arch package carries it. pacman orders
+# versions like rpm, without a pre-release marker: letters right after the version make it
+# older ("1.2.3rc.1" before "1.2.3"), a dot and more make it newer ("1.2.3.r3.g1a2b3c4"
+# after "1.2.3"), and it allows no "-". nfpm's own conversion drops the build metadata, which
+# would give a build made after a tag the tag's version.
+arch_version() {
+  local v=$1 base rest pre meta="" out
+  base=${v%%[-+]*}
+  rest=${v#"$base"}
+  case $rest in *+*) meta=${rest#*+} ;; esac
+  pre=${rest%%+*}
+  pre=${pre#-}
+  out=$base${pre//-/_}
+  if [ -n "$meta" ]; then
+    case $meta in
+      [0-9]*) out="$out.r${meta//-/_}" ;;
+      *) out="$out.${meta//-/_}" ;;
+    esac
+  fi
+  echo "$out"
+}
+
+# write_manifests DIR VERSION: the package manager manifests for the artifacts in DIR.
+write_manifests() {
+  (cd "$root" && go run ./build/manifests -dir "$1" -version "$2" -license "$license") ||
+    die "writing the package manager manifests failed"
+}
+
 if [ "${1:-}" = "version" ]; then
   version_from_git "${2:-$root}"
+  exit 0
+fi
+if [ "${1:-}" = "arch-version" ]; then
+  arch_version "$2"
+  exit 0
+fi
+if [ "${1:-}" = "manifests" ]; then
+  dir=${2:-$root/dist}
+  case $dir in /*) ;; *) dir="$PWD/$dir" ;; esac
+  version=$(version_from_git "$root")
+  check_version "$version"
+  write_manifests "$dir" "$version"
   exit 0
 fi
 
@@ -142,6 +196,7 @@ printf '!define CLANKER_VERSION "%s"\n!define CLANKER_VERSION_NUMERIC "%s"\n' "$
 mkdir -p "$out"
 # Remove earlier artifacts so SHA256SUMS never lists files from another version.
 rm -f "$out"/clanker* "$out"/Clanker* "$out"/SHA256SUMS
+rm -rf "$out"/manifests
 
 # recompress_deb rewrites the .deb's data.tar.xz at xz's strongest preset with its x86
 # filter. nfpm's xz writer has no level (an 8 MiB dictionary); the binary is ~40 MB, so the
@@ -159,6 +214,19 @@ recompress_deb() {
     mv data.tar.xz.new data.tar.xz && ar rD "$deb" data.tar.xz) || { rm -rf "$dir"; die "recompressing $deb failed"; }
   rm -rf "$dir"
   [ "$(ar t "$deb" | tr '\n' ' ')" = "debian-binary control.tar.gz data.tar.xz " ] || die "$deb lost dpkg's member order"
+}
+
+# recompress_arch rewrites the Arch package's zstd stream at level 19. nfpm writes it at
+# zstd's default level (11.0 MB for this package); 19 makes it about 8.7 MB, within issue 17's
+# 10 MB for what people download. Only the outer compression changes: the tar inside, with
+# its .PKGINFO and .MTREE, stays byte for byte, and level 19 keeps zstd's default 8 MiB
+# window, which every zstd reader (pacman's libarchive included) accepts.
+recompress_arch() {
+  local pkg=$1
+  [ -f "$pkg" ] || die "no Arch package to recompress: $pkg"
+  command -v zstd >/dev/null || die "zstd not found: install the zstd package"
+  zstd -dc "$pkg" | zstd -19 -T1 -q -o "$pkg.new" || { rm -f "$pkg.new"; die "recompressing $pkg failed"; }
+  mv "$pkg.new" "$pkg"
 }
 
 # Every build: no `go mod tidy` (other people edit go.mod; the release takes it as committed),
@@ -187,9 +255,17 @@ for target in $targets; do
     [ -x "$bin" ] || die "wails did not produce $bin"
     log "linux: the page process's web extension"
     (cd "$stage" && bash build/webext.sh build/bin/web-extensions) >&2 || die "build/webext.sh failed"
-    log "linux: nfpm .deb"
-    (cd "$stage" && CLANKER_VERSION=$version \
-      "$nfpm" package --config build/linux/nfpm.yaml --packager deb --target "$out/") >&2
+    for packager in deb rpm; do
+      log "linux: nfpm $packager"
+      (cd "$stage" && CLANKER_VERSION=$version \
+        "$nfpm" package --config build/linux/nfpm.yaml --packager "$packager" --target "$out/") >&2
+    done
+    log "linux: nfpm archlinux (version $(arch_version "$version"))"
+    sed 's/^version_schema: semver$/version_schema: none/' "$stage/build/linux/nfpm.yaml" >"$stage/build/bin/nfpm-arch.yaml"
+    grep -q '^version_schema: none$' "$stage/build/bin/nfpm-arch.yaml" || die "could not switch the Arch recipe's version schema"
+    (cd "$stage" && CLANKER_VERSION=$(arch_version "$version") \
+      "$nfpm" package --config build/bin/nfpm-arch.yaml --packager archlinux --target "$out/") >&2
+    recompress_arch "$out"/clanker-*-x86_64.pkg.tar.zst
     recompress_deb "$out"/clanker_*_amd64.deb
     log "linux: .tar.gz"
     name="clanker-$version-linux-amd64"
@@ -229,9 +305,11 @@ for target in $targets; do
   esac
 done
 
+write_manifests "$out" "$version"
+
 (
   cd "$out"
-  files=$(ls | grep -v "^SHA256SUMS$" | sort || true)
+  files=$(find . -maxdepth 1 -type f ! -name SHA256SUMS | sed 's|^\./||' | sort)
   [ -n "$files" ] || die "nothing was built"
   if command -v sha256sum >/dev/null; then sha256sum $files; else shasum -a 256 $files; fi >SHA256SUMS
 )

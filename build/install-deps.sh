@@ -6,7 +6,8 @@
 #
 #   build/install-deps.sh             what building, running and the Linux tests need
 #   build/install-deps.sh --check     also govulncheck and its offline database (make check)
-#   build/install-deps.sh --dist      also the pinned Wails CLI and nfpm (release packaging)
+#   build/install-deps.sh --dist      also the pinned Wails CLI and nfpm (release packaging) and
+#                                     the rpm and pacman tools make dist-test reads packages with
 #   build/install-deps.sh --windows   also Wine and MinGW (make test-windows)
 set -euo pipefail
 
@@ -32,12 +33,19 @@ packages=(
   chromium                            # bridge and simulator tests (headless)
   xvfb xauth                          # full-app tests under xvfb-run
   dbus dbus-x11                       # private session bus for tray and notification tests
+  gnome-keyring                       # a real Secret Service for the API-key keychain test
   xdotool imagemagick                 # full-app tests: find windows, take screenshots
   fonts-dejavu-core                   # readable screenshots
   nsis p7zip-full                     # Windows installer cross-build and its content check
   xz-utils binutils                   # the .deb's data recompressed at xz -9e (ar swaps the member)
   ca-certificates git make
 )
+if $dist; then
+  packages+=(
+    rpm                             # make dist-test reads the .rpm's header and checks its digests (rpm -qp, rpmkeys -K)
+    pacman-package-manager zstd     # ... and the Arch package's (pacman -Qp); make dist recompresses it with zstd -19
+  )
+fi
 if $windows; then
   packages+=(
     wine64                          # runs the Windows build's tests and its installer (make test-windows)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"unicode"
@@ -94,6 +95,16 @@ type Notifications struct {
 	HideContent bool `json:"hideContent"`
 }
 
+// Updates says whether Clanker looks for a newer release, and where. It only ever tells the
+// user ("Clanker 1.2.4 is available", with a link); it never downloads or installs anything.
+type Updates struct {
+	// Check asks the release feed at most once a day (never in the demo).
+	Check bool `json:"check"`
+	// Feed is the release feed's address: "" means the project's GitHub releases. An https
+	// address, or http on this computer.
+	Feed string `json:"feed"`
+}
+
 // Settings is every user setting except the API key. It is the one definition the store, the
 // settings window, `clanker config` and the engine share; the JSON names are the stored format
 // and the settings window's field names, so they never change.
@@ -118,6 +129,7 @@ type Settings struct {
 	Notifications         Notifications  `json:"notifications"`
 	StartHidden           bool           `json:"startHidden"`
 	Autostart             bool           `json:"autostart"`
+	Updates               Updates        `json:"updates"`
 }
 
 // DefaultSettings returns the settings a fresh install starts with. They match the
@@ -133,6 +145,7 @@ func DefaultSettings() Settings {
 		QuietStopHour:         DefaultQuietStopHour,
 		Budget:                Budget{Kind: BudgetNone},
 		Notifications:         Notifications{Errors: true, IncomingWhileHidden: true},
+		Updates:               Updates{Check: true},
 	}
 }
 
@@ -152,6 +165,8 @@ const (
 	// FieldPrices is the budget's model prices (Budget.Prices), which the settings window
 	// edits as a list of its own.
 	FieldPrices = "prices"
+	// FieldUpdateFeed is Updates.Feed.
+	FieldUpdateFeed = "updateFeed"
 )
 
 // FieldError is one problem with one setting, phrased for the user.
@@ -201,6 +216,7 @@ func (s *Settings) Normalize() {
 	if s.Budget.Kind == "" {
 		s.Budget.Kind = BudgetNone
 	}
+	s.Updates.Feed = strings.TrimSpace(s.Updates.Feed)
 }
 
 // Validate checks every setting and returns FieldErrors (nil when all is well).
@@ -239,10 +255,39 @@ func (s Settings) Validate() error {
 		// the save instead keeps the form as typed and says what to add.
 		add(FieldPrices, "%s", NoPriceMessage(missing[0]))
 	}
+	if msg := FeedProblem(s.Updates.Feed); msg != "" {
+		add(FieldUpdateFeed, "%s", msg)
+	}
 	if len(es) == 0 {
 		return nil
 	}
 	return es
+}
+
+// FeedProblem is the sentence for a release feed address that cannot be used, or "" for a
+// usable one ("" itself means the default feed). Like the endpoint, the feed is https, or
+// plain http only on this computer, so nobody on the network can answer in its place.
+func FeedProblem(feed string) string {
+	if feed == "" {
+		return ""
+	}
+	const want = "The release feed must be an https address (plain http only on this computer), like https://api.github.com/repos/OWNER/REPO/releases/latest."
+	if len(feed) > MaxEndpointLength || strings.ContainsAny(feed, " \t\r\n") {
+		return want
+	}
+	u, err := url.Parse(feed)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return want
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return ""
+	case "http":
+		if IsLocalHost(u.Hostname()) {
+			return ""
+		}
+	}
+	return want
 }
 
 // rangeErrors checks the numbers and choices the engine's timing and policies depend on. The
@@ -385,6 +430,9 @@ func (s *Settings) Clamp() {
 		s.Budget.Kind = BudgetNone
 	}
 	s.Budget.Prices = clampPrices(s.Budget.Prices)
+	if FeedProblem(s.Updates.Feed) != "" {
+		s.Updates.Feed = ""
+	}
 }
 
 // clampPrices drops the stored prices that would not validate (and any beyond MaxPrices, in

@@ -28,6 +28,8 @@ func TestDefaultsMatchTheExtension(t *testing.T) {
 		{"start hidden", d.StartHidden, false},
 		{"autostart", d.Autostart, false},
 		{"endpoint", d.Endpoint, ""},
+		{"update check", d.Updates.Check, true},
+		{"update feed", d.Updates.Feed, ""},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -63,6 +65,7 @@ func TestValidateReportsEachOutOfRangeFieldWithASentence(t *testing.T) {
 			s.Budget = Budget{Kind: BudgetCost, MonthlyCost: 5, Prices: map[string]Price{"other": {}}}
 		}},
 		{FieldBudget, func(s *Settings) { s.Budget = Budget{Kind: "euros"} }},
+		{FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "http://releases.example.com/latest" }},
 	}
 	for _, c := range cases {
 		s := DefaultSettings()
@@ -100,7 +103,11 @@ func TestClampRepairsStoredValuesWithoutLosingValidOnes(t *testing.T) {
 	s := DefaultSettings()
 	s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour = 3, 1000, 0, 99
 	s.InactiveMode = "bogus"
+	s.Updates = Updates{Check: false, Feed: "ftp://old.example/feed"}
 	s.Clamp()
+	if s.Updates.Check || s.Updates.Feed != "" {
+		t.Errorf("clamp gave updates %+v; want the opt-out kept and the unusable feed replaced by the default", s.Updates)
+	}
 	if s.HistorySize != 10 || s.NewsMaxSearches != 100 || s.QuietStartHour != 0 || s.QuietStopHour != 9 || s.InactiveMode != InactiveIgnore {
 		t.Errorf("clamp gave history=%d news=%d quiet=%d..%d mode=%q; want 10, 100, 0..9, ignore",
 			s.HistorySize, s.NewsMaxSearches, s.QuietStartHour, s.QuietStopHour, s.InactiveMode)
@@ -209,6 +216,13 @@ func TestEverySettingHasALimitWithASentence(t *testing.T) {
 		{"endpoint at the limit", "", func(s *Settings) {
 			s.Endpoint = "https://api.example.com/" + strings.Repeat("v", MaxEndpointLength-len("https://api.example.com/"))
 		}},
+		{"release feed over https", "", func(s *Settings) { s.Updates.Feed = "https://api.github.com/repos/o/r/releases/latest" }},
+		{"release feed over http on this computer", "", func(s *Settings) { s.Updates.Feed = "http://127.0.0.1:8080/feed.json?x=1" }},
+		{"release feed over http elsewhere", FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "http://example.com/feed" }},
+		{"release feed with a password in it", FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "https://u:p@example.com/feed" }},
+		{"release feed that is a file", FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "file:///etc/passwd" }},
+		{"release feed with a line break", FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "https://example.com/a\nb" }},
+		{"release feed of 120 KB", FieldUpdateFeed, func(s *Settings) { s.Updates.Feed = "https://" + strings.Repeat("a", 120<<10) + ".com" }},
 		{"endpoint of 120 KB", FieldEndpoint, func(s *Settings) { s.Endpoint = "https://" + strings.Repeat("a", 120<<10) + ".com" }},
 		{"user name with an escape sequence", FieldUserName, func(s *Settings) { s.UserName = "Ann\x1b[2J" }},
 		{"user name with a bell", FieldUserName, func(s *Settings) { s.UserName = "Ann\a" }},

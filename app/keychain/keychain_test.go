@@ -2,6 +2,7 @@ package keychain
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -45,5 +46,55 @@ func TestKeychainFailuresAreReported(t *testing.T) {
 	}
 	if _, err := k.GetSecret(); err == nil || errors.Is(err, engine.ErrNoSecret) {
 		t.Fatalf("GetSecret on a broken keychain: err = %v, want a failure that is not 'not found'", err)
+	}
+}
+
+// What go-keyring passes through from D-Bus when nothing keeps secrets on the desktop becomes
+// one sentence (on Linux, where the Secret Service is an ordinary program that may be
+// missing); a keychain that answered with a failure keeps its own error. The real daemon and
+// a bus without it are tested in main_keychain_linux_test.go.
+func TestNoServiceErrorsBecomeOneSentence(t *testing.T) {
+	keyring.MockInit()
+	defer keyring.MockInit()
+	for _, c := range []struct {
+		err       string
+		noService bool
+	}{
+		{"The name org.freedesktop.secrets was not provided by any .service files", true},
+		{"Failed to activate service 'org.freedesktop.secrets': timed out (service_start_timeout=120000ms)", true},
+		{"dbus: couldn't determine address of session bus", true},
+		{"dial unix /run/user/1000/bus: connect: no such file or directory", true},
+		{"dial unix /tmp/bus: connect: connection refused", true},
+		{"Cannot create an item in a locked collection", false},
+		{"data is too big", false},
+	} {
+		keyring.MockInitWithError(errors.New(c.err))
+		var k System
+		err := k.SetSecret("sk-x")
+		if runtime.GOOS != "linux" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%q: on %s the error must stay as it is, got %v", c.err, runtime.GOOS, err)
+			}
+			continue
+		}
+		var ue *UnavailableError
+		if got := errors.As(err, &ue); got != c.noService {
+			t.Errorf("%q: an UnavailableError = %v, want %v (err %v)", c.err, got, c.noService, err)
+			continue
+		}
+		if !c.noService {
+			if err.Error() != c.err {
+				t.Errorf("%q: the keychain's own failure must pass through unchanged, got %q", c.err, err)
+			}
+			continue
+		}
+		if err.Error() != NoServiceSentence || !errors.Is(err, ErrNoService) || ue.Cause == nil || ue.Cause.Error() != c.err {
+			t.Errorf("%q: got %q (is ErrNoService: %v), want the sentence wrapping the cause", c.err, err, errors.Is(err, ErrNoService))
+		}
+		for _, op := range []func() error{func() error { _, err := k.GetSecret(); return err }, k.DeleteSecret} {
+			if err := op(); !errors.Is(err, ErrNoService) {
+				t.Errorf("%q: GetSecret/DeleteSecret gave %v, want the same sentence as SetSecret", c.err, err)
+			}
+		}
 	}
 }

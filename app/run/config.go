@@ -220,6 +220,37 @@ func unknownKey(key string, flat map[string]json.RawMessage) error {
 	return fmt.Errorf("unknown setting %q; known settings: %s", key, strings.Join(keys, ", "))
 }
 
+// ConfigSetNote is what `clanker config set` adds after it changed key: for the API key,
+// why it went to the database file when the keychain was meant to keep it ("" otherwise).
+func ConfigSetNote(ctx context.Context, s *sqlite.Store, key string) string {
+	if canonicalKey(key) != APIKeyName {
+		return ""
+	}
+	return KeyNote(ctx, s)
+}
+
+// KeyNote says why the API key is kept in the database file although the keychain was meant
+// to keep it: in one sentence that names what is missing when no keychain service is running
+// at all. It is "" when the key is in the keychain, when there is none, or when the user chose
+// --no-keychain.
+func KeyNote(ctx context.Context, s *sqlite.Store) string {
+	if s.Secrets == nil {
+		return ""
+	}
+	if _, loc, err := s.MaskedAPIKey(ctx); err != nil || loc != engine.KeyDatabase {
+		return ""
+	}
+	problem := s.KeychainProblem()
+	switch {
+	case problem == nil:
+		return ""
+	case errors.Is(problem, keychain.ErrNoService):
+		return "The API key is kept in Clanker's database file because " + problem.Error() +
+			". Start one and save the key again to move it into the keychain."
+	}
+	return "The API key is kept in Clanker's database file because the keychain failed: " + problem.Error() + "."
+}
+
 // ConfigSet changes one setting and saves it (validated; nothing is written when the
 // value is refused). Strings are taken as typed; other settings take JSON values
 // (true, 42, {"kind":"tokens","monthlyTokens":100000}). The API key goes to the keychain,

@@ -27,6 +27,7 @@ func (a *App) Status() menus.Status {
 	e := a.cur.Load()
 	st := menus.Status{WindowVisible: !a.hidden.Load(), Missing: e.st.MissingLabels(e.hasKey)}
 	st.Unread = a.unreadCount()
+	st.Update = a.updateStatus()
 	st.ConversationID = a.link.Current()
 	if st.ConversationID != "" {
 		st.ConversationName = engine.Clip(a.link.ConversationName(st.ConversationID), maxNameRunes)

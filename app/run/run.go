@@ -29,6 +29,7 @@ import (
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/app/update"
 	"github.com/clanker-desktop/clanker/inject"
 )
 
@@ -114,6 +115,9 @@ type App struct {
 	hint    hint
 	// idle hands freed memory back to the system after each burst of work.
 	idle *idleRelease
+	// updates looks for a newer release (nil in the demo); updateNotice is what it found.
+	updates      *update.Checker
+	updateNotice atomic.Pointer[update.Notice]
 
 	lmu       sync.Mutex
 	listeners map[int]func(menus.Status)
@@ -330,6 +334,7 @@ func New(opts Options) (a *App, err error) {
 		startHidden = false
 	}
 	a.startNotifier()
+	a.updates = newUpdateChecker(opts, a.dir, func() engine.Updates { return a.cur.Load().st.Updates }, a.onUpdateNotice, log)
 	a.shell, err = window.New(window.Options{
 		TargetURL:   target,
 		Title:       title,
@@ -513,6 +518,9 @@ func (a *App) Run() error {
 		return err
 	}
 	go a.watch(changes)
+	if a.updates != nil {
+		go a.updates.Run(a.ctx)
+	}
 	if a.opts.TestControlFile != "" {
 		if err := a.startTestControl(a.opts.TestControlFile); err != nil {
 			return err
@@ -556,6 +564,9 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 		}
 		if e.st.Autostart != prev.st.Autostart {
 			a.applyAutostart(e.st.Autostart)
+		}
+		if a.updates != nil && e.st.Updates != prev.st.Updates {
+			a.updates.SettingsChanged()
 		}
 		if err := a.eng.Send(engine.SettingsChanged{Settings: e.st, HasAPIKey: e.hasKey}); err != nil {
 			a.log.Error("engine refused the new settings", "err", err)

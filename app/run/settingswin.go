@@ -1,11 +1,13 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
 	"github.com/clanker-desktop/clanker/app/desktop/session"
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 )
@@ -23,6 +25,8 @@ type SettingsWindowOptions struct {
 	// Demo says these are the demo's settings (`clanker demo`): with no endpoint stored,
 	// the window says the demo model answers instead of "not set up".
 	Demo bool
+	// Version is this build's version, which the update check compares releases with.
+	Version string
 	// OnReady is called once the window is up (tests write a ready file).
 	OnReady func()
 	Logger  *slog.Logger
@@ -46,6 +50,10 @@ func SettingsWindow(o SettingsWindowOptions) error {
 		return err
 	}
 	defer s.Close()
+	var updates func(engine.Updates) settingswin.UpdateView
+	if !o.Demo {
+		updates = func(u engine.Updates) settingswin.UpdateView { return UpdateView(o.DataDir, o.Version, u) }
+	}
 	return settingswin.RunSettingsWindow(settingswin.SettingsOptions{
 		Store:           s,
 		Probe:           llm.Probe{Logger: log.With("component", "settings")},
@@ -55,6 +63,8 @@ func SettingsWindow(o SettingsWindowOptions) error {
 		Memory: sqlite.MemoryEditor{Store: s, AppRunning: func() bool {
 			return session.InstanceRunning(o.DataDir)
 		}},
+		KeyNote: func() string { return KeyNote(context.Background(), s) },
+		Updates: updates,
 		OnReady: o.OnReady,
 		Logger:  log,
 	})

@@ -28,14 +28,18 @@ func (s *Store) SetAPIKey(ctx context.Context, key string) (engine.KeyLocation, 
 	if key != "" {
 		loc = engine.KeyDatabase
 		if s.Secrets != nil {
-			if err := s.Secrets.SetSecret(key); err != nil {
+			err := s.Secrets.SetSecret(key)
+			s.noteKeychain(err)
+			if err != nil {
 				s.warn("OS keychain unavailable; keeping the API key in the database file", "err", err)
 			} else {
 				loc = engine.KeyKeychain
 			}
 		}
 	} else if s.Secrets != nil {
-		if err := s.Secrets.DeleteSecret(); err != nil {
+		err := s.Secrets.DeleteSecret()
+		s.noteKeychain(err)
+		if err != nil {
 			s.warn("could not remove the API key from the OS keychain", "err", err)
 		}
 	}
@@ -61,6 +65,11 @@ func (s *Store) SetAPIKey(ctx context.Context, key string) (engine.KeyLocation, 
 func (s *Store) APIKey(ctx context.Context) (string, engine.KeyLocation, error) {
 	if s.Secrets != nil {
 		v, err := s.Secrets.GetSecret()
+		if errors.Is(err, engine.ErrNoSecret) {
+			s.noteKeychain(nil)
+		} else {
+			s.noteKeychain(err)
+		}
 		switch {
 		case err == nil && v != "":
 			return v, engine.KeyKeychain, nil
@@ -84,6 +93,21 @@ func (s *Store) APIKey(ctx context.Context) (string, engine.KeyLocation, error) 
 func (s *Store) MaskedAPIKey(ctx context.Context) (string, engine.KeyLocation, error) {
 	k, loc, err := s.APIKey(ctx)
 	return engine.MaskKey(k), loc, err
+}
+
+// KeychainProblem is the keychain's failure at the last use of the API key (nil when the
+// keychain answered, or when there is none by choice): why a key that was meant for the
+// keychain sits in the database file. The settings window and `clanker config` say it.
+func (s *Store) KeychainProblem() error {
+	s.keyMu.Lock()
+	defer s.keyMu.Unlock()
+	return s.keychainErr
+}
+
+func (s *Store) noteKeychain(err error) {
+	s.keyMu.Lock()
+	s.keychainErr = err
+	s.keyMu.Unlock()
 }
 
 func (s *Store) warn(msg string, args ...any) {

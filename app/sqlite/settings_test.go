@@ -176,6 +176,17 @@ func TestAPIKeyFallsBackToTheDatabaseWithoutLoggingIt(t *testing.T) {
 	if !strings.Contains(buf.String(), "keychain unavailable") {
 		t.Errorf("fallback should be logged as a warning, log was %q", buf.String())
 	}
+	if p := s.KeychainProblem(); p == nil || p.Error() != "no secret service on this bus" {
+		t.Errorf("KeychainProblem = %v, want the keychain's failure (why the key is in the database)", p)
+	}
+	// Once the keychain answers again, there is no problem to report.
+	s.Secrets = &memKeychain{}
+	if _, _, err := s.APIKey(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.KeychainProblem(); p != nil {
+		t.Errorf("KeychainProblem after the keychain answered = %v, want nil", p)
+	}
 	if strings.Contains(buf.String(), testKey) || strings.Contains(buf.String(), "0123456789abcdef") {
 		t.Errorf("the log contains the API key: %q", buf.String())
 	}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -58,6 +59,10 @@ type Store struct {
 
 	recovery *Recovery
 	readOnly bool
+
+	// keyMu guards keychainErr, the keychain's failure at the last use of the API key.
+	keyMu       sync.Mutex
+	keychainErr error
 }
 
 // Recovery describes a damaged database that Open moved aside before

@@ -53,6 +53,7 @@ function collect() {
   };
   s.startHidden = $('startHidden').checked;
   s.autostart = $('autostart').checked;
+  s.updates = { check: $('updatesCheck').checked, feed: $('updateFeed').value };
   // A number field left empty or holding text is sent as -1 so Go's range check names it.
   for (const k of ['historySize', 'newsMaxSearches', 'quietStartHour', 'quietStopHour']) {
     if (!Number.isInteger(s[k])) s[k] = -1;
@@ -86,11 +87,16 @@ function fill(v) {
   $('hideContent').checked = !!n.hideContent;
   $('startHidden').checked = !!s.startHidden;
   $('autostart').checked = !!s.autostart;
+  const u = s.updates || {};
+  $('updatesCheck').checked = !!u.check;
+  $('updateFeed').value = u.feed || '';
+  fillUpdate(v.update || {});
   $('apiKey').value = '';
   $('apiKey').placeholder = v.apiKeyMasked ? v.apiKeyMasked : 'not set';
-  $('keyHint').textContent = v.apiKeyMasked
-    ? 'Stored in the ' + v.keyLocation + '. Leave empty to keep it.'
-    : '';
+  fillPresets(v.presets || []);
+  $('preset').value = v.preset || '';
+  showPreset();
+  showKeyHint();
   $('webSearchNote').textContent = v.webSearchNote || '';
   const banner = $('banner');
   banner.classList.toggle('demo', !!v.demoModel);
@@ -124,6 +130,141 @@ function fill(v) {
   $('readOnly').textContent = v.readOnly || '';
   $('readOnly').hidden = !v.readOnly;
   $('diagnostics').textContent = v.diagnostics || 'No diagnostics were passed to this window. Use Diagnostics in the tray or app menu.';
+}
+
+// Provider presets. Choosing one fills the endpoint and says where its key comes from; a
+// server on this computer needs no key, so its stand-in key is filled in and its models are
+// listed at once. Typing an endpoint picks the preset it belongs to, or Custom.
+let presets = [];
+
+function fillPresets(list) {
+  if (presets.length) return; // the options are made once; a save must not rebuild them
+  presets = list;
+  const sel = $('preset');
+  const custom = sel.querySelector('option[value="custom"]');
+  for (const p of list) {
+    const o = document.createElement('option');
+    o.value = p.id;
+    o.textContent = p.name;
+    sel.insertBefore(o, custom);
+  }
+}
+
+const presetById = (id) => presets.find((p) => p.id === id);
+
+// Endpoints compare as the Go side normalises them: case of scheme and host, and a trailing
+// slash, make no difference.
+function sameEndpoint(a, b) {
+  const norm = (e) => {
+    const t = (e || '').trim().replace(/\/+$/, '');
+    try {
+      const u = new URL(t);
+      return (u.protocol + '//' + u.host + u.pathname).replace(/\/+$/, '').toLowerCase();
+    } catch (_) {
+      return t.toLowerCase();
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+// storedKeyFits says whether the stored key was saved for endpoint, so Test connection and
+// Save may use it there.
+function storedKeyFits(endpoint) {
+  const saved = view && view.settings && view.settings.endpoint;
+  return !!(view && view.apiKeyMasked) && (!saved || sameEndpoint(saved, endpoint));
+}
+
+function showPreset() {
+  const p = presetById($('preset').value);
+  $('presetHint').textContent = p ? p.hint : ($('preset').value === 'custom' ? 'Any OpenAI-compatible server: enter its base URL (https, or http on this computer).' : '');
+  $('keyPage').hidden = !(p && p.keyUrl);
+  if (p && p.keyUrl) {
+    $('keyLink').textContent = p.keyUrl.replace(/^https:\/\//, '');
+    $('keyLink').href = p.keyUrl;
+    $('keyLink').dataset.url = p.keyUrl;
+  }
+  $('linkResult').textContent = '';
+}
+
+function showKeyHint() {
+  const v = view || {};
+  const typed = $('apiKey').value.trim();
+  const p = presetById($('preset').value);
+  let hint = '';
+  if (p && p.standInKey && typed === p.standInKey) {
+    hint = p.name + ' needs no key: Clanker sends "' + p.standInKey + '", which it ignores.';
+  } else if (v.apiKeyMasked && !typed && !storedKeyFits($('endpoint').value)) {
+    hint = 'The stored key was saved for ' + v.settings.endpoint + ': enter the key for this endpoint.';
+  } else if (v.apiKeyMasked) {
+    hint = 'Stored in the ' + v.keyLocation + '. Leave empty to keep it.';
+  }
+  if (v.keyNote) hint = (hint ? hint + ' ' : '') + v.keyNote;
+  $('keyHint').textContent = hint;
+}
+
+function choosePreset() {
+  const id = $('preset').value;
+  const p = presetById(id);
+  showPreset();
+  if (id === 'custom') $('endpoint').focus();
+  if (p) {
+    $('endpoint').value = p.endpoint;
+    const typed = $('apiKey').value.trim();
+    const otherStandIn = presets.some((q) => q.standInKey && q.standInKey === typed);
+    if (p.standInKey && (!typed || otherStandIn) && !storedKeyFits(p.endpoint)) {
+      $('apiKey').value = p.standInKey;
+    } else if (!p.standInKey && otherStandIn) {
+      $('apiKey').value = '';
+    }
+    if (!p.standInKey) $('apiKey').focus();
+  }
+  showKeyHint();
+  validateSoon();
+  // A server on this computer needs no key, so its models can be listed right away.
+  if (p && p.standInKey) testConnection();
+}
+
+// Typing an endpoint selects the preset it belongs to (or Custom).
+function endpointTyped() {
+  const e = $('endpoint').value;
+  const p = presets.find((x) => sameEndpoint(x.endpoint, e));
+  const id = p ? p.id : (e.trim() ? 'custom' : '');
+  if ($('preset').value !== id) {
+    $('preset').value = id;
+    showPreset();
+  }
+  showKeyHint();
+}
+
+// The update the app's last check found, and how the checks stand. The version and the page
+// come from the release feed: shown as text, opened only through OpenLink.
+function fillUpdate(u) {
+  $('updateBanner').hidden = !u.available;
+  $('updateText').textContent = u.available || '';
+  $('updateLink').dataset.url = u.url || '';
+  $('updateResult').textContent = '';
+  $('updateStatus').textContent = u.status || '';
+}
+
+async function openLink(url, out) {
+  try {
+    await api('OpenLink', url);
+    out.className = '';
+    out.textContent = 'Opened in your browser.';
+  } catch (e) {
+    out.className = 'bad';
+    out.textContent = e.message;
+  }
+}
+
+async function openKeyPage(ev) {
+  ev.preventDefault();
+  await openLink($('keyLink').dataset.url, $('linkResult'));
+}
+
+async function openUpdatePage(ev) {
+  ev.preventDefault();
+  await openLink($('updateLink').dataset.url, $('updateResult'));
 }
 
 // Model prices. Model names come from the user and from the store (conversation models,
@@ -249,21 +390,35 @@ async function testConnection() {
     const dl = $('models');
     list.textContent = '';
     dl.textContent = '';
+    // Model names come from the server: set as text and values only.
     for (const m of res.models || []) {
       const li = document.createElement('li');
-      li.textContent = m;
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'pickModel';
+      b.textContent = m;
+      b.setAttribute('aria-pressed', String(m === $('model').value.trim()));
+      b.addEventListener('click', () => pickModel(m));
+      li.appendChild(b);
       list.appendChild(li);
       const o = document.createElement('option');
       o.value = m;
       dl.appendChild(o);
     }
     list.hidden = !(res.models || []).length;
+    $('modelListHint').hidden = list.hidden;
   } catch (e) {
     out.className = 'bad';
     out.textContent = 'Test failed: ' + e.message;
   } finally {
     btn.disabled = false;
   }
+}
+
+function pickModel(m) {
+  $('model').value = m;
+  for (const b of $('modelList').querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.textContent === m));
+  validateSoon();
 }
 
 // Usage. Every value is set as text: conversation IDs come from the Messages page.
@@ -496,6 +651,11 @@ async function init() {
   $('form').addEventListener('change', validateSoon);
   $('form').addEventListener('submit', save);
   $('test').addEventListener('click', testConnection);
+  $('preset').addEventListener('change', choosePreset);
+  $('endpoint').addEventListener('input', endpointTyped);
+  $('apiKey').addEventListener('input', showKeyHint);
+  $('keyLink').addEventListener('click', openKeyPage);
+  $('updateLink').addEventListener('click', openUpdatePage);
   $('copyDiag').addEventListener('click', copyDiagnostics);
   $('conversation').addEventListener('change', showConversation);
   $('addProfile').addEventListener('click', () => addProfileRow('', ''));

@@ -82,6 +82,15 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "clanker-1.0.0-windows-amd64.exe"), make([]byte, 40_000_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "clanker-1.0.0-1.x86_64.rpm"), make([]byte, 9_900_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clanker-1.0.0-1-x86_64.pkg.tar.zst"), make([]byte, 11_000_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "manifests", "scoop"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -92,10 +101,15 @@ func TestDistSectionListsArtifactsWithSizesAndPeers(t *testing.T) {
 	sec := DistSection(dir, arts)
 	for _, want := range []string{"| clanker_1.0.0_amd64.deb | 2.50 MB (2500000 bytes) **target <= 10 MB: met** |",
 		"| Clanker-1.0.0-windows-amd64-setup.exe | 10.00 MB (10000001 bytes) **target <= 10 MB: NOT met** |",
-		"| clanker-1.0.0-windows-amd64.exe | 40.00 MB (40000000 bytes) |", "Tauri wrapper about 8 MB", "120 MB"} {
+		"| clanker-1.0.0-windows-amd64.exe | 40.00 MB (40000000 bytes) |", "Tauri wrapper about 8 MB", "120 MB",
+		"| clanker-1.0.0-1.x86_64.rpm | 9.90 MB (9900000 bytes) **target <= 10 MB: met** |",
+		"| clanker-1.0.0-1-x86_64.pkg.tar.zst | 11.00 MB (11000000 bytes) **target <= 10 MB: NOT met** |"} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("section lacks %q:\n%s", want, sec)
 		}
+	}
+	if strings.Contains(sec, "| manifests |") {
+		t.Errorf("the manifests folder is listed as an artifact:\n%s", sec)
 	}
 	if strings.Contains(sec, "SHA256SUMS |") {
 		t.Errorf("the checksum file is listed as an artifact:\n%s", sec)
@@ -112,7 +126,8 @@ BenchmarkAppMemory-2   	1	 9000000000 ns/op	 240 MiB-pss-total-idle	 260 MiB-pss
 
 func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 	res := Parse(strings.NewReader(sample + appSample))
-	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}, {"clanker_1_amd64.deb", 9_000_000}, {"clanker-1.tar.gz", 12_000_000}}
+	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}, {"clanker_1_amd64.deb", 9_000_000}, {"clanker-1-1.x86_64.rpm", 9_500_000},
+		{"clanker-1-1-x86_64.pkg.tar.zst", 8_700_000}, {"clanker-1.tar.gz", 12_000_000}}
 	out := insertSummary(Render(res, "m", "make bench", time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)), Summary(res, arts, "webkit2_41"))
 	if i, j := strings.Index(out, "## Issue 17 and 32 targets"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
 		t.Fatalf("the summary is not above the package sections:\n%s", out)
@@ -128,7 +143,7 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 		"3.5 growth-same-page-% (target <= 5)",
 		"80 MiB-pss-settings-extra (target <= 60); 0 MiB-pss-settings-after-close | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkAppMemory$' ./tests/e2e` | **met: closed when not shown",
 		"| 17.5 | installer",
-		"Clanker-1-windows-amd64-setup.exe 9.90 MB; clanker_1_amd64.deb 9.00 MB | `make dist` | **met** |",
+		"Clanker-1-windows-amd64-setup.exe 9.90 MB; clanker_1_amd64.deb 9.00 MB; clanker-1-1.x86_64.rpm 9.50 MB; clanker-1-1-x86_64.pkg.tar.zst 8.70 MB | `make dist` | **met** |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)

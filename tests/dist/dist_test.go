@@ -31,24 +31,33 @@ var hicolorSizes = []string{"16x16", "22x22", "24x24", "32x32", "48x48", "64x64"
 
 // artifacts names the files one `build/dist.sh windows linux` run must produce for version v.
 type artifacts struct {
-	dir, version, debVersion string
-	exe, setup, deb, tarball string
+	dir, version, debVersion, archVersion string
+	exe, setup, deb, rpm, arch, tarball   string
 }
 
-func newArtifacts(dir, version string) artifacts {
+// newArtifacts names the artifacts of version; archVersion is the version as the Arch
+// package carries it (`build/dist.sh arch-version`).
+func newArtifacts(dir, version, archVersion string) artifacts {
 	// nfpm writes a semver pre-release ("-dev") the Debian way ("~dev"), so that it sorts
-	// before the release.
+	// before the release; rpm reads "~" the same way.
 	debVersion := version
 	if i := strings.IndexAny(version, "-+"); i >= 0 && version[i] == '-' {
 		debVersion = version[:i] + "~" + version[i+1:]
 	}
 	return artifacts{
-		dir: dir, version: version, debVersion: debVersion,
+		dir: dir, version: version, debVersion: debVersion, archVersion: archVersion,
 		exe:     "clanker-" + version + "-windows-amd64.exe",
 		setup:   "Clanker-" + version + "-windows-amd64-setup.exe",
 		deb:     "clanker_" + debVersion + "_amd64.deb",
+		rpm:     "clanker-" + debVersion + "-1.x86_64.rpm",
+		arch:    "clanker-" + archVersion + "-1-x86_64.pkg.tar.zst",
 		tarball: "clanker-" + version + "-linux-amd64.tar.gz",
 	}
+}
+
+// all is every artifact, in the order the size lines are logged.
+func (a artifacts) all() []string {
+	return []string{a.setup, a.exe, a.deb, a.rpm, a.arch, a.tarball}
 }
 
 func (a artifacts) path(name string) string { return filepath.Join(a.dir, name) }
@@ -61,7 +70,7 @@ func TestReleaseArtifacts(t *testing.T) {
 		t.Skip("builds installers and installs a package: run with CLANKER_DIST_TEST=1 (make dist-test)")
 	}
 	root := testkit.RepoRoot(t)
-	for _, tool := range []string{"bash", "git", "makensis", "7z", "dpkg-deb", "dpkg-query"} {
+	for _, tool := range []string{"bash", "git", "makensis", "7z", "dpkg-deb", "dpkg-query", "rpm", "rpmkeys", "rpm2cpio", "pacman", "zstd", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is needed for the packaging test: run bash build/install-deps.sh --dist", tool)
 		}
@@ -70,18 +79,19 @@ func TestReleaseArtifacts(t *testing.T) {
 	// Derive the version once and hand it to the build, so a commit landing in between
 	// cannot make the build and the expectations disagree.
 	version := strings.TrimSpace(mustRun(t, root, nil, "bash", "build/dist.sh", "version"))
-	a := newArtifacts(t.TempDir(), version)
+	archVersion := strings.TrimSpace(mustRun(t, root, nil, "bash", "build/dist.sh", "arch-version", version))
+	a := newArtifacts(t.TempDir(), version, archVersion)
 	start := time.Now()
 	mustRun(t, root, []string{"CLANKER_VERSION=" + version, "CLANKER_DIST_STAGE=" + filepath.Join(t.TempDir(), "stage")},
 		"bash", "build/dist.sh", "-o", a.dir, "windows", "linux")
 	t.Logf("built version %s in %s", version, time.Since(start).Round(100*time.Millisecond))
-	for _, name := range []string{a.setup, a.exe, a.deb, a.tarball} {
+	for _, name := range a.all() {
 		if fi, err := os.Stat(a.path(name)); err == nil {
 			t.Logf("size %-55s %9d bytes (%.1f MB)", name, fi.Size(), float64(fi.Size())/1e6)
 		}
 	}
 
-	t.Run("the output folder holds exactly the four artifacts and SHA256SUMS", func(t *testing.T) {
+	t.Run("the output folder holds exactly the six artifacts, SHA256SUMS and the manifests", func(t *testing.T) {
 		checkFileSet(t, a)
 	})
 	t.Run("SHA256SUMS lists every artifact with its real hash", func(t *testing.T) {
@@ -99,6 +109,23 @@ func TestReleaseArtifacts(t *testing.T) {
 	t.Run("the .tar.gz holds a runnable binary, the menu entry, icons and a README", func(t *testing.T) {
 		checkTarball(t, a)
 	})
+	t.Run("the .rpm's header, digests, dependencies and files", func(t *testing.T) {
+		checkRpm(t, a)
+	})
+	t.Run("the Arch package's metadata, dependencies and files", func(t *testing.T) {
+		checkArch(t, a)
+	})
+	t.Run("the winget and Scoop manifests follow their schemas and name the real files' hashes", func(t *testing.T) {
+		download := "https://github.com/clanker-desktop/clanker/releases/download/v" + version
+		checkWinget(t, a.dir, version, download)
+		checkScoop(t, a.dir, version, download)
+		// The cask describes the macOS .dmg, which only the macOS runner builds
+		// (.github/workflows/macos.yml): a Linux build leaves it out rather than write a
+		// checksum of nothing. TestManifestsFollowTheirSchemas checks the cask's form.
+		if _, err := os.Stat(filepath.Join(a.dir, "manifests", "homebrew")); err == nil {
+			t.Error("a Homebrew cask was written although no .dmg was built")
+		}
+	})
 	t.Run("the .deb installs, clanker --version runs from /usr/bin, and removal leaves nothing", func(t *testing.T) {
 		checkInstallRunRemove(t, a)
 	})
@@ -113,7 +140,7 @@ func checkFileSet(t *testing.T, a artifacts) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	want := []string{a.setup, "SHA256SUMS", a.exe, a.deb, a.tarball}
+	want := append(a.all(), "SHA256SUMS", "manifests")
 	sort.Strings(got)
 	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -136,7 +163,7 @@ func checkSums(t *testing.T, a artifacts) {
 		}
 		listed[m[2]] = m[1]
 	}
-	for _, name := range []string{a.setup, a.exe, a.deb, a.tarball} {
+	for _, name := range a.all() {
 		want, ok := listed[name]
 		if !ok {
 			t.Errorf("SHA256SUMS does not list %s", name)

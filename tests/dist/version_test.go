@@ -137,3 +137,31 @@ func TestVersionOverrideIsUsedOnlyWhenItLooksLikeAVersion(t *testing.T) {
 		}
 	}
 }
+
+// The Arch package's version keeps what the release version says, in the order pacman's
+// vercmp gives versions (its manual: "1.0rc < 1.0 < 1.0.a < 1.0.1"): a pre-release runs on
+// from the version without a separator, so it sorts before the release; build metadata
+// follows after a dot, so a build made after a tag sorts after the tag's release, and two
+// snapshots of different commits differ.
+func TestArchVersionKeepsTheOrderForPacman(t *testing.T) {
+	root := testkit.RepoRoot(t)
+	for v, want := range map[string]string{
+		"1.2.3":                       "1.2.3",
+		"1.2.3-rc.1":                  "1.2.3rc.1",
+		"1.2.3+3.g1a2b3c4":            "1.2.3.r3.g1a2b3c4",
+		"1.2.3+3.g1a2b3c4.dirty":      "1.2.3.r3.g1a2b3c4.dirty",
+		"1.2.3+dirty":                 "1.2.3.dirty",
+		"0.0.0-dev":                   "0.0.0dev",
+		"0.0.0-dev+g1a2b3c4":          "0.0.0dev.g1a2b3c4",
+		"2.0.0-rc.1+5.gabcdef0.dirty": "2.0.0rc.1.r5.gabcdef0.dirty",
+		"2.0.0-beta-2":                "2.0.0beta_2",
+	} {
+		got := strings.TrimSpace(mustRun(t, root, nil, "bash", "build/dist.sh", "arch-version", v))
+		if got != want {
+			t.Errorf("arch-version %s = %q, want %q", v, got, want)
+		}
+		if strings.Contains(got, "-") {
+			t.Errorf("arch-version %s = %q: pacman allows no - in a version", v, got)
+		}
+	}
+}

@@ -210,6 +210,25 @@ func TestAppMenuBarCarriesTheClankerMenuAndFollowsTheStatus(t *testing.T) {
 	if st := trayAppState(t, app); len(st.Calls) != 0 {
 		t.Fatalf("redrawing the menu called the Controller: %q; want no calls (radio updates must not fire clicks)", st.Calls)
 	}
+
+	// A newer release appears as an item of the Clanker menu in the GTK menu bar, and goes
+	// again with it.
+	if _, ok := nativeMenu(t, app, false).find("Clanker 1.3.0 is available"); ok {
+		t.Fatal("the menu bar names an update before any is known")
+	}
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"active",`+
+		`"Update":{"Version":"1.3.0","URL":"https://github.com/clanker-desktop/clanker/releases/tag/v1.3.0"}}`)
+	testkit.WaitFor(t, 10*time.Second, "the update item in the menu bar", func() (bool, string) {
+		m := nativeMenu(t, app, false)
+		it, ok := m.find("Clanker 1.3.0 is available")
+		return ok && it.Sensitive, m.String()
+	})
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"active"}`)
+	testkit.WaitFor(t, 10*time.Second, "the update item to go", func() (bool, string) {
+		m := nativeMenu(t, app, false)
+		_, ok := m.find("Clanker 1.3.0 is available")
+		return !ok, m.String()
+	})
 }
 
 func TestAppMenuShortcutsFromTheKeyboardRunTheirActions(t *testing.T) {

@@ -394,3 +394,28 @@ func TestTrayShowHideTogglesTheWindowAndQuitExitsCleanly(t *testing.T) {
 		t.Fatalf("Quit: want exit code 0 after Run returned, got %d; output:\n%s", code, app.Output())
 	}
 }
+
+// A newer release shows as a tray menu item (read over com.canonical.dbusmenu, as a panel
+// reads it) that opens its page through the Controller, and goes when there is none.
+func TestTrayShowsAnAvailableUpdateThatOpensItsPage(t *testing.T) {
+	app, tray := startTrayApp(t)
+	const page = "https://github.com/clanker-desktop/clanker/releases/tag/v1.3.0"
+	if _, ok := tray.layout().find("Clanker 1.3.0 is available"); ok {
+		t.Fatal("the tray names an update before any is known")
+	}
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"deactivated","Update":{"Version":"1.3.0","URL":"`+page+`"}}`)
+	testkit.WaitFor(t, 10*time.Second, "the update item in the tray menu", func() (bool, string) {
+		it, ok := tray.layout().find("Clanker 1.3.0 is available")
+		return ok && it.Enabled, fmt.Sprintf("labels %q", tray.layout().labels())
+	})
+	tray.click("Clanker 1.3.0 is available")
+	testkit.WaitFor(t, 10*time.Second, "OpenUpdate with the release page", func() (bool, string) {
+		st := trayAppState(t, app)
+		return hasCall(st, "OpenUpdate "+page), fmt.Sprintf("calls %q", st.Calls)
+	})
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"deactivated"}`)
+	testkit.WaitFor(t, 10*time.Second, "the update item to go", func() (bool, string) {
+		_, ok := tray.layout().find("Clanker 1.3.0 is available")
+		return !ok, fmt.Sprintf("labels %q", tray.layout().labels())
+	})
+}

@@ -81,6 +81,11 @@ func (a *Actions) SetMode(m engine.Mode) {
 	a.fail("Changing the mode", a.opts.Controller.SetMode(m))
 }
 
+// OpenUpdate opens the available release's page in the browser.
+func (a *Actions) OpenUpdate() {
+	a.fail("Opening the release page", a.opts.Controller.OpenUpdate())
+}
+
 // Settings opens the settings window.
 func (a *Actions) Settings() { a.fail("Opening the settings", a.opts.Controller.OpenSettings()) }
 

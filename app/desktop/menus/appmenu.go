@@ -67,6 +67,7 @@ type AppMenu struct {
 	clanker *menu.Menu
 	header  *menu.MenuItem
 	reason  *menu.MenuItem
+	update  *menu.MenuItem
 	window  *menu.MenuItem
 	modes   map[engine.Mode]*menu.MenuItem
 }
@@ -128,6 +129,8 @@ func (m *AppMenu) build() {
 		diag.AddSeparator()
 		diag.AddText("Open log folder", nil, m.run("Opening the log folder", open))
 	}
+	m.update = c.AddText("", nil, m.do(m.act.OpenUpdate))
+	m.update.Hidden = true
 	c.AddSeparator()
 	m.window = c.AddText("Hide window", nil, m.do(m.act.ToggleWindow))
 	c.AddText("About Clanker", nil, m.do(m.about))
@@ -213,6 +216,8 @@ func (m *AppMenu) Update(st Status) {
 	}
 	m.reason.Label = reason
 	m.reason.Hidden = reason == ""
+	m.update.Label = UpdateLabel(st)
+	m.update.Hidden = m.update.Label == ""
 	if st.WindowVisible {
 		m.window.Label = "Hide window"
 	} else {

@@ -37,6 +37,7 @@ func (c *recController) DeactivateAll() error         { return c.rec("Deactivate
 func (c *recController) PurgeConversation() error     { return c.rec("PurgeConversation") }
 func (c *recController) PurgeAll() error              { return c.rec("PurgeAll") }
 func (c *recController) OpenSettings() error          { return c.rec("OpenSettings") }
+func (c *recController) OpenUpdate() error            { return c.rec("OpenUpdate") }
 func (c *recController) ShowWindow() error            { return c.rec("ShowWindow") }
 func (c *recController) HideWindow() error            { return c.rec("HideWindow") }
 func (c *recController) Quit() error                  { return c.rec("Quit") }
@@ -363,5 +364,41 @@ func TestDiagnosticsMenuOpensTheLogFolder(t *testing.T) {
 	last.Click(nil)
 	if opened != 1 {
 		t.Fatalf("Open log folder ran the opener %d times, want 1", opened)
+	}
+}
+
+// A newer release shows as one item of the Clanker menu, after Diagnostics, that opens its
+// page; without one the item is hidden.
+func TestAppMenuShowsAnAvailableUpdateThatOpensItsPage(t *testing.T) {
+	m, ctrl, _ := newTestAppMenu(t, alice, "linux")
+	before := strings.Join(labels(m.Menu().Items[0].SubMenu.Items), "|")
+	if strings.Contains(before, "is available") {
+		t.Fatalf("no update known, but the menu says %s", before)
+	}
+	withUpdate := alice
+	withUpdate.Update = UpdateNotice{Version: "1.3.0", URL: "https://github.com/clanker-desktop/clanker/releases/tag/v1.3.0"}
+	m.Update(withUpdate)
+	want := "Alice: Available|Deactivated|Available|Active|---|Settings...|Diagnostics|Clanker 1.3.0 is available|---|Hide window|About Clanker|---|Quit"
+	if got := strings.Join(labels(m.Menu().Items[0].SubMenu.Items), "|"); got != want {
+		t.Fatalf("Clanker menu with an update:\n got %s\nwant %s", got, want)
+	}
+	it := item(t, m, "Clanker", "Clanker 1.3.0 is available")
+	it.Click(&menu.CallbackData{MenuItem: it})
+	if got := ctrl.got(); len(got) != 1 || got[0] != "OpenUpdate" {
+		t.Fatalf("clicking the update item called %v, want OpenUpdate", got)
+	}
+	// The Linux menu bar copies the model: the item is there, labelled and shown.
+	var native NativeItem
+	for _, n := range m.NativeItems() {
+		if n.Label == "Clanker 1.3.0 is available" {
+			native = n
+		}
+	}
+	if native.Label == "" || native.Hidden || native.Disabled {
+		t.Fatalf("native items: the update item is %+v; want it shown and enabled", native)
+	}
+	m.Update(alice)
+	if got := strings.Join(labels(m.Menu().Items[0].SubMenu.Items), "|"); got != before {
+		t.Fatalf("once the update is gone the menu should be as before:\n got %s\nwant %s", got, before)
 	}
 }

@@ -41,6 +41,9 @@ type Controller interface {
 
 	// OpenSettings starts (or focuses) the settings window process.
 	OpenSettings() error
+	// OpenUpdate opens the page of the release Status().Update names in the user's
+	// browser. Clanker never downloads or installs an update itself.
+	OpenUpdate() error
 	// ShowWindow, HideWindow and Quit act on the main window and the app.
 	ShowWindow() error
 	HideWindow() error
@@ -68,6 +71,23 @@ type Status struct {
 	Unread int
 	// Missing lists what keeps Clanker Uninitialized, as in engine.Settings.Missing.
 	Missing []string
+	// Update is a newer release to tell the user about (zero: none).
+	Update UpdateNotice
+}
+
+// UpdateNotice is a newer Clanker release: its version, already checked to be a plain
+// version number, and the page to open for it.
+type UpdateNotice struct {
+	Version string
+	URL     string
+}
+
+// UpdateLabel is the menu item's label for the update in st ("" when there is none).
+func UpdateLabel(st Status) string {
+	if st.Update.Version == "" {
+		return ""
+	}
+	return "Clanker " + st.Update.Version + " is available"
 }
 
 // LockReason says why the mode items are disabled.

@@ -27,6 +27,8 @@ type TrayState struct {
 	Title string
 	// Badge is the unread count drawn on the icon (0: no badge).
 	Badge int
+	// Update is the label of the item that opens a newer release's page ("" hides it).
+	Update string
 }
 
 // TrayStateOf is the tray's state for st.
@@ -39,6 +41,7 @@ func TrayStateOf(st Status) TrayState {
 		IconOn:       st.Mode == engine.ModeAvailable || st.Mode == engine.ModeActive,
 		Title:        trayTitle(st),
 		Badge:        st.Unread,
+		Update:       UpdateLabel(st),
 	}
 	if st.ModeLocked {
 		t.Reason = st.LockReason.Sentence()

@@ -37,3 +37,14 @@ func TestTrayStateDisablesTheModesAndSaysWhyWhenLocked(t *testing.T) {
 		t.Fatalf("unconfigured app: %+v; want the off icon, \"not configured\" and the reason", got)
 	}
 }
+
+func TestTrayStateNamesAnAvailableUpdate(t *testing.T) {
+	if got := TrayStateOf(alice).Update; got != "" {
+		t.Fatalf("no update known, but the tray item says %q", got)
+	}
+	st := alice
+	st.Update = UpdateNotice{Version: "1.3.0", URL: "https://github.com/clanker-desktop/clanker/releases/tag/v1.3.0"}
+	if got := TrayStateOf(st).Update; got != "Clanker 1.3.0 is available" {
+		t.Fatalf("tray update item %q, want \"Clanker 1.3.0 is available\"", got)
+	}
+}

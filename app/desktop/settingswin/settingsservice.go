@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -53,7 +54,18 @@ type SettingsService struct {
 	// Memory carries out memory edits and clears (through the running app's engine when
 	// the app runs); without it the memory is shown but cannot be changed.
 	Memory MemoryEditor
-	Log    *slog.Logger
+	// Presets are the providers offered by name (nil: DefaultPresets).
+	Presets []Preset
+	// OpenURL opens a web page in the user's browser (the window's Wails runtime); OpenLink
+	// passes it only the pages the window itself links to. Nil: links cannot be opened.
+	OpenURL func(url string) error
+	// KeyNote says why the API key is in the database file although the keychain was meant
+	// to keep it ("" otherwise; app/run's KeyNote). Nil: nothing to say.
+	KeyNote func() string
+	// Updates says what the app's update check found, for the update settings given (app/run
+	// reads the app's update state). Nil: the window says nothing about updates (the demo).
+	Updates func(engine.Updates) UpdateView
+	Log     *slog.Logger
 }
 
 // SettingsView is everything the settings page shows.
@@ -86,6 +98,26 @@ type SettingsView struct {
 	// DemoModel is set when these are the demo's settings and no endpoint is set, so the
 	// demo model answers: the page says so instead of "not set up".
 	DemoModel bool `json:"demoModel"`
+	// Presets are the providers the page offers by name.
+	Presets []Preset `json:"presets"`
+	// Preset is the ID of the preset the stored endpoint belongs to: "custom" for another
+	// endpoint, "" when none is stored.
+	Preset string `json:"preset"`
+	// KeyNote says why the key is kept in the database file rather than the keychain.
+	KeyNote string `json:"keyNote"`
+	// Update is what the app's update check found.
+	Update UpdateView `json:"update"`
+}
+
+// UpdateView is the update check as the settings window shows it.
+type UpdateView struct {
+	// Available is "Clanker X is available" when a newer release is known ("" otherwise).
+	Available string `json:"available"`
+	// URL is that release's page, which OpenLink opens.
+	URL string `json:"url"`
+	// Status is a sentence on the checks: when the last one ran and what came of it, or why
+	// there are none.
+	Status string `json:"status"`
 }
 
 // UsageRow is one model's tokens this month.
@@ -171,6 +203,16 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 	if st.Endpoint != "" && s.Probe != nil {
 		v.WebSearchNote = s.Probe.WebSearchNote(st.Endpoint)
 	}
+	v.Presets = s.presets()
+	if p := s.presetFor(st.Endpoint); p != nil {
+		v.Preset = p.ID
+	} else if st.Endpoint != "" {
+		v.Preset = "custom"
+	}
+	if s.KeyNote != nil {
+		v.KeyNote = s.KeyNote()
+	}
+	v.Update = s.updateView(st.Updates)
 	usage, err := s.Store.MonthToDate(ctx, time.Local)
 	if err != nil {
 		s.log().Warn("settings window: cannot read usage", "err", err)
@@ -291,6 +333,77 @@ func (s *SettingsService) Save(req SaveRequest) (*SaveResult, error) {
 	return &SaveResult{Saved: true, Errors: map[string]string{}, View: v}, nil
 }
 
+// testKey is the key Test connection sends to endpoint: the one typed; else the stored one,
+// but only to the endpoint it was stored for (choosing another provider must not send the
+// old provider's key to the new one); else, for a server on this computer that needs no key,
+// its preset's stand-in. With none of them it returns "" and the sentence to show.
+func (s *SettingsService) testKey(ctx context.Context, endpoint, typed string) (string, string) {
+	if typed != "" {
+		return typed, ""
+	}
+	stored, _, _ := s.Store.APIKey(ctx)
+	savedFor := ""
+	if stored != "" {
+		if st, err := s.Store.Settings(ctx); err == nil {
+			savedFor = st.Endpoint
+		}
+		if savedFor == "" || sameEndpoint(savedFor, endpoint) {
+			return stored, ""
+		}
+	}
+	if p := s.presetFor(endpoint); p != nil && p.StandInKey != "" {
+		return p.StandInKey, ""
+	}
+	if stored != "" {
+		return "", "Enter the API key for this endpoint: the stored key was saved for " + hostOf(savedFor) +
+			", and Clanker sends it nowhere else."
+	}
+	return "", "Enter an API key first."
+}
+
+// hostOf is the host an endpoint names, for sentences ("api.openai.com").
+func hostOf(endpoint string) string {
+	if u, err := url.Parse(endpoint); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return endpoint
+}
+
+// updateView is what the window says about updates under the given settings.
+func (s *SettingsService) updateView(u engine.Updates) UpdateView {
+	if s.Updates == nil {
+		return UpdateView{Status: "The demo never looks for updates."}
+	}
+	return s.Updates(u)
+}
+
+// OpenLink opens one of the pages the window links to (a provider's key page, the page of an
+// available update) in the user's browser. Anything else is refused: the page cannot use it
+// to open addresses of its own choosing.
+func (s *SettingsService) OpenLink(link string) error {
+	allowed := false
+	for _, p := range s.presets() {
+		allowed = allowed || (p.KeyURL != "" && p.KeyURL == link)
+	}
+	if !allowed && s.Updates != nil {
+		ctx, cancel := ctxTimeout()
+		st, err := s.Store.Settings(ctx)
+		cancel()
+		if err == nil {
+			u := s.Updates(st.Updates)
+			allowed = u.URL != "" && u.URL == link
+		}
+	}
+	if !allowed {
+		return fmt.Errorf("the settings window does not open %q", engine.Clip(link, 200))
+	}
+	if s.OpenURL == nil {
+		return errors.New("this window cannot open a browser; the address is " + link)
+	}
+	s.log().Info("settings window: opening a link in the browser", "url", link)
+	return s.OpenURL(link)
+}
+
 // TestConnection tries the endpoint with the form's values: it lists the models (when
 // the server answers /models) and sends one small request through the same LLM client
 // the app uses (Probe), so a wrong key, endpoint or model shows up here rather than in a
@@ -305,12 +418,9 @@ func (s *SettingsService) TestConnection(req TestRequest) (*TestResult, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 	defer cancel()
-	key := strings.TrimSpace(req.APIKey)
+	key, msg := s.testKey(ctx, endpoint, strings.TrimSpace(req.APIKey))
 	if key == "" {
-		key, _, _ = s.Store.APIKey(ctx)
-	}
-	if key == "" {
-		return &TestResult{Message: "Enter an API key first."}, nil
+		return &TestResult{Message: msg}, nil
 	}
 	res := &TestResult{Models: s.Probe.ListModels(ctx, endpoint, key)}
 	model := strings.TrimSpace(req.Model)

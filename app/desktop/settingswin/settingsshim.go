@@ -55,6 +55,12 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 			reply(w, v, err)
 		}
 	})
+	mux.HandleFunc("POST /api/OpenLink", func(w http.ResponseWriter, r *http.Request) {
+		var link string
+		if decode(w, r, &link) {
+			reply(w, nil, svc.OpenLink(link))
+		}
+	})
 	mux.HandleFunc("POST /api/SaveMemory", func(w http.ResponseWriter, r *http.Request) {
 		var req MemoryRequest
 		if decode(w, r, &req) {

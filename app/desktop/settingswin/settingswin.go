@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
@@ -15,6 +16,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // SettingsOptions configure the settings window process (`clanker settings`). The window
@@ -34,6 +36,10 @@ type SettingsOptions struct {
 	Demo bool
 	// Memory carries out memory edits (see SettingsService.Memory).
 	Memory MemoryEditor
+	// KeyNote says why the API key sits in the database file (see SettingsService.KeyNote).
+	KeyNote func() string
+	// Updates says what the update check found (see SettingsService.Updates).
+	Updates func(engine.Updates) UpdateView
 	// OnReady is called once the window is up (tests write a ready file).
 	OnReady func()
 	Logger  *slog.Logger
@@ -51,7 +57,18 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 		return errors.New("settings window: no store or no connection probe given")
 	}
 	svc := &SettingsService{Store: o.Store, Probe: o.Probe, Diagnostics: o.Diagnostics, StartOnDiagnostics: o.ShowDiagnostics,
-		Demo: o.Demo, Memory: o.Memory, Log: log.With("component", "settings")}
+		Demo: o.Demo, Memory: o.Memory, KeyNote: o.KeyNote, Updates: o.Updates, Log: log.With("component", "settings")}
+	// Links open in the user's browser through Wails' runtime, once the window has its
+	// context; a click before that is told so.
+	var wailsCtx atomic.Pointer[context.Context]
+	svc.OpenURL = func(link string) error {
+		ctx := wailsCtx.Load()
+		if ctx == nil {
+			return errors.New("the window is not ready to open links yet")
+		}
+		runtime.BrowserOpenURL(*ctx, link)
+		return nil
+	}
 	assets, err := fs.Sub(settingsui.FS, ".")
 	if err != nil {
 		return err
@@ -73,6 +90,7 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 			ProgramName:      "clanker",
 		},
 		OnStartup: func(ctx context.Context) {
+			wailsCtx.Store(&ctx)
 			if o.OnReady != nil {
 				go o.OnReady()
 			}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	goruntime "runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -458,6 +459,21 @@ func (s *Shell) popupAllowed(url string) bool {
 		go s.openExternal(url)
 	}
 	return false
+}
+
+// OpenInBrowser opens an http or https address in the user's browser (a release page the
+// menus offer). Other schemes are refused.
+func (s *Shell) OpenInBrowser(url string) error {
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return fmt.Errorf("not a web address: %q", url)
+	}
+	if s.opts.OpenExternal == nil {
+		if _, err := s.wailsCtx(); err != nil {
+			return err
+		}
+	}
+	s.openExternal(url)
+	return nil
 }
 
 func (s *Shell) openExternal(url string) {

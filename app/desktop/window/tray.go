@@ -39,13 +39,14 @@ type Tray struct {
 	done    chan struct{}
 	remove  func()
 
-	mu      sync.Mutex // serialises item updates: systray's items are not safe for concurrent use
-	header  *systray.MenuItem
-	modes   map[engine.Mode]*systray.MenuItem
-	reason  *systray.MenuItem
-	window  *systray.MenuItem
-	lastOn  *bool
-	lastTip string
+	mu         sync.Mutex // serialises item updates: systray's items are not safe for concurrent use
+	header     *systray.MenuItem
+	modes      map[engine.Mode]*systray.MenuItem
+	reason     *systray.MenuItem
+	updateItem *systray.MenuItem
+	window     *systray.MenuItem
+	lastOn     *bool
+	lastTip    string
 	// lastBadge is the unread count drawn on the icon now.
 	lastBadge int
 }
@@ -132,6 +133,9 @@ func (t *Tray) onReady() {
 	t.onClick(diag.AddSubMenuItem("Deactivate in all conversations", ""), t.act.DeactivateAll)
 	t.onClick(diag.AddSubMenuItem("Purge conversation state", ""), t.act.PurgeConversation)
 	t.onClick(diag.AddSubMenuItem("Purge all state data...", "Asks before deleting"), t.act.PurgeAll)
+	t.updateItem = systray.AddMenuItem("", "Open the release page in your browser")
+	t.updateItem.Hide()
+	t.onClick(t.updateItem, t.act.OpenUpdate)
 	systray.AddSeparator()
 	t.window = systray.AddMenuItem("Show window", "")
 	t.onClick(t.window, t.act.ToggleWindow)
@@ -197,6 +201,12 @@ func (t *Tray) update(st menus.Status) {
 		t.reason.Show()
 	} else {
 		t.reason.Hide()
+	}
+	if v.Update != "" {
+		t.updateItem.SetTitle(v.Update)
+		t.updateItem.Show()
+	} else {
+		t.updateItem.Hide()
 	}
 	t.window.SetTitle(v.WindowLabel)
 	if t.lastOn == nil || *t.lastOn != v.IconOn || t.lastBadge != v.Badge {

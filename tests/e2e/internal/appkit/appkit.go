@@ -131,6 +131,12 @@ func (f *Controller) Diagnostics(sanitised bool) (string, error) {
 // OpenSettings implements menus.Controller.
 func (f *Controller) OpenSettings() error { f.record("OpenSettings"); return nil }
 
+// OpenUpdate implements menus.Controller: it records the page it would open.
+func (f *Controller) OpenUpdate() error {
+	f.record("OpenUpdate " + f.Status().Update.URL)
+	return nil
+}
+
 // ShowWindow implements menus.Controller.
 func (f *Controller) ShowWindow() error {
 	f.record("ShowWindow")

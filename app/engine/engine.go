@@ -344,6 +344,7 @@ func (e *Engine) pump() {
 	e.pumpSend()
 	e.pumpOwed()
 	e.visitProgress()
+	e.checkDraft()
 }
 
 // paused reports whether Clanker stopped acting because the page changed in a way it cannot

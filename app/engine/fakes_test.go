@@ -148,6 +148,10 @@ func (p *fakePage) Do(cmd Command) {
 		}
 	case cmd.Kind == CmdResync:
 		after = append(after, p.view(p.current))
+	case cmd.Kind == CmdReadCompose:
+		// The bridge reads the box on screen and reports it, even when nothing changed.
+		d := p.conv(p.current).draft
+		after = append(after, ComposeState{Conversation: p.current, HasDraft: d, Focused: d})
 	case cmd.Kind == CmdFetchImage:
 		data = p.images[cmd.Src]
 		if data == nil {
@@ -565,6 +569,18 @@ func (h *harness) userEmpties(id ConversationID, send bool) {
 	if send {
 		h.receive(id, out(text))
 	}
+}
+
+// userSendsSilently is the user sending their draft in id on a page that empties the box by
+// script without any event: the engine is not told the box is empty.
+func (h *harness) userSendsSilently(id ConversationID) {
+	h.t.Helper()
+	h.page.mu.Lock()
+	text := h.page.box[id]
+	h.page.box[id], h.page.clanker[id] = "", ""
+	h.page.conv(id).draft = false
+	h.page.mu.Unlock()
+	h.receive(id, out(text))
 }
 
 func (h *harness) snap() Snapshot {

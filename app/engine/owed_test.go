@@ -271,3 +271,28 @@ func TestActiveGreetingLostToASwitchIsPostedOnReturn(t *testing.T) {
 		h.wantSent("the Active notice on return", "c1|"+ActiveFallbackText)
 	})
 }
+
+// Issue 27.1: the page empties the compose box by script when the user sends their draft, with
+// no event. The engine, which believed a draft was there, asks the page to read the box and
+// gives the answer it was holding instead of waiting until the user clicks somewhere.
+func TestADraftThePageClearedSilentlyDoesNotHoldTheAnswer(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h.store.setMode("c1", ModeAvailable)
+		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
+		h.open("c1", in("Ann", "hi"))
+		h.receive("c1", in("Ann", "clanker, table for four?"))
+		h.wait(3 * time.Second)
+		h.userTypes("c1", "hold on")
+		h.wait(10 * time.Second)
+		h.wantSent("held behind the user's draft")
+		h.userSendsSilently("c1")
+		h.wait(30 * time.Second)
+		if got := answers(h, "c1"); len(got) != 1 || got[0] != "[clanker] on it" {
+			t.Fatalf("want the answer once the box was read empty, got %q", got)
+		}
+		if len(h.page.commands(CmdReadCompose)) == 0 {
+			t.Fatal("the engine never asked the page to read the box")
+		}
+	})
+}

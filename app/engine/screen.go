@@ -29,6 +29,10 @@ type screen struct {
 	doubted    ConversationID
 	resyncWait time.Duration
 	resyncTm   *timer
+	// composeNext is when the engine may next ask the page to read the compose box, and
+	// composeTm wakes the pump then (see checkDraft).
+	composeNext time.Time
+	composeTm   *timer
 	// doubtSig is the last doubtful view (see believe), seen doubtSeen times since doubtSince.
 	doubtSig   string
 	doubtSeen  int
@@ -757,4 +761,30 @@ func (e *Engine) onCompose(ev ComposeState) {
 		e.after(draftSettle, func() {})
 	}
 	e.screen.draft, e.screen.focused = ev.HasDraft, ev.Focused
+}
+
+// composeRecheck is how often the engine asks the page to read the compose box while it
+// believes the user has a draft there.
+const composeRecheck = 4 * time.Second
+
+// checkDraft asks the page to read the compose box while the engine believes the user has a
+// draft in the conversation on screen: a belief that holds Clanker back is never trusted
+// without reading the box, since a page may empty it by script with no event (issue 27.1). It
+// asks at once when the belief starts holding something back, then every composeRecheck.
+func (e *Engine) checkDraft() {
+	fg := e.screen.fg
+	if fg == nil || !e.screen.draft || e.screen.switching || e.pageState != PageReady {
+		return
+	}
+	now := time.Now()
+	if now.Before(e.screen.composeNext) {
+		if e.screen.composeTm == nil {
+			e.screen.composeTm = e.after(e.screen.composeNext.Sub(now), func() { e.screen.composeTm = nil })
+		}
+		return
+	}
+	e.screen.composeNext = now.Add(composeRecheck)
+	e.do(Command{Kind: CmdReadCompose, Conversation: fg.id}, nil)
+	e.screen.composeTm.stop()
+	e.screen.composeTm = e.after(composeRecheck, func() { e.screen.composeTm = nil })
 }

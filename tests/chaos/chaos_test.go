@@ -148,6 +148,8 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 				total.hopsChecked += res.stats.hopsChecked
 				total.takeovers += res.stats.takeovers
 				total.userActive += res.stats.userActive
+				total.mentionsAnswered += res.stats.mentionsAnswered
+				total.mentionsReleased += res.stats.mentionsReleased
 				if len(res.violations) > 0 {
 					failed++
 				}
@@ -174,6 +176,8 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 		total.announcements, total.refusedDraft, total.wrongConv, total.fetches)
 	t.Logf("loop events: %d typing interruptions, %d hops checked for a lost answer, %d visits taken over by the user, %d visits refused while the user used the window",
 		total.interrupts, total.hopsChecked, total.takeovers, total.userActive)
+	t.Logf("owed answers: %d messages naming Clanker in Available conversations answered, %d released for a reason the user saw",
+		total.mentionsAnswered, total.mentionsReleased)
 	for _, k := range knownBugs {
 		if known[k.id] > 0 {
 			t.Logf("known engine bug %q hit in %d of %d seeds (not failing; -strict fails): %s", k.id, known[k.id], len(seeds), k.repro)

@@ -96,6 +96,9 @@ func (s *session) typeDuringTyping(send bool) {
 	}
 	c.user += "mine "
 	p.stats.interrupts++
+	if visited == c.id {
+		p.release(c.id) // the user took the visited conversation over: Clanker stops there
+	}
 	ev := p.compose(c)
 	p.mu.Unlock()
 	p.emit(ev)
@@ -280,6 +283,7 @@ func (s *session) visitClick(e event) {
 		evs = p.switchTo(target)
 	case 1:
 		evs = []engine.Event{engine.VisitCancelled{Reason: "chaos: the user pressed Cancel"}}
+		p.release(visited)
 	case 2:
 		cur.user += "me "
 		evs = []engine.Event{p.compose(cur)}

@@ -92,7 +92,46 @@ type page struct {
 	known      map[string]int // known engine bug id -> times hit
 	step       int
 	stats      stats
+
+	// silentClear makes the page empty the compose box by script after the user sends their
+	// draft, with no input event (a framework's model binding setting .value fires none): the
+	// engine hears of it only by asking (read_compose). Drawn per seed.
+	silentClear bool
+	// draftSince is when the engine began to believe a draft the page's box does not hold
+	// (zero while they agree); see checkDraftBelief.
+	draftSince time.Time
+	// owed are the messages naming Clanker that people wrote in a conversation Clanker acts
+	// in as Available, not answered yet; see checkOwed.
+	owed []*owedMention
+	// releasedAt is when the user last saw a reason in a conversation that releases what was
+	// owed there: a toast or banner while it was on screen, its mode changed, its visit
+	// cancelled, Clanker deactivated everywhere or unconfigured.
+	releasedAt map[engine.ConversationID]time.Time
+	// coveredUpTo is, per conversation, the newest message a posted reply was computed with.
+	coveredUpTo map[engine.ConversationID]string
+	lastCheck   time.Time
 }
+
+// owedMention is a message that addresses Clanker in an Available conversation, waiting for
+// its answer. waited counts only the time Clanker could have answered it: its conversation
+// on screen and settled, no draft of the user's in the box, Clanker configured and not paused
+// by a page it cannot read.
+type owedMention struct {
+	conv   *conv
+	id     string
+	at     time.Time
+	waited time.Duration
+}
+
+// owedBound is how long an answer to someone who addressed Clanker may take while nothing
+// stands in its way: reading delay, the model (the scripted latency is at most 20 s; an image
+// follow-up doubles it), typing (capped at 8 s), a draft that just cleared, and one pumpOwed
+// pause, with room to spare.
+const owedBound = 3 * time.Minute
+
+// draftBeliefBound is how long the engine may believe a draft the box no longer holds (the
+// page emptied it without an event): it asks the page at most every few seconds while it does.
+const draftBeliefBound = 20 * time.Second
 
 // eventSink is where the page's events go: the engine, or a recorder in the model's own tests.
 type eventSink interface {
@@ -117,17 +156,22 @@ type stats struct {
 	interrupts, hopsChecked, takeovers int
 	// leftoversRemoved counts removes of text an engine stopped by a restart left in a box.
 	leftoversRemoved int
+	// mentionsAnswered and mentionsReleased count the messages naming Clanker in Available
+	// conversations that got their answer, or were released for a reason the user saw.
+	mentionsAnswered, mentionsReleased int
 }
 
 func newPage(m *model) *page {
 	p := &page{
-		configured: true,
-		pendingIDs: map[string]string{},
-		renamed:    map[string]string{},
-		images:     map[string]engine.ConversationID{},
-		answered:   map[string]int{},
-		usedTokens: map[int]bool{},
-		llm:        m,
+		configured:  true,
+		pendingIDs:  map[string]string{},
+		renamed:     map[string]string{},
+		images:      map[string]engine.ConversationID{},
+		answered:    map[string]int{},
+		usedTokens:  map[int]bool{},
+		llm:         m,
+		releasedAt:  map[engine.ConversationID]time.Time{},
+		coveredUpTo: map[engine.ConversationID]string{},
 	}
 	people := [][]string{{"Ann"}, {"Bo", "Cy"}, {"Dee"}, {"Eve", "Fay", "Gus"}, {"Hal"}}
 	for i, ps := range people {
@@ -347,6 +391,21 @@ func (p *page) Do(cmd engine.Command) {
 		default:
 			after = append(after, p.switchTo(c)...)
 		}
+	case engine.CmdReadCompose:
+		// The bridge reads the box on screen now and reports it even when unchanged.
+		after = append(after, p.compose(cur))
+	case engine.CmdToast:
+		// Only the toasts that tell the user an answer will not come release it; any other
+		// toast (a mode the engine refused, a send that failed) says nothing about it.
+		if releaseToast(cmd.Text) {
+			p.releasedAt[cur.id] = time.Now()
+		}
+	case engine.CmdBanner:
+		if cmd.Text != "" {
+			for _, c := range p.convs {
+				p.releasedAt[c.id] = time.Now()
+			}
+		}
 	case engine.CmdFetchImage:
 		p.stats.fetches++
 		owner, ok := p.images[cmd.Src]
@@ -451,6 +510,7 @@ func (p *page) checkSend(c *conv, clanker, user string) {
 		p.violate("reply r#%d in %s answers no message of anyone else (history held only Clanker's own)", tok, c.id)
 		return
 	}
+	p.checkAvailableReply(c, rec, info.trigger, tok)
 	key := string(c.id) + "/" + p.norm(info.trigger)
 	if prev, dup := p.answered[key]; dup {
 		p.violate("second reply r#%d to message %s in %s (r#%d answered it already)", tok, info.trigger, c.id, prev)
@@ -507,4 +567,159 @@ func (p *page) swapIDs() []engine.Event {
 		}
 	}
 	return evs
+}
+
+// checkAvailableReply fails when a reply posted while Clanker acts in c as Available answers
+// no message that addresses it: every message the reply was computed with after the previous
+// reply's was one Available would never have answered. It then marks what the reply covered.
+func (p *page) checkAvailableReply(c *conv, rec engine.Conversation, trigger string, tok int) {
+	from := p.index(c, p.coveredUpTo[c.id])
+	to := p.index(c, trigger)
+	if to > from {
+		p.coveredUpTo[c.id] = trigger
+	}
+	if rec.Acting() == engine.ModeAvailable && to > from {
+		addressed := false
+		for _, m := range c.msgs[from+1 : to+1] {
+			if !m.IsOwnClanker() && addressesClanker(m.Text) {
+				addressed = true
+			}
+		}
+		if !addressed {
+			p.violate("reply r#%d posted in %s, which Clanker acts in as Available, answers no message that addresses it", tok, c.id)
+		}
+	}
+	kept := p.owed[:0]
+	for _, o := range p.owed {
+		if o.conv == c && p.index(c, o.id) <= to {
+			p.stats.mentionsAnswered++
+			continue // answered
+		}
+		kept = append(kept, o)
+	}
+	p.owed = kept
+}
+
+// addressesClanker is the mention rule as far as this simulation's texts need it: Clanker's
+// name in the text, signatures aside.
+func addressesClanker(text string) bool {
+	t := strings.ToLower(strings.ReplaceAll(strings.ToLower(text), "[clanker]", ""))
+	return strings.Contains(t, "clanker")
+}
+
+// index is the position of message id (or the permanent id it got) in c, -1 when absent.
+func (p *page) index(c *conv, id string) int {
+	if id == "" {
+		return -1
+	}
+	for i, m := range c.msgs {
+		if p.norm(m.ID) == p.norm(id) {
+			return i
+		}
+	}
+	return -1
+}
+
+// owe records that message m, just written in c by someone else, is owed an answer, when
+// Clanker acts in c as Available.
+func (p *page) owe(c *conv, m engine.Message) {
+	if c.automated || !p.configured || !addressesClanker(m.Text) || m.IsOtherClanker() {
+		return
+	}
+	rec, ok, err := p.store.LoadConversation(c.id)
+	if err != nil || !ok || rec.Acting() != engine.ModeAvailable {
+		return
+	}
+	p.owed = append(p.owed, &owedMention{conv: c, id: m.ID, at: time.Now()})
+}
+
+// release records that the user saw a reason that releases what is owed in conversation id
+// ("" for every conversation).
+func (p *page) release(id engine.ConversationID) {
+	now := time.Now()
+	if id != "" {
+		p.releasedAt[id] = now
+		return
+	}
+	for _, c := range p.convs {
+		p.releasedAt[c.id] = now
+	}
+}
+
+// releaseIfModeChanges records a release in c when the mode the user picks differs from the
+// stored one (the engine ignores a pick of the mode already in force).
+func (p *page) releaseIfModeChanges(c *conv, mode engine.Mode) {
+	rec, ok, err := p.store.LoadConversation(c.id)
+	if err != nil || !ok || rec.Mode != mode {
+		p.release(c.id)
+	}
+}
+
+// checkOwed fails when someone who addressed Clanker in an Available conversation has waited
+// longer than owedBound, counting only the time nothing stood in the way, with no reason shown
+// that released the answer. It runs after every step.
+func (p *page) checkOwed(snap engine.Snapshot) {
+	now := time.Now()
+	var dt time.Duration
+	if !p.lastCheck.IsZero() {
+		dt = now.Sub(p.lastCheck)
+	}
+	p.lastCheck = now
+	fg := snap.Foreground
+	kept := p.owed[:0]
+	for _, o := range p.owed {
+		if rel := p.releasedAt[o.conv.id]; !rel.Before(o.at) {
+			p.stats.mentionsReleased++
+			continue // released, and the user saw why
+		}
+		if p.index(o.conv, o.id) < 0 {
+			continue // the asker's message is gone
+		}
+		if rec, ok, err := p.store.LoadConversation(o.conv.id); err == nil && (!ok || rec.Acting() != engine.ModeAvailable) {
+			// The mode changed since: in Active the model decides whether to answer (and may
+			// stay silent); switched off, Clanker answers nothing.
+			p.stats.mentionsReleased++
+			continue
+		}
+		free := fg != nil && fg.ID == o.conv.id && !fg.Switching && p.current == o.conv && !p.settling &&
+			o.conv.user == "" && o.conv.clanker == "" && p.configured && snap.Visiting == ""
+		if free {
+			o.waited += dt
+		}
+		if o.waited > owedBound {
+			p.violate("%s in %s addressed Clanker and has waited %v with nothing in the way and no reason shown: no answer", o.id, o.conv.id, o.waited.Round(time.Second))
+			continue
+		}
+		kept = append(kept, o)
+	}
+	p.owed = kept
+}
+
+// checkDraftBelief fails when the engine has believed for longer than draftBeliefBound that the
+// user has a draft in the box on screen while the box holds none: every answer there waits for
+// a draft that is not there. (The other way round, a draft the engine does not know of, costs
+// nothing: the page refuses to type over it, and the engine learns of it then.)
+func (p *page) checkDraftBelief(snap engine.Snapshot) {
+	fg := snap.Foreground
+	wrong := fg != nil && fg.ID == p.current.id && !fg.Switching && !p.settling && fg.Draft && p.current.user == ""
+	switch {
+	case !wrong:
+		p.draftSince = time.Time{}
+	case p.draftSince.IsZero():
+		p.draftSince = time.Now()
+	case time.Since(p.draftSince) > draftBeliefBound:
+		p.violate("the engine has believed for %v that the user has a draft in %s; the box is empty", time.Since(p.draftSince).Round(time.Second), p.current.id)
+		p.draftSince = time.Time{}
+	}
+}
+
+// releaseToast reports whether a toast tells the user that an answer to someone who addressed
+// Clanker will not come.
+func releaseToast(text string) bool {
+	for _, s := range []string{"could not answer the message that addressed it", "chose not to answer", "not in this conversation"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
 }

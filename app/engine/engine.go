@@ -331,6 +331,8 @@ func (e *Engine) handle(ev Event) {
 		e.visitCancel(ev.Reason)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
+	case PageDrift:
+		e.onDrift(ev)
 	default:
 		e.log.Warn("engine: unknown event", "type", fmt.Sprintf("%T", ev))
 	}

@@ -136,6 +136,12 @@ type VisitCancelled struct{ Reason string }
 // WindowVisibility reports the main window being hidden in the tray or shown again.
 type WindowVisibility struct{ Hidden bool }
 
+// PageDrift reports the bridge's self-test of the page's selectors: Failing names those that
+// decide who said what or which rows are new and no longer match the page (empty when they all
+// match again). While any of them fail, Clanker stops acting (see onDrift); selectors that do
+// not decide those things are the bridge's to log.
+type PageDrift struct{ Failing []string }
+
 func (e PageStateChanged) validate() error {
 	switch e.State {
 	case PageLoading, PageReady, PageSignedOut, PageUnrecognised:
@@ -265,6 +271,18 @@ func (e Purge) validate() error {
 	}
 	if !e.All {
 		return validateConvID(e.Conversation)
+	}
+	return nil
+}
+
+func (e PageDrift) validate() error {
+	if len(e.Failing) > 100 {
+		return fmt.Errorf("%d failing selectors, more than the limit of 100", len(e.Failing))
+	}
+	for _, k := range e.Failing {
+		if k == "" || len(k) > 64 {
+			return errors.New("a failing selector needs a name of at most 64 bytes")
+		}
 	}
 	return nil
 }

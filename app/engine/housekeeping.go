@@ -13,7 +13,7 @@ func (e *Engine) checkNews() {
 	if !s.NewsSearch || !s.WebSearch || !e.configured() || e.screen.fg == nil || e.pageState != PageReady {
 		return
 	}
-	if !e.mode().participating() || !e.foregroundAvailable() || e.visits.run != nil {
+	if !e.mode().participating() || !e.foregroundAvailable() || e.visits.run != nil || e.paused() {
 		return
 	}
 	now := time.Now()

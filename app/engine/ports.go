@@ -38,6 +38,9 @@ const (
 	// BannerSettings says the stored settings cannot be used for a request (for example an
 	// endpoint that would send the key over plain http to another machine).
 	BannerSettings = "settings"
+	// BannerPaused says Clanker stopped acting because the page changed in a way it cannot
+	// read safely (see PageDrift).
+	BannerPaused = "paused"
 )
 
 // Command is one instruction for the page. ID is unique per engine and echoed by CommandResult.

@@ -159,6 +159,10 @@ func (e *Engine) pumpPending() {
 		return
 	}
 	e.replies.pending = nil
+	if e.paused() {
+		e.replies.pending = nil
+		return
+	}
 	if e.screen.fg.clankerAnsweredUs() {
 		// The trigger was fine when it came, but since then one of our messages went out (a
 		// notice held behind a draft, say) and another Clanker answered it. The model would

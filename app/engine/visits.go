@@ -89,7 +89,7 @@ func (e *Engine) visitProgress() {
 		e.visits.queue = slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == e.screen.fg.id })
 	}
 	if len(e.visits.queue) == 0 || e.settings.InactiveMode == InactiveIgnore || e.screen.fg == nil ||
-		e.pageState != PageReady || !e.configured() || !e.foregroundAvailable() {
+		e.pageState != PageReady || !e.configured() || !e.foregroundAvailable() || e.paused() {
 		return
 	}
 	if now := time.Now(); now.Before(e.visits.pauseUntil) {

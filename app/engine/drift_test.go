@@ -12,7 +12,9 @@ func TestSelectorDriftPausesClankerUntilThePageCanBeReadAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
 		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "a long enough answer to be typed step by step"}, nil })
+		h.llm.set(0, func(LLMRequest) (Reply, error) {
+			return Reply{Text: "a long enough answer to be typed step by step"}, nil
+		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker, first?"))
 		for i := 0; i < 100 && len(h.page.commands(CmdTypeText)) < 3; i++ {

@@ -56,6 +56,9 @@ type fakePage struct {
 	lingering    []Message
 	lingerHeader string
 	lingerViews  int
+	// removeHow is what the page reports of how it took Clanker's text out (remove_text's
+	// data), when set.
+	removeHow string
 }
 
 func newFakePage() *fakePage {
@@ -129,6 +132,9 @@ func (p *fakePage) Do(cmd Command) {
 			clear(p.clanker)
 		}
 		p.clanker[on] = ""
+		if p.removeHow != "" && errText == "" {
+			data = []byte(`{"removed": 3, "how": "` + p.removeHow + `"}`)
+		}
 	case cmd.Kind == CmdPressEnter && p.conv(cmd.Conversation).draft:
 		errText = ResultUserTyping // as the bridge's focus before the Enter refuses
 	case cmd.Kind == CmdPressEnter:

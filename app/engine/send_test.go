@@ -325,3 +325,35 @@ func TestUserTypingIntoClankersTextHoldsTheReplyInsteadOfSendingBoth(t *testing.
 		})
 	}
 }
+
+// Issue 27.3: when the page had to take Clanker's text out of what the user was typing (by
+// position, or by clearing the mixed text and putting the user's characters back), the user is
+// told; a removal of Clanker's text in one piece needs no word.
+func TestTheUserIsToldWhenClankersTextWasTakenOutOfTheirs(t *testing.T) {
+	for how, want := range map[string]string{"by_position": "what you typed is kept", "restored": "your characters put back", "whole": ""} {
+		t.Run(how, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
+				h.store.setMode("c1", ModeAvailable)
+				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "a reply long enough to be typed"}, nil })
+				h.page.mu.Lock()
+				h.page.removeHow = how
+				h.page.mu.Unlock()
+				h.open("c1", in("Ann", "hi"))
+				h.receive("c1", in("Ann", "clanker?"))
+				for i := 0; i < 100 && len(h.page.commands(CmdTypeText)) < 3; i++ {
+					h.wait(100 * time.Millisecond)
+				}
+				h.userTypes("c1", "x")
+				h.wait(time.Second)
+				told := ""
+				for _, c := range h.page.commands(CmdToast) {
+					told += c.Text
+				}
+				if want == "" && told != "" || want != "" && !strings.Contains(told, want) {
+					t.Fatalf("toasts %q, want one saying %q", told, want)
+				}
+			})
+		})
+	}
+}

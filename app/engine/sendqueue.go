@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -123,6 +124,7 @@ func (e *Engine) takeOut(conv ConversationID, text string) {
 	e.sends.leftover[conv] = text
 	e.saveLeftover(conv, text)
 	e.do(Command{Kind: CmdRemoveText, Conversation: conv, Text: text}, func(r CommandResult) {
+		e.toldHowRemoved(r)
 		if r.Err == "" && e.sends.leftover[conv] == text {
 			delete(e.sends.leftover, conv)
 			e.saveLeftover(conv, "")
@@ -358,7 +360,7 @@ func (e *Engine) yieldToUser(reason string) {
 	if j.inserted != "" {
 		e.takeOut(j.conv, j.inserted)
 	} else {
-		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv}, nil)
+		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv}, e.toldHowRemoved)
 	}
 	j.held = true
 	j.inserted, j.pos = "", 0
@@ -372,5 +374,30 @@ func (e *Engine) failCurrent(reason string) {
 	e.abortCurrent(reason)
 	if reason != ResultWrongConversation && j != nil {
 		e.toast("error", "Failed to send message: "+reason)
+	}
+}
+
+// Removal says how the page took Clanker's text out of the compose box (the remove_text
+// result's data): "whole" (it was still in one piece), "by_position" (the user had typed into
+// it; exactly Clanker's characters were taken out by where they were), "restored" (they could
+// not be told apart any more: the mixed text was cleared and the user's characters put back),
+// or "nothing" (none of it was there).
+type Removal struct {
+	Removed int    `json:"removed"`
+	How     string `json:"how"`
+}
+
+// toldHowRemoved tells the user when Clanker's text had to be taken out of what they were
+// typing, so they are never surprised by their box changing under them (issue 27.3).
+func (e *Engine) toldHowRemoved(r CommandResult) {
+	var rm Removal
+	if r.Err != "" || len(r.Data) == 0 || json.Unmarshal(r.Data, &rm) != nil {
+		return
+	}
+	switch rm.How {
+	case "by_position":
+		e.toast("info", "Clanker took its unfinished reply out of the box; what you typed is kept.")
+	case "restored":
+		e.toast("info", "Clanker's unfinished reply was mixed into what you typed, so the box was cleared and your characters put back.")
 	}
 }

@@ -557,7 +557,8 @@ func TestFullApp(t *testing.T) {
 
 	// The user types while Clanker types (real X keys): Clanker stops at once and takes out only
 	// its own text. Deleting the draft brings the whole reply; sending the draft instead sends
-	// exactly the user's words and never Clanker's partial text.
+	// exactly the user's words and never Clanker's partial text, and Bob, who asked, still gets
+	// his answer (issue 27.2: it used to be dropped with the stale held reply).
 	for _, then := range []string{"clears", "sends"} {
 		if !t.Run("UserTypingWhileClankerTypesKeepsTheirTextThen"+then, func(t *testing.T) {
 			f.t = t
@@ -606,6 +607,9 @@ func TestFullApp(t *testing.T) {
 					t.Fatalf("want the reply sent once, got %+v", ss)
 				}
 			} else {
+				// The held reply is stale once the user's words are sent: Clanker asks again,
+				// with them in view, and posts that answer.
+				f.llm.Enqueue(fakellm.JSONReply(story, "Bob asked about tacos."))
 				key := exec.Command("xdotool", "key", "Return")
 				key.Env = []string{"DISPLAY=" + display.Name}
 				if out, err := key.CombinedOutput(); err != nil {
@@ -618,11 +622,11 @@ func TestFullApp(t *testing.T) {
 				if ss := f.sends(bob, mine); ss[0].Text != mine {
 					t.Fatalf("the user's message was sent as %q, want exactly %q", ss[0].Text, mine)
 				}
+				f.waitSent(bob, "[clanker] "+story)
 				f.waitQuiet()
-				for _, s := range f.sends(bob, "[clanker] Tacos ("+then) {
-					if s.Text != "[clanker] "+story {
-						t.Fatalf("a partial reply was sent: %q", s.Text)
-					}
+				ss := f.sends(bob, "[clanker] Tacos ("+then)
+				if len(ss) != 1 || ss[0].Text != "[clanker] "+story {
+					t.Fatalf("want Bob's question answered once, whole, after the user's message, got %+v", ss)
 				}
 			}
 			f.noUntrustedInput()

@@ -19,7 +19,7 @@ import (
 //
 // A notice is owed whenever the mode chosen for a conversation differs from the one its
 // people were last told about (Conversation.Announced). Clanker acts only as far as both
-// allow (Conversation.acting), so it never listens before the people know.
+// allow (Conversation.Acting), so it never listens before the people know.
 
 // modeRank orders modes by how much they let Clanker do.
 func modeRank(m Mode) int {

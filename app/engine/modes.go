@@ -12,7 +12,7 @@ import (
 
 // mode is the mode Clanker acts in, in the conversation on screen: Uninitialized while the
 // settings are incomplete, Deactivated for automated senders, and otherwise the chosen mode as
-// far as the people there were told about it (Conversation.acting).
+// far as the people there were told about it (Conversation.Acting).
 func (e *Engine) mode() Mode {
 	if !e.configured() {
 		return ModeUninitialized

@@ -222,6 +222,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 		UserScript: s.script,
 		OfflineURL: offlineURL,
 		Origin:     s.origin,
+		EventName:  s.opts.EventName,
 		Log:        s.log,
 	})
 	if err != nil {
@@ -427,6 +428,10 @@ func (s *Shell) SetupError() error {
 	defer s.mu.Unlock()
 	return s.setupErr
 }
+
+// DroppedPageMessages is how many messages pages posted to Wails that the platform's
+// guard kept from it (the Messages page may post only the bridge's events).
+func (s *Shell) DroppedPageMessages() uint64 { return native.DroppedPageMessages() }
 
 // OpenPopups is the number of popup windows currently open.
 func (s *Shell) OpenPopups() int {

@@ -47,11 +47,13 @@ type Config struct {
 	UserScript string
 	// OfflineURL is loaded when a main-frame load fails; the error text is appended.
 	OfflineURL string
-	// Origin is the Messages page's origin (scheme://host[:port]): the only page that
-	// may talk to the app and be given what pages ask for. Wails checks it too; the
-	// platform layers that see page messages before Wails does (Windows, macOS) drop
-	// messages from anywhere else, and grant page permissions to this origin only.
+	// Origin is the Messages page's origin (scheme://host[:port]): the only remote page
+	// that may talk to the app and be given what pages ask for. Wails checks it too; the
+	// guard every platform puts in front of Wails' message handler lets this origin post
+	// only the bridge's events (EventName), and page permissions go to it alone.
 	Origin string
+	// EventName is the Wails event the bridge emits under.
+	EventName string
 	// Log receives the platform's reports (dropped messages, refused permissions,
 	// recoveries); nil means slog.Default().
 	Log *slog.Logger

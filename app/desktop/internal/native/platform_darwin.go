@@ -26,6 +26,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/ipc"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/macos"
 )
 
@@ -58,6 +59,7 @@ type darwinPlatform struct {
 func NewView() View { return &darwinPlatform{} }
 
 func (p *darwinPlatform) Setup(ctx context.Context, cfg Config) error {
+	newPageGuard(cfg, bootstrapOrigin)
 	origin, base := cfg.Origin, cfg.OfflineURL
 	messagesOrigin.Store(&origin)
 	offlineBase.Store(&base)
@@ -198,9 +200,9 @@ func goWoke() {
 	}
 }
 
-// dropLog logs what the guards refuse, at most once per reason in a while: a hostile
-// page could post thousands of messages.
-var dropLog = macos.NewThrottle(30 * time.Second)
+// dropLog logs what the permission rules refuse, at most once per reason in a while: a
+// hostile page could ask thousands of times. (Page messages have the guard's own.)
+var dropLog = ipc.NewThrottle(30 * time.Second)
 
 func logDrop(msg, reason, origin string) {
 	if ok, suppressed := dropLog.Allow(reason, time.Now()); ok {
@@ -209,19 +211,13 @@ func logDrop(msg, reason, origin string) {
 }
 
 //export goCheckMessage
-func goCheckMessage(isString, mainView, mainFrame C.int, protocol, host *C.char, port C.int, prefix *C.char) C.int {
-	m := macos.Message{
-		IsString:     isString != 0,
-		FromMainView: mainView != 0,
-		MainFrame:    mainFrame != 0,
-		Origin:       macos.Origin(C.GoString(protocol), C.GoString(host), int(port)),
-		Prefix:       C.GoString(prefix),
+func goCheckMessage(isString, mainView, mainFrame C.int, protocol, host *C.char, port C.int, body *C.char) C.int {
+	m := webKitMessage(isString != 0, mainView != 0, mainFrame != 0, C.GoString(protocol), C.GoString(host), int(port),
+		C.GoString(body))
+	if allowPageMessage(m) {
+		return 1
 	}
-	if reason := macos.CheckMessage(m, loadString(&messagesOrigin)); reason != "" {
-		logDrop("page message dropped before Wails", reason, m.Origin)
-		return 0
-	}
-	return 1
+	return 0
 }
 
 func request(mainView, mainFrame C.int, protocol, host *C.char, port C.int) macos.Request {

@@ -5,8 +5,9 @@ package native
 // The Windows view: WebView2 under Wails v2.13, reached through the go-webview2 wrapper
 // Wails keeps unexported (see webview2_windows.go). Setup, on Wails' UI thread:
 //
-//   - puts the message guard in front of go-webview2's message handler and the
-//     permission rules in front of its permission handler (guard.go);
+//   - puts the message guard in front of go-webview2's message handler (the Messages
+//     page may post only the bridge's events) and the permission rules in front of its
+//     permission handler (guard.go);
 //   - keeps WebView2's own user agent (Edge's, a real browser's) unless one is given,
 //     and stops Wails from appending " wails.io" to the requests of other origins;
 //   - registers the bridge as a document-start script and waits until WebView2 has it;
@@ -47,7 +48,6 @@ type windowsPlatform struct {
 	wv     *comPtr // the current ICoreWebView2 (go-webview2 holds its reference)
 	cfg    Config
 	log    *slog.Logger
-	guard  messageGuard
 	wailsO string // the origin Wails serves the app's own pages from
 
 	origMessage uintptr // go-webview2's WebMessageReceived Invoke
@@ -81,8 +81,8 @@ func (p *windowsPlatform) Setup(ctx context.Context, cfg Config) error {
 	p.mu.Lock()
 	p.w, p.cfg, p.log = w, cfg, log.With("webview", "webview2")
 	p.wailsO = urlOrigin(w.startURL)
-	p.guard = messageGuard{origins: []string{cfg.Origin, p.wailsO}}
 	p.mu.Unlock()
+	newPageGuard(cfg, p.wailsO)
 
 	scriptAdded := make(chan error, 1)
 	var setupErr error
@@ -213,16 +213,17 @@ func (p *windowsPlatform) Input() Input { return cdpInput{p} }
 
 // ---- the guards ----
 
-// onWebMessage sees every web message before go-webview2 does. A message that is not a
-// string, or that comes from a document outside the allowed origins, is dropped here:
-// go-webview2 would end the process on the first and Wails would only log the second.
+// onWebMessage sees every web message before go-webview2 does and asks the guard
+// (guard.go, app/desktop/internal/ipc) about it. A message that is not a string would
+// make go-webview2 end the process; the Messages page may post only the bridge's events;
+// Clanker's own page what Wails understands; anything else is dropped, counted and
+// logged.
 func (p *windowsPlatform) onWebMessage(this, sender, args uintptr) uintptr {
 	a, s := ptrArg(&args), ptrArg(&sender)
-	_, strErr := a.getString(5) // TryGetWebMessageAsString: fails for anything but a string
+	body, strErr := a.getString(5) // TryGetWebMessageAsString: fails for anything but a string
 	top, _ := s.getString(wvGetSource)
 	src, _ := a.getString(3) // get_Source: the document that posted it
-	if err := p.guard.check(strErr == nil, top, src); err != nil {
-		p.log.Warn("web message dropped", "reason", err.Error())
+	if !allowPageMessage(webView2Message(strErr == nil, body, top, src)) {
 		return sOK
 	}
 	r, _, _ := syscall.SyscallN(p.origMessage, this, sender, args)

@@ -83,15 +83,11 @@ static BOOL message_allowed(WKScriptMessage *message)
 {
     id body = message.body;
     BOOL isString = [body isKindOfClass:[NSString class]];
-    NSString *prefix = @"";
-    if (isString) {
-        NSString *s = (NSString *)body;
-        NSRange r = [s rangeOfComposedCharacterSequencesForRange:NSMakeRange(0, MIN((NSUInteger)16, s.length))];
-        prefix = [s substringWithRange:r];
-    }
+    // The whole body: the rule reads the bridge's event envelope, not just its start.
+    NSString *text = isString ? (NSString *)body : @"";
     WKFrameInfo *frame = message.frameInfo;
     return goCheckMessage(isString, from_main(message.webView), frame.isMainFrame,
-                          ORIGIN_ARGS(frame.securityOrigin), cstr(prefix)) != 0;
+                          ORIGIN_ARGS(frame.securityOrigin), cstr(text)) != 0;
 }
 
 static const char *guard_messages(id handler)

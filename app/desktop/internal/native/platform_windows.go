@@ -38,10 +38,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// webErrorCanceled is COREWEBVIEW2_WEB_ERROR_STATUS_OPERATION_CANCELED: a navigation
-// replaced by the next one, which is not a failure anyone should see.
-const webErrorCanceled = 14
-
 type windowsPlatform struct {
 	mu     sync.Mutex
 	w      *wails
@@ -53,6 +49,9 @@ type windowsPlatform struct {
 	origMessage uintptr // go-webview2's WebMessageReceived Invoke
 
 	newWindow   *comHandler // lives as long as the process
+	navStarting *comHandler // likewise: records where each navigation goes
+	navigations map[uint64]string
+	pageUp      bool        // the Messages page is loaded (its last navigation succeeded)
 	contextMenu *comHandler // likewise, once InstallContextMenu ran
 	ctxState    menus.ContextMenuState
 	ctxItems    map[string]*comHandler // CustomItemSelected handler per action/target
@@ -63,7 +62,7 @@ type windowsPlatform struct {
 
 // NewView returns the Windows view; Setup finds the WebView2 Wails created.
 func NewView() View {
-	return &windowsPlatform{popups: map[uintptr]*popup{}, ctxItems: map[string]*comHandler{}}
+	return &windowsPlatform{popups: map[uintptr]*popup{}, ctxItems: map[string]*comHandler{}, navigations: map[uint64]string{}}
 }
 
 func (p *windowsPlatform) Setup(ctx context.Context, cfg Config) error {
@@ -145,6 +144,7 @@ func (p *windowsPlatform) setupOnUI(scriptAdded chan<- error) error {
 	}
 
 	p.newWindow = newHandler(iidNewWindowRequested, p.onNewWindowRequested)
+	p.navStarting = newHandler(iidNavigationStarting, p.onNavigationStarting)
 	return p.attach(wv, scriptAdded)
 }
 
@@ -162,6 +162,10 @@ func (p *windowsPlatform) attach(wv *comPtr, scriptAdded chan<- error) error {
 	var tok eventToken
 	if err := hresult(wv.call(wvAddNewWindow, p.newWindow.ptr(), uintptr(unsafe.Pointer(&tok)))); err != nil {
 		return fmt.Errorf("popup handler: %w", err)
+	}
+	if err := hresult(wv.call(wvAddNavigationStarting, p.navStarting.ptr(), uintptr(unsafe.Pointer(&tok)))); err != nil {
+		// The offline decision then judges failures by the address the view shows.
+		p.log.Warn("navigations are not followed; failed loads are judged by the page shown", "err", err)
 	}
 	if p.contextMenu != nil {
 		if err := p.addContextMenuHandler(wv); err != nil {
@@ -251,17 +255,70 @@ func (p *windowsPlatform) answerPermission(a *comPtr, origin string) {
 
 // ---- loads, crashes ----
 
+// onNavigationStarting records where each main-frame navigation goes, by its id, so a
+// failure can be judged by its own address: WebView2's Source still names the page the
+// view showed before.
+func (p *windowsPlatform) onNavigationStarting(sender, args uintptr) uintptr {
+	a := ptrArg(&args)
+	uri, err := a.getString(3) // get_Uri
+	if err != nil {
+		return sOK
+	}
+	id, err := a.getUint64(9) // get_NavigationId
+	if err != nil {
+		return sOK
+	}
+	p.mu.Lock()
+	if len(p.navigations) >= 64 { // navigations that never completed; never many
+		clear(p.navigations)
+	}
+	p.navigations[id] = uri
+	p.mu.Unlock()
+	return sOK
+}
+
+// navigation returns (and forgets) where the navigation id went, or "".
+func (p *windowsPlatform) navigation(args *comPtr) string {
+	id, err := args.getUint64(5) // ICoreWebView2NavigationCompletedEventArgs::get_NavigationId
+	if err != nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	uri := p.navigations[id]
+	delete(p.navigations, id)
+	return uri
+}
+
 func (p *windowsPlatform) navigationCompleted(sender, args *comPtr) {
 	uri, _ := sender.getString(wvGetSource)
+	nav := p.navigation(args)
 	ok, _ := args.getInt32(3)
 	if ok != 0 {
+		p.mu.Lock()
+		p.pageUp = urlOrigin(uri) == urlOrigin(p.cfg.Origin)
+		p.mu.Unlock()
 		withEvents(func(e Events) { e.LoadChanged(uri, true) })
 		return
 	}
 	status, _ := args.getInt32(4)
-	if status == webErrorCanceled || urlOrigin(uri) == p.wailsO {
+	p.mu.Lock()
+	up := p.pageUp
+	p.mu.Unlock()
+	if !webView2ShowsOffline(status, nav, uri, p.cfg.Origin, up) {
+		if status != webErrorCanceled {
+			target := nav
+			if target == "" {
+				target = uri
+			}
+			p.log.Info("a navigation failed; not a network failure of the Messages page, so the view stays",
+				"status", status, "origin", originLabel(target))
+		}
 		return
 	}
+	p.mu.Lock()
+	p.pageUp = false
+	p.mu.Unlock()
 	text := webErrorText(status)
 	withEvents(func(e Events) { e.LoadFailed(uri, text) })
 	if target := offlinePageURL(p.w.startURL, p.cfg.OfflineURL, text); target != "" {

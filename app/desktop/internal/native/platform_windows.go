@@ -12,8 +12,8 @@ package native
 //     and stops Wails from appending " wails.io" to the requests of other origins;
 //   - registers the bridge as a document-start script and waits until WebView2 has it;
 //   - opens sign-in popups in windows of its own that share the session (popup_windows.go);
-//   - reloads after a renderer crash (through the Shell, which backs off) and rebuilds the
-//     web view in the same window after the browser process died;
+//   - reloads after a renderer crash (through the Shell, which backs off) and has the
+//     Shell restart the app after the browser process died;
 //   - reports finished and failed loads, and shows the offline page on failures.
 //
 // Trusted input is CDP Input.dispatchKeyEvent through CallDevToolsProtocolMethod
@@ -27,9 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -336,9 +334,9 @@ const (
 )
 
 // processFailed reloads after the page's renderer died or hung (the Shell decides when,
-// backing off when it keeps happening) and rebuilds the web view after the browser
-// process died, which Wails would answer with an error box and the end of the app.
-// Other processes (GPU, utilities, an iframe's renderer) recover by themselves.
+// backing off when it keeps happening) and restarts the app after the browser process
+// died, which Wails would answer with an error box and the end of the app. Other
+// processes (GPU, utilities, an iframe's renderer) recover by themselves.
 func (p *windowsPlatform) processFailed(args *edge.ICoreWebView2ProcessFailedEventArgs, orig func(*edge.ICoreWebView2, *edge.ICoreWebView2ProcessFailedEventArgs), sender *edge.ICoreWebView2) {
 	kind, err := args.GetProcessFailedKind()
 	if err != nil {
@@ -349,66 +347,24 @@ func (p *windowsPlatform) processFailed(args *edge.ICoreWebView2ProcessFailedEve
 	case renderProcessExited, renderProcessUnresponse:
 		withEvents(func(e Events) { e.WebProcessTerminated(int(kind)) })
 	case browserProcessExited:
-		p.log.Error("the WebView2 browser process ended; rebuilding the web view")
-		// Until the rebuild, nothing may call the dead web view: go-webview2 ends the
-		// process when a call fails, and its Eval (Wails' ExecJS) skips a nil web view.
-		if f, err := fieldPtr(p.w.chromium, "webview"); err == nil {
-			*(**comPtr)(f) = nil
+		// The web view is gone for good: go-webview2 ends the process on the next failed
+		// call, and Wails' focus and resize handlers make such calls. The window is
+		// hidden at once, so no focus or size change reaches them, and the Shell starts
+		// the copy of Clanker that takes over and quits this one (restart.go in package
+		// window). If it cannot, Wails' own handler shows its message and ends the app.
+		p.log.Error("the WebView2 browser process ended")
+		restarting := false
+		withEvents(func(e Events) { restarting = e.BrowserProcessEnded() })
+		if restarting {
+			procShowWindow.Call(p.w.hwnd, swHide)
+			return
 		}
-		p.mu.Lock()
-		p.wv = nil
-		p.mu.Unlock()
-		p.w.post(func() {
-			if err := p.rebuild(); err != nil {
-				p.log.Error("the web view could not be rebuilt", "err", err)
-				if orig != nil {
-					orig(sender, args)
-				}
-			}
-		})
+		if orig != nil {
+			orig(sender, args)
+		}
 	default:
 		p.log.Info("a WebView2 helper process failed; WebView2 restarts it", "kind", int(kind))
 	}
-}
-
-// rebuild creates a new web view in the same window after the browser process died
-// ("the app has to recreate a new WebView", WebView2 docs), on the UI thread: go-webview2's
-// Embed again, then what Wails' setupChromium does after it, then this view's own setup,
-// and the bootstrap page, which loads the target again.
-func (p *windowsPlatform) rebuild() error {
-	c := p.w.chromium
-	inited, err := fieldPtr(c, "inited")
-	if err != nil {
-		return err
-	}
-	atomic.StoreUintptr((*uintptr)(inited), 0)
-	c.Embed(p.w.hwnd)
-	wv, err := webviewOf(c)
-	if err != nil || wv == nil {
-		return fmt.Errorf("no web view after Embed: %v", err)
-	}
-	c.Resize()
-	s, err := (*edge.ICoreWebView2)(unsafe.Pointer(wv)).GetSettings()
-	if err != nil {
-		return err
-	}
-	// As Wails v2.13 sets them for this app (production build, default context menus on).
-	for _, set := range []func() error{
-		func() error { return s.PutAreDefaultContextMenusEnabled(true) },
-		func() error { return s.PutAreDevToolsEnabled(false) },
-		func() error { return s.PutIsZoomControlEnabled(true) },
-		func() error { return s.PutIsStatusBarEnabled(false) },
-		func() error { return s.PutAreBrowserAcceleratorKeysEnabled(false) },
-	} {
-		if err := set(); err != nil {
-			return err
-		}
-	}
-	c.AddWebResourceRequestedFilter("*", edge.COREWEBVIEW2_WEB_RESOURCE_CONTEXT_ALL)
-	if err := p.attach(wv, nil); err != nil {
-		return err
-	}
-	return wv.callString(wvNavigate, strings.TrimRight(p.w.startURL, "/")+"/")
 }
 
 // ---- trusted input ----

@@ -303,3 +303,44 @@ func TestNewNotificationIsPlainTextBoundedAndGroupedByKind(t *testing.T) {
 		t.Errorf("invalid UTF-8 in the title gives %q", bad.Title)
 	}
 }
+
+// The Enter goes by the real key press's path when the window has the keyboard, by the
+// view's keyDown: (which checks nothing about the window) otherwise, and there is always
+// a second route to try when the page did not get it; a hidden window is never brought
+// forward except transparently, as the last resort.
+func TestKeyRoutesFollowTheWindowsStateAndAlwaysHaveAFallback(t *testing.T) {
+	for _, c := range []struct {
+		visible, key bool
+		want         []KeyRoute
+	}{
+		{true, true, []KeyRoute{RouteWindow, RouteView}},
+		{true, false, []KeyRoute{RouteView, RouteWindow}},
+		{false, false, []KeyRoute{RouteView, RouteRevealed}},
+		{false, true, []KeyRoute{RouteView, RouteRevealed}},
+	} {
+		got := KeyRoutes(c.visible, c.key)
+		if len(got) != len(c.want) {
+			t.Fatalf("visible=%v key=%v: routes %v, want %v", c.visible, c.key, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("visible=%v key=%v: route %d is %s, want %s", c.visible, c.key, i, got[i], c.want[i])
+			}
+		}
+		if c.visible {
+			for _, r := range got {
+				if r == RouteRevealed {
+					t.Errorf("visible=%v key=%v: a shown window was to be ordered in again", c.visible, c.key)
+				}
+			}
+		}
+	}
+	for _, r := range []KeyRoute{RouteView, RouteWindow, RouteRevealed, KeyRoute(9)} {
+		if r.String() == "" {
+			t.Errorf("route %d has no name for the log", r)
+		}
+	}
+	if !strings.Contains(EnterCounterScript, "isTrusted") || !strings.Contains(EnterCounterScript, "'Enter'") {
+		t.Error("the Enter counter does not count only trusted Enter keydowns")
+	}
+}

@@ -89,7 +89,7 @@ test-windows:
 	@CLANKER_WINE_DIR=$(WINE_DIR) bash build/windows/wine/run.sh --setup
 	CLANKER_DIST_STAGE=$(WINE_DIR)/stage bash build/dist.sh -o $(WINE_DIR)/dist windows >/dev/null
 	CLANKER_SETUP_EXE="$$(ls $(WINE_DIR)/dist/Clanker-*-windows-amd64-setup.exe)" \
-	  $(WINE_GOTEST) -skip '^TestToastIsAcceptedByWindows$$' $(WINE_PKGS)
+	  $(WINE_GOTEST) $(WINE_PKGS)
 	$(WINE_GOTEST) ./tests/chaos -args -seeds=10
 
 ## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,

@@ -131,3 +131,20 @@ func TestPermissionsAreGrantedOnlyToMessagesAndOnlyWhatItNeeds(t *testing.T) {
 		t.Errorf("with no Messages origin known, got %s; want deny", got)
 	}
 }
+
+// The Windows view logs where a refused permission request or a failed navigation came
+// from by its origin only: a Messages URL names the conversation.
+func TestOriginLabelsNeverCarryThePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://messages.google.com/web/conversations/SECRET": "https://messages.google.com",
+		"https://Accounts.Google.com:443/signin?x=SECRET":      "https://accounts.google.com:443",
+		"data:text/html,SECRET":                                "a data: document",
+		"about:blank":                                          "a about: document",
+		"":                                                     "an unknown origin",
+		"https://u:SECRET@x.test/":                             "an unknown origin",
+	} {
+		if got := originLabel(in); got != want {
+			t.Errorf("originLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

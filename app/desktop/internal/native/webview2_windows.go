@@ -301,13 +301,6 @@ func (w *wails) onUI(ctx context.Context, fn func()) error {
 	}
 }
 
-// post runs fn on the window's thread later, without waiting.
-func (w *wails) post(fn func()) {
-	if !w.window.Invoke(fn) {
-		log.Printf("clanker: the window's thread did not accept a job")
-	}
-}
-
 // fieldPtr returns a pointer to an unexported field of go-webview2's Chromium.
 func fieldPtr(c *edge.Chromium, name string) (unsafe.Pointer, error) {
 	f := reflect.ValueOf(c).Elem().FieldByName(name)

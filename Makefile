@@ -65,10 +65,22 @@ test: deps check
 test-unit:
 	$(GOTEST) -race -short $(PKGS)
 
-## test-windows: the Windows build's tests under Wine (single instance, Run key, notification
-## set-up, data paths) and the Windows installer's silent install and uninstall; what Wine
-## cannot show (WebView2, toasts) runs in .github/workflows/windows.yml
+## test-windows: the Windows build's tests under Wine and the Windows installer's silent
+## install and uninstall. WINE_PKGS are the packages whose tests run as Windows programs:
+## the engine, the store, the model client, the page link, images, diagnostics, the
+## desktop packages (menus, the native layer's decisions, the session's registry, lock
+## and toast set-up, the tray icon), app/run, the fault corpus and the chaos replays
+## with a few seeds (the 100-seed sweep runs natively in make test). Left out: the root
+## package (it runs the go command), the browser and security suites (Chromium),
+## tests/e2e and tests/dist (Linux only), tests/crash, the generators and tools. What
+## Wine cannot show (WebView2, toasts) runs in .github/workflows/windows.yml.
 WINE_DIR ?= $(CURDIR)/build/bin/wine
+WINE_PKGS ?= ./app/engine ./app/sqlite ./app/llm ./app/page ./app/images ./app/diag \
+  ./app/keychain ./app/desktop/menus ./app/desktop/internal/native ./app/desktop/internal/macos \
+  ./app/desktop/internal/text ./app/desktop/session ./app/desktop/window ./app/run \
+  ./tests/faults ./tests/testkit ./tests/wintest
+WINE_GOTEST = CLANKER_WINE_DIR=$(WINE_DIR) GOOS=windows CGO_ENABLED=0 go test -tags $(TAGS),installer \
+  -count=1 -timeout 10m -overlay $(WINE_DIR)/overlay.json -exec $(CURDIR)/build/windows/wine/run.sh
 test-windows:
 	@bash build/install-deps.sh --dist --windows
 	@if [ -e "$(WINE_DIR)/prefix/drive_c/Program Files/Clanker" ]; then \
@@ -76,10 +88,9 @@ test-windows:
 	  rm -rf "$(WINE_DIR)/prefix"; fi
 	@CLANKER_WINE_DIR=$(WINE_DIR) bash build/windows/wine/run.sh --setup
 	CLANKER_DIST_STAGE=$(WINE_DIR)/stage bash build/dist.sh -o $(WINE_DIR)/dist windows >/dev/null
-	CLANKER_WINE_DIR=$(WINE_DIR) CLANKER_SETUP_EXE="$$(ls $(WINE_DIR)/dist/Clanker-*-windows-amd64-setup.exe)" \
-	  GOOS=windows CGO_ENABLED=0 go test -tags $(TAGS),installer -count=1 -timeout 5m \
-	  -exec $(CURDIR)/build/windows/wine/run.sh -skip '^TestToastIsAcceptedByWindows$$' \
-	  ./app/desktop/session ./tests/wintest
+	CLANKER_SETUP_EXE="$$(ls $(WINE_DIR)/dist/Clanker-*-windows-amd64-setup.exe)" \
+	  $(WINE_GOTEST) $(WINE_PKGS)
+	$(WINE_GOTEST) ./tests/chaos -args -seeds=10
 
 ## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,
 ## and the sizes of the release artifacts, which it builds first)

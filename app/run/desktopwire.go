@@ -51,6 +51,8 @@ type notices struct {
 	closing bool
 	// firstRun is set while the first-run banner stands.
 	firstRun bool
+	// state is what the system last said about the app's notifications (notifystate.go).
+	state notifyState
 }
 
 // startNotifier connects to the desktop's notification service. Without one (a bare
@@ -59,12 +61,22 @@ func (a *App) startNotifier() {
 	n, err := session.NewNotifier("Clanker", "clanker")
 	if err != nil {
 		a.log.Warn("desktop notifications unavailable; errors are shown on the page only", "err", err)
+		a.recordNotify(err)
 		return
 	}
 	a.nt.n = n
 	a.closers = append(a.closers, func() { _ = n.Close() })
 	if c, ok := any(n).(session.Clickable); ok {
 		c.OnClick(a.openFromNotification)
+	}
+	if au, ok := any(n).(session.Authorizer); ok {
+		au.OnAuthorization(func(granted bool, reason string) {
+			if granted {
+				a.recordNotify(nil)
+				return
+			}
+			a.recordNotify(errors.New("the user or the system declined Clanker's notifications: " + reason))
+		})
 	}
 }
 
@@ -110,9 +122,11 @@ func (a *App) notifyUser(n session.Notification) {
 		return
 	}
 	go func() {
-		if err := notifier.Notify(n); err != nil {
+		err := notifier.Notify(n)
+		if err != nil {
 			a.log.Warn("desktop notification failed", "err", err)
 		}
+		a.recordNotify(err)
 	}()
 }
 

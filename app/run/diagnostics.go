@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/diag"
@@ -49,6 +50,9 @@ func DiagnosticsJSON(ctx context.Context, s *sqlite.Store, version, logFile stri
 			d.Fields = map[string]string{}
 		}
 		d.Fields["logFile"] = logFile
+	}
+	if note := notifyNote(readNotifyState(filepath.Dir(s.Path()))); note != "" {
+		d.Notes = append(d.Notes, note)
 	}
 	d.Notes = append(d.Notes, "Taken by `clanker diag` from the stored data: the engine does not run in this process, so there is no live page or conversation state.")
 	key, _, err := s.APIKey(ctx)

@@ -57,6 +57,9 @@ type testStatus struct {
 	Sidebar int `json:"sidebar"`
 	// Hint is whether the page shows the one-time hint beside the pill, as the Link knows.
 	Hint bool `json:"hint"`
+	// PageMessagesDropped is how many messages pages posted to Wails that the platform's
+	// guard kept from it (anything but the bridge's events, from the Messages page).
+	PageMessagesDropped uint64 `json:"pageMessagesDropped"`
 	// MemoryReleases counts the idle memory releases so far; MemoryReleaseDue is whether
 	// there was activity since the last one (so another is coming).
 	MemoryReleases   int  `json:"memoryReleases"`
@@ -84,6 +87,7 @@ func (a *App) startTestControl(file string) error {
 			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
 		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
 		ts.PageProcessReleases = a.shell.WebProcessReleases()
+		ts.PageMessagesDropped = a.shell.DroppedPageMessages()
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {
@@ -121,6 +125,15 @@ func (a *App) startTestControl(file string) error {
 		_ = json.NewEncoder(w).Encode(map[string]any{"group": group, "messages": msgs, "sent": a.sim.Sent(), "rejected": a.sim.Rejected()})
 	})
 	mux.HandleFunc("POST /hide", func(w http.ResponseWriter, r *http.Request) { answer(w, a.HideWindow()) })
+	// The body runs as script in the page the window shows, as if the page ran it: how
+	// the tests make the Messages page post what a hostile page could.
+	mux.HandleFunc("POST /page-script", func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		if err == nil {
+			err = a.shell.ExecJS(string(b))
+		}
+		answer(w, err)
+	})
 	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) { answer(w, a.shell.Reload(r.Context())) })
 	mux.HandleFunc("POST /show", func(w http.ResponseWriter, r *http.Request) { answer(w, a.ShowWindow()) })
 	// The memory benchmark compares like with like: the Go heap is collected and its free

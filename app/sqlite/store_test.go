@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 var t0 = time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
@@ -50,14 +52,10 @@ func TestOpenCreatesPrivateWALDatabaseWithAllMigrations(t *testing.T) {
 	if _, err := s.SaveSettings(ctx, engine.DefaultSettings()); err != nil {
 		t.Fatalf("save settings: %v", err)
 	}
-	for _, name := range []string{FileName, FileName + "-wal", FileName + "-shm"} {
-		fi, err := os.Stat(filepath.Join(dir, name))
-		if err != nil {
+	files := []string{FileName, FileName + "-wal", FileName + "-shm"}
+	for _, name := range files {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("expected %s to exist: %v", name, err)
-			continue
-		}
-		if mode := fi.Mode().Perm(); mode != 0o600 {
-			t.Errorf("%s has mode %o, want 600", name, mode)
 		}
 	}
 	var journal string
@@ -72,8 +70,15 @@ func TestOpenCreatesPrivateWALDatabaseWithAllMigrations(t *testing.T) {
 	if want := embeddedMigrations(t); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("applied migrations = %v (%v), want %v", got, err, want)
 	}
+	// Last: under Wine this skips (see testkit.CheckPrivateFile).
+	for _, name := range files {
+		testkit.CheckPrivateFile(t, filepath.Join(dir, name))
+	}
 }
 
+// On Unix a database file made world-readable is made private again; Windows has no
+// such mode bits (Chmod only sets the read-only attribute), and there the file keeps
+// the owner-only access of the folder it is in.
 func TestOpenFixesTheModeOfAnExistingWorldReadableFile(t *testing.T) {
 	dir := t.TempDir()
 	openAt(t, dir).Close()
@@ -82,16 +87,23 @@ func TestOpenFixesTheModeOfAnExistingWorldReadableFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	openAt(t, dir)
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("after reopening, mode = %v (%v), want 0600", fi.Mode().Perm(), err)
+	testkit.CheckPrivateFile(t, path)
+}
+
+// userConfigVar is the environment variable os.UserConfigDir reads on this system.
+func userConfigVar() string {
+	switch runtime.GOOS {
+	case "windows":
+		return "AppData"
+	case "darwin", "ios", "plan9":
+		return "HOME" // $HOME/Library/Application Support, $home/lib
 	}
+	return "XDG_CONFIG_HOME"
 }
 
 func TestOpenWithoutDirUsesClankerInUserConfigDir(t *testing.T) {
 	base := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", base)
-	t.Setenv("HOME", base)
+	t.Setenv(userConfigVar(), base)
 	s := openAt(t, "")
 	want, _ := DefaultDir()
 	if !strings.HasPrefix(want, base) || s.Path() != filepath.Join(want, FileName) {
@@ -302,8 +314,10 @@ func TestEmptyFileIsANewDatabaseNotDamage(t *testing.T) {
 }
 
 func TestUnreadableDirectoryIsAnErrorNotARecovery(t *testing.T) {
-	if os.Geteuid() == 0 {
-		// root ignores permission bits; use a path under a regular file instead.
+	if os.Geteuid() == 0 || runtime.GOOS == "windows" {
+		// root ignores permission bits, and Windows has none for directories (Chmod only
+		// sets the read-only attribute, which Windows ignores on a folder): use a path
+		// under a regular file instead, which no system can create.
 		f := filepath.Join(t.TempDir(), "file")
 		os.WriteFile(f, nil, 0o600)
 		if _, err := Open(filepath.Join(f, "sub")); err == nil {

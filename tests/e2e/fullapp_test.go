@@ -69,6 +69,8 @@ type appStatus struct {
 	MemoryReleases      int  `json:"memoryReleases"`
 	MemoryReleaseDue    bool `json:"memoryReleaseDue"`
 	PageProcessReleases int  `json:"pageProcessReleases"`
+	// PageMessagesDropped counts the page's messages the guard kept from Wails.
+	PageMessagesDropped uint64 `json:"pageMessagesDropped"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -189,6 +191,24 @@ func (f *fullApp) status() appStatus {
 		f.t.Fatalf("decode app status: %v", err)
 	}
 	return st
+}
+
+// postBody posts body to the test control.
+func (f *fullApp) postBody(path, body string) {
+	f.t.Helper()
+	req, err := http.NewRequest("POST", f.url+path, strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.Header.Set("X-Clanker-Token", f.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatalf("POST %s: %v", path, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		f.t.Fatalf("POST %s: %s", path, resp.Status)
+	}
 }
 
 func (f *fullApp) post(path string) {
@@ -399,6 +419,18 @@ func requestText(r fakellm.Request) string {
 // TestFullApp runs the real binary through the scenarios of the full-app proof in order,
 // on one app run (a fresh start for each would cost the package minutes).
 func TestFullApp(t *testing.T) {
+	needDisplay(t)
+	// Every way a program opens a URL in the browser (xdg-open and the fallbacks Wails'
+	// browser package tries) is a stand-in that writes the URL to browserLog.
+	fake := t.TempDir()
+	browserLog := filepath.Join(fake, "opened")
+	for _, name := range []string{"xdg-open", "x-www-browser", "www-browser", "sensible-browser"} {
+		script := "#!/bin/sh\necho \"$@\" >> '" + browserLog + "'\n"
+		if err := os.WriteFile(filepath.Join(fake, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
 	f := startFullApp(t)
 	bob := f.conversation(sim.DemoBob)
 	jane := f.conversation(sim.DemoJane)
@@ -1162,6 +1194,52 @@ func TestFullApp(t *testing.T) {
 			inPage = append(inPage, glDriversMapped(p)...)
 		}
 		t.Logf("GL driver files in the page's process (for comparison): %v", inPage)
+	}) {
+		return
+	}
+
+	if !t.Run("TheMessagesPageCanNeitherQuitTheAppNorOpenAURL", func(t *testing.T) {
+		f.t = t
+		f.post("/show")
+		testkit.WaitFor(t, 10*time.Second, "the window to be shown", func() (bool, string) {
+			st := f.status()
+			return !st.Hidden, fmt.Sprintf("%+v", st)
+		})
+		// The page posts what Wails would obey from an allowed origin: quit (with a tray,
+		// Wails' quit goes through the close handler and hides the window) and open a
+		// URL in the browser.
+		const url = "https://ipc-guard.clanker.invalid/opened-by-the-page"
+		before := f.status().PageMessagesDropped
+		f.postBody("/page-script", `(() => {
+			const h = window.webkit.messageHandlers.external;
+			h.postMessage('Q');
+			h.postMessage('BO:`+url+`');
+		})()`)
+		testkit.WaitFor(t, 20*time.Second, "the guard to drop the page's two messages", func() (bool, string) {
+			st := f.status()
+			return st.PageMessagesDropped >= before+2, fmt.Sprintf("dropped %d (before %d)", st.PageMessagesDropped, before)
+		})
+		// The page's later events reach Go, so anything it posted before was handled.
+		f.open(jane)
+		if f.app.Exited() {
+			t.Fatalf("the app quit after the page posted a quit:\n%s", f.app.Output())
+		}
+		if st := f.status(); st.Hidden {
+			t.Fatalf("the window was hidden after the page posted a quit: %+v", st)
+		}
+		if b, _ := os.ReadFile(browserLog); strings.Contains(string(b), "ipc-guard.clanker.invalid") {
+			t.Fatalf("a browser was asked to open the page's URL: %q", b)
+		}
+		// Nor can it switch off Go's listener of the bridge's events.
+		f.postBody("/page-script", `window.webkit.messageHandlers.external.postMessage('EX' + 'clanker:event')`)
+		testkit.WaitFor(t, 20*time.Second, "the guard to drop the event-off", func() (bool, string) {
+			st := f.status()
+			return st.PageMessagesDropped >= before+3, fmt.Sprintf("dropped %d (before %d)", st.PageMessagesDropped, before)
+		})
+		f.open(bob)
+		if !strings.Contains(f.app.Output(), "page message dropped before Wails") {
+			t.Fatalf("the drops were not logged:\n%s", f.app.Output())
+		}
 	}) {
 		return
 	}

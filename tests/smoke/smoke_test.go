@@ -164,7 +164,7 @@ func TestTheAppRepliesWithATrustedEnterShownAndHidden(t *testing.T) {
 
 	// waitSent waits for text in Bob's conversation and checks it went out with a
 	// trusted Enter.
-	waitSent := func(text string) {
+	waitSent := func(t *testing.T, text string) {
 		t.Helper()
 		var sent sim.Send
 		testkit.WaitFor(t, 120*time.Second, fmt.Sprintf("%q to be sent", text), func() (bool, string) {
@@ -181,32 +181,44 @@ func TestTheAppRepliesWithATrustedEnterShownAndHidden(t *testing.T) {
 			t.Fatalf("%q was sent trusted=%v via %q; want a trusted Enter", text, sent.Trusted, sent.Via)
 		}
 	}
-
-	// With the window shown.
-	llm.Enqueue(fakellm.JSONReply("Hi Bob, Clanker heard you.", "Bob said hi."))
-	if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "hey clanker, are you there?"}); err != nil {
-		t.Fatal(err)
+	noUntrusted := func(t *testing.T) {
+		t.Helper()
+		if rej, err := ctl.Rejected(); err != nil || len(rej) != 0 {
+			t.Fatalf("the page recorded untrusted input %+v (%v); want none", rej, err)
+		}
 	}
-	waitSent("[clanker] Hi Bob, Clanker heard you.")
+
+	// The two cases are subtests so a workflow log names the one that failed; both gate
+	// the run.
+	t.Run("Shown", func(t *testing.T) {
+		c.t = t
+		llm.Enqueue(fakellm.JSONReply("Hi Bob, Clanker heard you.", "Bob said hi."))
+		if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "hey clanker, are you there?"}); err != nil {
+			t.Fatal(err)
+		}
+		waitSent(t, "[clanker] Hi Bob, Clanker heard you.")
+		noUntrusted(t)
+	})
 
 	// With the window hidden in the tray: the Enter must still reach the page, and the
 	// window must stay hidden.
-	if err := c.do("POST", "/hide", nil); err != nil {
-		t.Fatal(err)
-	}
-	testkit.WaitFor(t, 10*time.Second, "the window to be hidden", func() (bool, string) {
-		st := c.status()
-		return st.Hidden, fmt.Sprintf("%+v", st)
+	t.Run("Hidden", func(t *testing.T) {
+		c.t = t
+		if err := c.do("POST", "/hide", nil); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 10*time.Second, "the window to be hidden", func() (bool, string) {
+			st := c.status()
+			return st.Hidden, fmt.Sprintf("%+v", st)
+		})
+		llm.Enqueue(fakellm.JSONReply("Still here while hidden, Bob.", "Bob checked again."))
+		if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "clanker, still there?"}); err != nil {
+			t.Fatal(err)
+		}
+		waitSent(t, "[clanker] Still here while hidden, Bob.")
+		if !c.status().Hidden {
+			t.Error("the window came forward while the reply was sent; it must stay hidden")
+		}
+		noUntrusted(t)
 	})
-	llm.Enqueue(fakellm.JSONReply("Still here while hidden, Bob.", "Bob checked again."))
-	if _, err := ctl.Deliver(bob.ID, sim.Message{From: "Bob", Text: "clanker, still there?"}); err != nil {
-		t.Fatal(err)
-	}
-	waitSent("[clanker] Still here while hidden, Bob.")
-	if !c.status().Hidden {
-		t.Error("the window came forward while the reply was sent; it must stay hidden")
-	}
-	if rej, err := ctl.Rejected(); err != nil || len(rej) != 0 {
-		t.Fatalf("the page recorded untrusted input %+v (%v); want none", rej, err)
-	}
 }

@@ -178,7 +178,42 @@ func TestSilentInstallAndUninstall(t *testing.T) {
 		t.Fatalf("Run value %q before uninstalling", got)
 	}
 
+	// A Clanker still running from the program folder: here `config set ... -`, which
+	// waits on its input, on a data folder of its own. The uninstaller stops it first
+	// (Windows cannot delete a running program).
+	runningData, err := os.MkdirTemp("", "clanker-wintest-running-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := exec.Command(exe, "--data-dir", runningData, "--no-keychain", "config", "set", "model", "-")
+	stdin, err := running.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := running.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- running.Wait() }()
+	// It has opened its store (and waits on its input) once the database exists.
+	for deadline := time.Now().Add(time.Minute); !exists(filepath.Join(runningData, "clanker.db")); {
+		select {
+		case err := <-ended:
+			t.Fatalf("the installed clanker.exe ended before the uninstall (%v); the test needs it running", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the installed clanker.exe did not open its store within a minute")
+		}
+	}
+
 	run(t, uninstaller, "/S")
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatal("the Clanker that ran from the program folder still runs after the uninstaller ran")
+	}
 	waitGone(t, programDir)
 	for _, f := range []string{startMenu, desktop, profile} {
 		waitGone(t, f)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,6 +172,23 @@ func launchAgentPath(home string) string {
 }
 
 // setLaunchAgent writes (enabled) or removes the LaunchAgent under home.
+// launchAgentRefusal says why a login item must not start exe, or "". macOS runs an app
+// that was opened where it was downloaded from a random, temporary path
+// (App Translocation: .../AppTranslocation/<id>/d/Clanker.app), and an app opened from
+// its disk image runs from the image's read-only volume under /Volumes: either path is
+// gone after the next restart, so a login item naming it would start nothing.
+// readOnlyVolume says exe's volume is mounted read-only.
+func launchAgentRefusal(exe string, readOnlyVolume bool) string {
+	const move = "move Clanker.app to the Applications folder, open it from there, and switch \"Start at login\" on again"
+	switch {
+	case strings.Contains(exe, "/AppTranslocation/"):
+		return "Clanker runs from a temporary copy macOS made of it (App Translocation), which is gone after a restart; " + move
+	case strings.HasPrefix(exe, "/Volumes/") && readOnlyVolume:
+		return "Clanker runs from its disk image, which is not there after a restart; " + move
+	}
+	return ""
+}
+
 func setLaunchAgent(home string, enabled bool, exe string, args []string) error {
 	path := launchAgentPath(home)
 	if !enabled {
@@ -178,6 +196,9 @@ func setLaunchAgent(home string, enabled bool, exe string, args []string) error 
 			return fmt.Errorf("autostart: remove the login item %s: %w", path, err)
 		}
 		return nil
+	}
+	if why := launchAgentRefusal(exe, readOnlyVolume(exe)); why != "" {
+		return errors.New("autostart: " + why)
 	}
 	if err := writeFileAtomic(path, []byte(launchAgentPlist(exe, args)), 0o644); err != nil {
 		return fmt.Errorf("autostart: write the login item %s: %w", path, err)

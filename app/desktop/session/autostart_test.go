@@ -156,3 +156,36 @@ func TestWindowsRunValueQuotesTheProgram(t *testing.T) {
 		t.Fatalf("want %s, got %s", want, got)
 	}
 }
+
+// A login item naming a copy of Clanker that is gone after a restart (App Translocation,
+// or the disk image it came in) is refused with a sentence saying what to do; one in
+// Applications, or on a writable external disk, is written.
+func TestTheLoginItemRefusesATranslocatedOrDiskImageCopy(t *testing.T) {
+	for _, c := range []struct {
+		exe      string
+		readOnly bool
+		refused  string
+	}{
+		{"/private/var/folders/xy/abc/T/AppTranslocation/1A2B/d/Clanker.app/Contents/MacOS/clanker", false, "App Translocation"},
+		{"/Volumes/Clanker 1.2.0/Clanker.app/Contents/MacOS/clanker", true, "disk image"},
+		{"/Applications/Clanker.app/Contents/MacOS/clanker", false, ""},
+		{"/Users/sam/Applications/Clanker.app/Contents/MacOS/clanker", false, ""},
+		{"/Volumes/External/Apps/Clanker.app/Contents/MacOS/clanker", false, ""},
+	} {
+		why := launchAgentRefusal(c.exe, c.readOnly)
+		switch {
+		case c.refused == "" && why != "":
+			t.Errorf("%s refused: %s", c.exe, why)
+		case c.refused != "" && (!strings.Contains(why, c.refused) || !strings.Contains(why, "Applications folder")):
+			t.Errorf("%s: reason %q; want it to name %q and say to move Clanker.app to Applications", c.exe, why, c.refused)
+		}
+	}
+	home := testDir(t)
+	err := setLaunchAgent(home, true, "/private/var/folders/x/T/AppTranslocation/9/d/Clanker.app/Contents/MacOS/clanker", AutostartArgs)
+	if err == nil {
+		t.Fatal("a translocated copy got a login item")
+	}
+	if on, _ := launchAgentEnabled(home); on {
+		t.Fatal("the refused login item was written anyway")
+	}
+}

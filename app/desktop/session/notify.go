@@ -26,6 +26,14 @@ type Clickable interface {
 	OnClick(fn func(target string))
 }
 
+// Authorizer is implemented by notifiers whose system asks the user once whether the
+// app may notify (macOS). fn learns the answer, with the system's reason when it is no,
+// on a goroutine of the notifier's; an answer given before fn was set is passed on when
+// it is.
+type Authorizer interface {
+	OnAuthorization(fn func(granted bool, reason string))
+}
+
 // Notifier shows native desktop notifications, one implementation per OS:
 // org.freedesktop.Notifications over the session bus on Linux (tested),
 // UNUserNotificationCenter on macOS (notify_darwin.go; Clanker.app only), toasts through

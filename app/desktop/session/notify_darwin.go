@@ -41,5 +41,10 @@ func (m *macNotifier) Notify(n Notification) error {
 	return native.PostNotification(ctx, req)
 }
 
+// OnAuthorization passes on macOS's answer to the permission request NewNotifier made.
+func (m *macNotifier) OnAuthorization(fn func(granted bool, reason string)) {
+	native.OnNotifyAuthorization(fn)
+}
+
 // Close does nothing: notifications already shown stay in Notification Center.
 func (m *macNotifier) Close() error { return nil }

@@ -4,15 +4,54 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 )
 
 // Resume from sleep. After a suspend the Messages page's connection to the phone is often
 // stale, and the page may not notice for minutes; a script inside the page cannot see the
-// sleep at all. The desktop app listens for systemd-logind's PrepareForSleep signal on the
-// system bus and reloads the page when it reports the end of a sleep (argument false). Where
-// there is no logind (other OSes, containers), the watcher logs once and does nothing.
+// sleep at all. On Linux the desktop app listens for systemd-logind's PrepareForSleep
+// signal on the system bus and reloads the page when it reports the end of a sleep
+// (argument false); where there is no logind (containers), the watcher logs once and does
+// nothing. On Windows it registers for the system's suspend and resume notifications
+// (resume_windows.go); macOS has its own wake notification (package native).
+
+// wakeQuiet is how long after one reload-on-wake further wake reports count as the same
+// wake: Windows reports a resume more than once (PBT_APMRESUMEAUTOMATIC, then
+// PBT_APMRESUMESUSPEND when the user is back), to the window and to a registered
+// callback alike.
+const wakeQuiet = 30 * time.Second
+
+// WakeGate turns the reports of one wake, from however many sources, into one reload.
+// Its zero value is ready.
+type WakeGate struct {
+	mu    sync.Mutex
+	last  time.Time
+	slept bool
+}
+
+// Suspended records that the machine is going to sleep: the next wake report counts,
+// however soon it comes.
+func (g *WakeGate) Suspended() {
+	g.mu.Lock()
+	g.slept = true
+	g.mu.Unlock()
+}
+
+// Woke reports whether a wake reported at now calls for a reload: the first report of a
+// wake does, the others of the same wake (within wakeQuiet, without a sleep between) do
+// not.
+func (g *WakeGate) Woke(now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.slept && !g.last.IsZero() && now.Sub(g.last) < wakeQuiet && !now.Before(g.last) {
+		return false
+	}
+	g.last, g.slept = now, false
+	return true
+}
 
 const (
 	login1Path      = "/org/freedesktop/login1"
@@ -20,17 +59,10 @@ const (
 	prepareForSleep = "PrepareForSleep"
 )
 
-// WatchResume calls onResume each time logind reports that the machine woke up, until ctx
-// ends. It connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS is honoured) and fails
-// when there is none or logind's signal cannot be watched; the caller logs that once.
-func WatchResume(ctx context.Context, onResume func(), log *slog.Logger) error {
-	return watchResume(ctx, nil, onResume, log)
-}
-
 // watchResume calls onResume each time logind reports that the machine woke up, until ctx
 // ends. conn is the system bus (nil: connect to it; DBUS_SYSTEM_BUS_ADDRESS is honoured,
 // which is how tests point it at a private bus).
-func watchResume(ctx context.Context, conn *dbus.Conn, onResume func(), log *slog.Logger) error {
+func watchResume(ctx context.Context, conn *dbus.Conn, onSuspend, onResume func(), log *slog.Logger) error {
 	if conn == nil {
 		c, err := dbus.ConnectSystemBus(dbus.WithContext(ctx))
 		if err != nil {
@@ -60,8 +92,12 @@ func watchResume(ctx context.Context, conn *dbus.Conn, onResume func(), log *slo
 			if sig.Path != login1Path || sig.Name != login1Interface+"."+prepareForSleep || len(sig.Body) != 1 {
 				continue
 			}
-			if sleeping, ok := sig.Body[0].(bool); ok && !sleeping {
-				log.Info("the machine woke up; reloading the page")
+			sleeping, ok := sig.Body[0].(bool)
+			switch {
+			case ok && sleeping && onSuspend != nil:
+				onSuspend()
+			case ok && !sleeping:
+				log.Info("the machine woke up")
 				onResume()
 			}
 		}

@@ -68,10 +68,12 @@ func TestResumeFromSleepReloadsOnlyWhenTheMachineWakes(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resumed := make(chan struct{}, 4)
+	resumed, suspended := make(chan struct{}, 4), make(chan struct{}, 4)
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- watchResume(ctx, watcher, func() { resumed <- struct{}{} }, log) }()
+	go func() {
+		done <- watchResume(ctx, watcher, func() { suspended <- struct{}{} }, func() { resumed <- struct{}{} }, log)
+	}()
 
 	emit := func(path string, sleeping bool) {
 		if err := logind.Emit(dbus.ObjectPath(path), login1Interface+"."+prepareForSleep, sleeping); err != nil {
@@ -107,6 +109,9 @@ func TestResumeFromSleepReloadsOnlyWhenTheMachineWakes(t *testing.T) {
 	case <-resumed:
 		t.Fatal("going to sleep, or another object's signal, triggered a reload")
 	case <-time.After(300 * time.Millisecond):
+	}
+	if len(suspended) != 1 {
+		t.Fatalf("going to sleep was reported %d times, want once", len(suspended))
 	}
 	cancel()
 	select {

@@ -56,11 +56,13 @@ func InstanceRunning(dataDir string) bool {
 // AcquireInstance claims dataDir for this process. When another process holds it, it
 // asks that process to show its window (onWake runs there) and returns ErrAlreadyRunning.
 // onWake runs on its own goroutine for every later launch; it may be nil. Close releases
-// the claim.
+// the claim. A process started to take over from a predecessor (PredecessorEnv) first
+// waits for that one to end.
 func AcquireInstance(dataDir string, onWake func(), log *slog.Logger) (*Instance, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	waitForPredecessor(log)
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("single instance: create data directory: %w", err)
 	}

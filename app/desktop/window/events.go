@@ -22,6 +22,8 @@ func (e nativeEvents) LoadFailed(url, message string) {
 
 func (e nativeEvents) WebProcessTerminated(reason int) { e.s.webProcessTerminated(reason) }
 
+func (e nativeEvents) BrowserProcessEnded() bool { return e.s.browserProcessEnded() }
+
 func (e nativeEvents) GeometryChanged(x, y, width, height int) {
 	e.s.geometryChanged(Geometry{X: x, Y: y, Width: width, Height: height})
 }

@@ -55,6 +55,8 @@ type Shell struct {
 	lastLoad  LoadEvent
 	visible   bool
 	visHooks  []func(bool)
+	// wake turns the reports of one wake from sleep into one reload.
+	wake session.WakeGate
 	// active is the window's focus as the platform last reported it.
 	active   atomic.Bool
 	quitting bool
@@ -193,12 +195,12 @@ func (s *Shell) appOptions() *options.App {
 			// WebView2's default, which a nil Windows block keeps and a non-nil one
 			// would turn off: Ctrl+wheel and Ctrl+plus/minus zoom the page.
 			IsZoomControlEnabled: true,
-			// Wails raises it from WM_POWERBROADCAST (PBT_APMRESUMEAUTOMATIC) on its
-			// UI thread, so the reload runs on a goroutine.
-			OnResume: func() {
-				s.log.Info("the machine woke up; reloading the page")
-				go s.reloadAfterResume()
-			},
+			// Wails raises them from WM_POWERBROADCAST on its UI thread, so the reload
+			// runs on a goroutine. On Modern Standby machines the broadcast may not come
+			// (Wails does not register for it); session.WatchResume registers, and both
+			// reports pass the same gate.
+			OnSuspend: s.wake.Suspended,
+			OnResume:  func() { go s.woke("the window's power broadcast") },
 		},
 		EnableDefaultContextMenu: true, // spelling suggestions live in the context menu
 		Menu:                     s.wailsMenu(),
@@ -222,6 +224,7 @@ func (s *Shell) onStartup(ctx context.Context) {
 		UserScript: s.script,
 		OfflineURL: offlineURL,
 		Origin:     s.origin,
+		EventName:  s.opts.EventName,
 		Log:        s.log,
 	})
 	if err != nil {
@@ -234,28 +237,35 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.setupErr = err
 	s.mu.Unlock()
 	s.menusReady()
-	if goruntime.GOOS != "windows" { // Windows: Options.Windows.OnResume
-		go func() {
-			// Reload after resume from sleep: the platform's own wake report where it
-			// has one (macOS), logind elsewhere; without either this only logs.
-			var err error
-			if w, ok := s.plat.(native.WakeWatcher); ok {
-				err = w.WatchWake(ctx, func() {
-					s.log.Info("the machine woke up; reloading the page")
-					s.reloadAfterResume()
-				})
-			} else {
-				err = session.WatchResume(ctx, s.reloadAfterResume, s.log)
-			}
-			if err != nil {
-				s.log.Info("not watching for resume from sleep", "err", err)
-			}
-		}()
-	}
+	go func() {
+		// Reload after resume from sleep: the platform's own wake report where it has
+		// one (macOS), otherwise the session's (Windows' suspend and resume
+		// notifications, logind on Linux); without one this only logs.
+		var err error
+		if w, ok := s.plat.(native.WakeWatcher); ok {
+			err = w.WatchWake(ctx, func() { s.woke("the system's wake notification") })
+		} else {
+			err = session.WatchResume(ctx, s.wake.Suspended, func() { s.woke("the system's resume notification") }, s.log)
+		}
+		if err != nil {
+			s.log.Info("not watching for resume from sleep", "err", err)
+		}
+	}()
 	s.readyOnce.Do(func() { close(s.ready) })
 	if s.opts.OnReady != nil {
 		go s.opts.OnReady()
 	}
+}
+
+// woke handles one report that the machine woke up: the first report of a wake reloads
+// the page, the others of the same wake (several sources report it) do nothing.
+func (s *Shell) woke(source string) {
+	if !s.wake.Woke(time.Now()) {
+		s.log.Debug("the same wake reported again", "source", source)
+		return
+	}
+	s.log.Info("the machine woke up; reloading the page", "source", source)
+	s.reloadAfterResume()
 }
 
 // reloadAfterResume reloads the page after the machine woke up: the Messages page's
@@ -427,6 +437,10 @@ func (s *Shell) SetupError() error {
 	defer s.mu.Unlock()
 	return s.setupErr
 }
+
+// DroppedPageMessages is how many messages pages posted to Wails that the platform's
+// guard kept from it (the Messages page may post only the bridge's events).
+func (s *Shell) DroppedPageMessages() uint64 { return native.DroppedPageMessages() }
 
 // OpenPopups is the number of popup windows currently open.
 func (s *Shell) OpenPopups() int {

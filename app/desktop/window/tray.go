@@ -8,7 +8,6 @@ import (
 	"fyne.io/systray"
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/build/icons"
 )
 
 // Tray is the notification-area icon and its menu (fyne.io/systray). On Linux it is a
@@ -21,10 +20,10 @@ import (
 // per process (systray is global).
 //
 // The icon is "on" while Clanker takes part in the foreground conversation and "off"
-// otherwise; the title carries the mode and, while the window is hidden, the unread
-// count. The mode items are check items (systray has no radio items) of which exactly
-// one is checked; they are disabled, with the reason shown under them, when the mode
-// cannot change.
+// otherwise, ICO on Windows and PNG elsewhere (trayIcon); the title carries the mode
+// and, while the window is hidden, the unread count. The mode items are check items
+// (systray has no radio items) of which exactly one is checked; they are disabled, with
+// the reason shown under them, when the mode cannot change.
 type Tray struct {
 	act   *menus.Actions
 	ctrl  menus.Controller
@@ -111,7 +110,7 @@ func (t *Tray) onReady() {
 		systray.SetTitle("Clanker")
 	}
 	systray.SetTooltip("Clanker")
-	systray.SetIcon(icons.TrayOff)
+	systray.SetIcon(trayIcon(false, 0, trayWantsICO))
 
 	t.mu.Lock()
 	t.header = systray.AddMenuItem("Clanker", "The conversation shown in the window")
@@ -210,11 +209,7 @@ func (t *Tray) update(st menus.Status) {
 	}
 	t.window.SetTitle(v.WindowLabel)
 	if t.lastOn == nil || *t.lastOn != v.IconOn || t.lastBadge != v.Badge {
-		icon := icons.TrayOff
-		if v.IconOn {
-			icon = icons.TrayOn
-		}
-		systray.SetIcon(badgedIcon(icon, v.Badge))
+		systray.SetIcon(trayIcon(v.IconOn, v.Badge, trayWantsICO))
 		on := v.IconOn
 		t.lastOn = &on
 		t.lastBadge = v.Badge

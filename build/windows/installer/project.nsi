@@ -166,8 +166,27 @@ FunctionEnd
   Pop $0
 !macroend
 
+# clanker.stopRunning ends every running clanker.exe (the settings window is one too;
+# WebView2's processes end with the program that hosts them) before its files are
+# replaced or removed: Windows cannot delete or overwrite a running program, and a
+# running Clanker would go on writing while the uninstaller removes its WebView2
+# profile. It is forced, because closing Clanker's window only hides it in the tray; its
+# database is made to survive being stopped at any moment (tests/crash kills it
+# mid-reply). taskkill answers 128 when none was running.
+!macro clanker.stopRunning
+  nsExec::ExecToLog '"$SYSDIR\taskkill.exe" /F /IM "${PRODUCT_EXECUTABLE}"'
+  Pop $0
+  ${If} $0 = 0
+    DetailPrint "Stopped the running Clanker."
+    Sleep 500 ; let Windows release the program's files
+  ${EndIf}
+!macroend
+
 Section
     !insertmacro wails.setShellContext
+
+    # An update over a running Clanker.
+    !insertmacro clanker.stopRunning
 
     # Runs Microsoft's small WebView2 bootstrapper only when the runtime is missing
     # (Windows 11 and current Windows 10 already have it).
@@ -188,6 +207,8 @@ Section
 SectionEnd
 
 Section "uninstall"
+    !insertmacro clanker.stopRunning
+
     # What the app created for the user who runs it: the WebView2 browser profile Wails
     # keeps in the user's roaming profile (cookies, the Google Messages pairing), the
     # login entry and the toast registration. $AppData must be the user's own here, not

@@ -2,13 +2,18 @@
 # Runs a Windows program under Wine in the project's own throw-away prefix. It is the
 # `go test -exec` program of `make test-windows`:
 #
-#   GOOS=windows go test -exec build/windows/wine/run.sh ./app/desktop/session
+#   GOOS=windows go test -overlay build/bin/wine/overlay.json \
+#     -exec build/windows/wine/run.sh ./app/desktop/session
 #   build/windows/wine/run.sh --setup     only prepare the prefix (idempotent)
 #
 # The prefix lives in build/bin/wine (git-ignored; CLANKER_WINE_DIR moves it) and is made
 # once, offline (no Mono or Gecko downloads). Wine 8 has no bcryptprimitives.dll, which Go
 # programs need since Go 1.22; the stand-in is compiled from processprng.c with MinGW and
-# copied into the prefix. CLANKER_SETUP_EXE, when set to a path on this machine, is
+# copied into the prefix. Wine 8 also lacks FileDispositionInformationEx, with which
+# Go's os.Remove deletes files on Windows 10 and later ("Invalid function"; every
+# t.TempDir clean-up fails): --setup writes overlay.json beside the prefix, for
+# `go test -overlay`, which switches on the fallback Go keeps for older Windows
+# (_deleteat_fallback.go). CLANKER_SETUP_EXE, when set to a path on this machine, is
 # handed to the program as Wine's name for it (drive Z:).
 set -euo pipefail
 
@@ -57,6 +62,14 @@ setup() {
   local sys32="$WINEPREFIX/drive_c/windows/system32"
   if ! cmp -s "$dll" "$sys32/bcryptprimitives.dll"; then
     cp "$dll" "$sys32/bcryptprimitives.dll"
+  fi
+  if command -v go >/dev/null 2>&1; then
+    local goroot overlay
+    goroot=$(go env GOROOT)
+    overlay=$(printf '{"Replace":{"%s/src/internal/syscall/windows/zz_clanker_wine_deleteat.go":"%s/_deleteat_fallback.go"}}' "$goroot" "$here")
+    if [ "$(cat "$state/overlay.json" 2>/dev/null)" != "$overlay" ]; then
+      printf '%s' "$overlay" >"$state/overlay.json"
+    fi
   fi
 }
 

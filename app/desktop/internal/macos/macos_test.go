@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -52,56 +51,6 @@ func TestNormalOriginDropsDefaultPortsAndRefusesWhatIsNotAnOrigin(t *testing.T) 
 		if got := NormalOrigin(in); got != want {
 			t.Errorf("NormalOrigin(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestCheckMessagePassesTheBridgesEventsAndTheBootstrapPage(t *testing.T) {
-	event := Message{IsString: true, FromMainView: true, MainFrame: true, Origin: messages, Prefix: `EE{"name":"clanker:event"`}
-	if r := CheckMessage(event, messages); r != "" {
-		t.Errorf("a bridge event from the Messages page was dropped: %s", r)
-	}
-	explicitPort := event
-	explicitPort.Origin = "https://messages.google.com:443"
-	if r := CheckMessage(explicitPort, "https://messages.google.com"); r != "" {
-		t.Errorf("the same origin with its default port written out was dropped: %s", r)
-	}
-	for _, body := range []string{"runtime:ready", `EE{"name":"clanker:boot"`, "drag", "Q"} {
-		boot := Message{IsString: true, FromMainView: true, MainFrame: true, Origin: "wails://wails", Prefix: body}
-		if r := CheckMessage(boot, messages); r != "" {
-			t.Errorf("the bootstrap page's %q was dropped: %s", body, r)
-		}
-	}
-}
-
-func TestCheckMessageDropsWhatWouldCrashOrCommandTheApp(t *testing.T) {
-	ok := Message{IsString: true, FromMainView: true, MainFrame: true, Origin: messages, Prefix: "EE{}"}
-	cases := map[string]func(m *Message){
-		"object body (crashes Wails)":  func(m *Message) { m.IsString = false },
-		"from a popup":                 func(m *Message) { m.FromMainView = false },
-		"from an iframe":               func(m *Message) { m.MainFrame = false },
-		"other origin":                 func(m *Message) { m.Origin = "https://evil.example" },
-		"look-alike origin":            func(m *Message) { m.Origin = "https://messages.google.com.evil.example" },
-		"plain http of the same host":  func(m *Message) { m.Origin = "http://messages.google.com" },
-		"no origin":                    func(m *Message) { m.Origin = "" },
-		"quit":                         func(m *Message) { m.Prefix = "Q" },
-		"hide":                         func(m *Message) { m.Prefix = "H" },
-		"window operation":             func(m *Message) { m.Prefix = "WC" },
-		"open a URL in the browser":    func(m *Message) { m.Prefix = "BO:https://evil.example" },
-		"call a bound method":          func(m *Message) { m.Prefix = `C{"name":"x"}` },
-		"drag the window":              func(m *Message) { m.Prefix = "drag" },
-		"fake DOM ready":               func(m *Message) { m.Prefix = "DomReady" },
-		"event listener (not an emit)": func(m *Message) { m.Prefix = "EX" },
-		"empty string":                 func(m *Message) { m.Prefix = "" },
-	}
-	for name, mutate := range cases {
-		m := ok
-		mutate(&m)
-		if r := CheckMessage(m, messages); r == "" {
-			t.Errorf("%s: passed to Wails, want it dropped", name)
-		}
-	}
-	if r := CheckMessage(ok, messages); r != "" {
-		t.Fatalf("the unmodified event was dropped: %s", r)
 	}
 }
 
@@ -355,25 +304,43 @@ func TestNewNotificationIsPlainTextBoundedAndGroupedByKind(t *testing.T) {
 	}
 }
 
-func TestThrottleLetsOneLinePerKeyThroughAndCountsTheRest(t *testing.T) {
-	start := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
-	th := NewThrottle(30 * time.Second)
-	if ok, held := th.Allow("not a string", start); !ok || held != 0 {
-		t.Fatalf("first line: ok=%v held=%d, want it through", ok, held)
-	}
-	for i := 1; i <= 5; i++ {
-		if ok, _ := th.Allow("not a string", start.Add(time.Duration(i)*time.Second)); ok {
-			t.Fatalf("line %d within the interval was let through", i)
+// The Enter goes by the real key press's path when the window has the keyboard, by the
+// view's keyDown: (which checks nothing about the window) otherwise, and there is always
+// a second route to try when the page did not get it; a hidden window is never brought
+// forward except transparently, as the last resort.
+func TestKeyRoutesFollowTheWindowsStateAndAlwaysHaveAFallback(t *testing.T) {
+	for _, c := range []struct {
+		visible, key bool
+		want         []KeyRoute
+	}{
+		{true, true, []KeyRoute{RouteWindow, RouteView}},
+		{true, false, []KeyRoute{RouteView, RouteWindow}},
+		{false, false, []KeyRoute{RouteView, RouteRevealed}},
+		{false, true, []KeyRoute{RouteView, RouteRevealed}},
+	} {
+		got := KeyRoutes(c.visible, c.key)
+		if len(got) != len(c.want) {
+			t.Fatalf("visible=%v key=%v: routes %v, want %v", c.visible, c.key, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("visible=%v key=%v: route %d is %s, want %s", c.visible, c.key, i, got[i], c.want[i])
+			}
+		}
+		if c.visible {
+			for _, r := range got {
+				if r == RouteRevealed {
+					t.Errorf("visible=%v key=%v: a shown window was to be ordered in again", c.visible, c.key)
+				}
+			}
 		}
 	}
-	if ok, _ := th.Allow("from a popup", start.Add(2*time.Second)); !ok {
-		t.Error("another reason was held back by the first one's interval")
+	for _, r := range []KeyRoute{RouteView, RouteWindow, RouteRevealed, KeyRoute(9)} {
+		if r.String() == "" {
+			t.Errorf("route %d has no name for the log", r)
+		}
 	}
-	ok, held := th.Allow("not a string", start.Add(31*time.Second))
-	if !ok || held != 5 {
-		t.Errorf("after the interval: ok=%v held=%d, want through with 5 held back", ok, held)
-	}
-	if ok, held := th.Allow("not a string", start.Add(62*time.Second)); !ok || held != 0 {
-		t.Errorf("the count did not restart: ok=%v held=%d", ok, held)
+	if !strings.Contains(EnterCounterScript, "isTrusted") || !strings.Contains(EnterCounterScript, "'Enter'") {
+		t.Error("the Enter counter does not count only trusted Enter keydowns")
 	}
 }

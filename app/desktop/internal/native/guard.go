@@ -2,55 +2,79 @@ package native
 
 import (
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
+	"sync/atomic"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/ipc"
+	"github.com/clanker-desktop/clanker/app/desktop/internal/macos"
 )
 
-// The rules the Windows view applies to what pages send before Wails sees it. They live
-// here, apart from the COM code that calls them, so they are tested on every OS.
+// The page-facing rules of the native layer, apart from the code that calls them, so
+// they are tested on every OS: which page messages reach Wails (the rule itself is
+// app/desktop/internal/ipc, the same on every system), and which permission requests
+// of pages WebView2 grants.
 //
-// Why they are needed: go-webview2 (under Wails v2.13) reads every web message as a
-// string before Wails checks where it came from, and a message that is not a string
-// (any page can post {}) makes it call its error handler, which ends the process. And
-// Wails grants every permission request of every origin. The Windows view therefore
-// looks at each message and each request first.
+// Why the messages need a guard: Wails dispatches whatever an allowed origin posts (quit,
+// hide, open a URL...), and under Wails v2.13 go-webview2 reads every web message as a
+// string before Wails checks where it came from, so a message that is not a string (any
+// page can post {}) makes it call its error handler, which ends the process. And Wails
+// grants every permission request of every origin on Windows.
 
-// messageGuard decides which web messages reach Wails.
-type messageGuard struct {
-	// origins are the origins whose documents may talk to Go: the Messages page and
-	// the app's own bootstrap page, as on Linux, where Wails lets exactly these through.
-	origins []string
+// bootstrapOrigin is where Wails serves the app's own pages on Linux and macOS (on
+// Windows it is http://wails.localhost, which the Windows view reads from Wails).
+const bootstrapOrigin = "wails://wails"
+
+// pageGuard is the guard of this process's main view, set by Setup.
+var pageGuard atomic.Pointer[ipc.Guard]
+
+// newPageGuard makes the guard for cfg, with local the origins of the app's own pages
+// on this system, and makes it the process's one.
+func newPageGuard(cfg Config, local ...string) *ipc.Guard {
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	g := ipc.NewGuard(ipc.Rule{Remote: cfg.Origin, Local: local, Event: cfg.EventName}, log)
+	pageGuard.Store(g)
+	return g
 }
 
-// check returns nil when a message may go on to Wails, or the reason it is dropped. A
-// message passes only when it is a string and both the document that posted it and the
-// top-level document of the web view are on one of the allowed origins. topURL and
-// senderURL are the URLs WebView2 reports (ICoreWebView2::get_Source and the event's
-// get_Source).
-func (g messageGuard) check(isString bool, topURL, senderURL string) error {
-	if !isString {
-		return fmt.Errorf("not a string (origin %s)", originLabel(senderURL))
-	}
-	if !g.allowed(topURL) {
-		return fmt.Errorf("the window shows %s, which may not talk to Clanker", originLabel(topURL))
-	}
-	if !g.allowed(senderURL) {
-		return fmt.Errorf("sent by %s, which may not talk to Clanker", originLabel(senderURL))
-	}
-	return nil
+// allowPageMessage asks the process's guard about m; without one (before Setup) nothing
+// passes.
+func allowPageMessage(m ipc.Message) bool {
+	g := pageGuard.Load()
+	return g != nil && g.Allow(m)
 }
 
-func (g messageGuard) allowed(rawURL string) bool {
-	o := urlOrigin(rawURL)
-	if o == "" {
-		return false
+// DroppedPageMessages is how many messages the guard kept from Wails in this process.
+func DroppedPageMessages() uint64 {
+	if g := pageGuard.Load(); g != nil {
+		return g.Dropped()
 	}
-	for _, a := range g.origins {
-		if o == a {
-			return true
-		}
-	}
-	return false
+	return 0
+}
+
+// What each platform knows of a message, as the rule's Message. They are plain
+// functions so the tests can hand them what WebView2 and WKWebView report.
+
+// webView2Message is a web message as the Windows view sees it: whether
+// TryGetWebMessageAsString succeeded and what it gave, the URL the web view shows
+// (ICoreWebView2::get_Source) and the posting document's (the event's get_Source).
+// Only top-level documents can post to this handler (frames have their own), and
+// popups are web views of their own.
+func webView2Message(isString bool, body, topURL, senderURL string) ipc.Message {
+	return ipc.Message{IsString: isString, Body: body, FromMainView: true, MainFrame: true,
+		Origin: senderURL, TopOrigin: topURL}
+}
+
+// webKitMessage is a script message as the macOS view sees it: from which view and
+// frame, the frame's security origin (protocol, host, port as WKSecurityOrigin gives
+// them), and the body if it is a string.
+func webKitMessage(isString, mainView, mainFrame bool, protocol, host string, port int, body string) ipc.Message {
+	return ipc.Message{IsString: isString, Body: body, FromMainView: mainView, MainFrame: mainFrame,
+		Origin: macos.Origin(protocol, host, port)}
 }
 
 // urlOrigin returns scheme://host[:port] of an absolute http(s) URL, lower-cased, or ""

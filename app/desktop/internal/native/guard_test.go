@@ -1,57 +1,99 @@
 package native
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/ipc"
 )
 
-func TestWebMessagesPassOnlyAsStringsFromTheAllowedOrigins(t *testing.T) {
-	g := messageGuard{origins: []string{"https://messages.google.com", "http://wails.localhost"}}
+// The Windows and macOS views turn what WebView2 and WKWebView report into the one rule's
+// message: the Messages page can post the bridge's events and nothing else (no quit, no
+// URL opened in the browser), and Clanker's own page anything Wails understands.
+func TestTheWindowsAndMacOSGuardsLetTheMessagesPagePostOnlyBridgeEvents(t *testing.T) {
 	const msgs = "https://messages.google.com/web/conversations/123"
-	pass := []struct{ top, sender string }{
-		{msgs, msgs},
-		{"https://Messages.Google.com/web", "https://messages.google.com/web/x"},
-		{"http://wails.localhost/", "http://wails.localhost/"},
+	const event = `EE{"name":"clanker:event","data":["{}"]}`
+	windowsRule := ipc.Rule{Remote: "https://messages.google.com", Local: []string{"http://wails.localhost"}, Event: "clanker:event"}
+	macRule := ipc.Rule{Remote: "https://messages.google.com", Local: []string{bootstrapOrigin}, Event: "clanker:event"}
+	type system struct {
+		rule    ipc.Rule
+		page    func(isString bool, body string) ipc.Message
+		own     func(body string) ipc.Message
+		popup   func(body string) ipc.Message
+		iframe  func(body string) ipc.Message
+		another func(body string) ipc.Message
 	}
-	for _, c := range pass {
-		if err := g.check(true, c.top, c.sender); err != nil {
-			t.Errorf("string from %s in %s dropped (%v); want it passed", c.sender, c.top, err)
+	systems := map[string]system{
+		"Windows": {
+			rule: windowsRule,
+			page: func(isString bool, body string) ipc.Message { return webView2Message(isString, body, msgs, msgs) },
+			own: func(body string) ipc.Message {
+				return webView2Message(true, body, "http://wails.localhost/", "http://wails.localhost/")
+			},
+			popup:  nil, // popups are web views of their own, without Wails' handler
+			iframe: func(body string) ipc.Message { return webView2Message(true, body, msgs, "https://ads.example/frame") },
+			another: func(body string) ipc.Message {
+				return webView2Message(true, body, "https://evil.test/", "https://evil.test/")
+			},
+		},
+		"macOS": {
+			rule: macRule,
+			page: func(isString bool, body string) ipc.Message {
+				return webKitMessage(isString, true, true, "https", "messages.google.com", 0, body)
+			},
+			own: func(body string) ipc.Message { return webKitMessage(true, true, true, "wails", "wails", 0, body) },
+			popup: func(body string) ipc.Message {
+				return webKitMessage(true, false, true, "https", "accounts.google.com", 0, body)
+			},
+			iframe: func(body string) ipc.Message {
+				return webKitMessage(true, true, false, "https", "messages.google.com", 0, body)
+			},
+			another: func(body string) ipc.Message { return webKitMessage(true, true, true, "https", "evil.test", 443, body) },
+		},
+	}
+	for name, sys := range systems {
+		if r := sys.rule.Check(sys.page(true, event)); r != "" {
+			t.Errorf("%s: the bridge's event from the Messages page was dropped: %s", name, r)
 		}
-	}
-	drop := []struct {
-		name        string
-		isString    bool
-		top, sender string
-		reason      string
-	}{
-		{"an object posted by the Messages page itself", false, msgs, msgs, "not a string"},
-		{"a page the window was navigated to", true, "https://evil.test/", "https://evil.test/", "evil.test"},
-		{"an iframe of another origin inside Messages", true, msgs, "https://ads.example/frame", "ads.example"},
-		{"the Messages origin over plain http", true, "http://messages.google.com/", "http://messages.google.com/", "http://messages.google.com"},
-		{"a look-alike host", true, "https://messages.google.com.evil.test/", "https://messages.google.com.evil.test/", "evil.test"},
-		{"another port on the Wails host", true, "http://wails.localhost:8080/", "http://wails.localhost:8080/", "8080"},
-		{"about:blank", true, "about:blank", "about:blank", "about: document"},
-		{"a data: URL", true, msgs, "data:text/html,hi", "data: document"},
-		{"credentials in the URL", true, "https://u:p@messages.google.com/", "https://u:p@messages.google.com/", "unknown origin"},
-		{"an empty source", true, "", "", "unknown origin"},
-	}
-	for _, c := range drop {
-		err := g.check(c.isString, c.top, c.sender)
-		if err == nil {
-			t.Errorf("%s: passed; want it dropped", c.name)
-			continue
+		for _, body := range []string{"Q", "BO:https://evil.test/", "H", "S", "WC", "EXclanker:event", `C{"name":"x"}`} {
+			if r := sys.rule.Check(sys.page(true, body)); r == "" {
+				t.Errorf("%s: the Messages page's %q passed to Wails; want it dropped", name, body)
+			}
+			if r := sys.rule.Check(sys.own(body)); r != "" {
+				t.Errorf("%s: Clanker's own page's %q was dropped: %s", name, body, r)
+			}
 		}
-		if !strings.Contains(err.Error(), c.reason) {
-			t.Errorf("%s: reason %q; want it to mention %q", c.name, err, c.reason)
+		if r := sys.rule.Check(sys.page(false, "")); r == "" {
+			t.Errorf("%s: an object posted by the Messages page passed (it would end the app)", name)
+		}
+		for what, m := range map[string]func(string) ipc.Message{"a popup": sys.popup, "an iframe": sys.iframe, "another site": sys.another} {
+			if m == nil {
+				continue
+			}
+			if r := sys.rule.Check(m(event)); r == "" {
+				t.Errorf("%s: %s posting the bridge's event passed; want it dropped", name, what)
+			}
 		}
 	}
 }
 
-func TestDroppedMessageReasonsNeverCarryThePath(t *testing.T) {
-	g := messageGuard{origins: []string{"https://messages.google.com"}}
-	err := g.check(false, "https://messages.google.com/web/conversations/SECRET", "https://messages.google.com/web/conversations/SECRET")
-	if err == nil || strings.Contains(err.Error(), "SECRET") {
-		t.Fatalf("reason %v; want one without the conversation path", err)
+func TestTheProcessGuardCountsWhatItDropsAndLetsNothingThroughBeforeSetup(t *testing.T) {
+	pageGuard.Store(nil)
+	if allowPageMessage(webView2Message(true, "EE{}", "http://wails.localhost/", "http://wails.localhost/")) {
+		t.Fatal("a message passed before any guard was set up")
+	}
+	before := DroppedPageMessages()
+	newPageGuard(Config{Origin: "https://messages.google.com", EventName: "clanker:event"}, "http://wails.localhost")
+	t.Cleanup(func() { pageGuard.Store(nil) })
+	if before != 0 || DroppedPageMessages() != 0 {
+		t.Fatalf("dropped %d before and %d after a fresh guard, want 0", before, DroppedPageMessages())
+	}
+	for _, body := range []string{"Q", "BO:https://evil.test/"} {
+		if allowPageMessage(webView2Message(true, body, "https://messages.google.com/web", "https://messages.google.com/web")) {
+			t.Errorf("%q from the Messages page passed", body)
+		}
+	}
+	if n := DroppedPageMessages(); n != 2 {
+		t.Fatalf("dropped %d, want 2", n)
 	}
 }
 
@@ -87,5 +129,22 @@ func TestPermissionsAreGrantedOnlyToMessagesAndOnlyWhatItNeeds(t *testing.T) {
 	}
 	if got := decidePermission(permMicrophone, page, true, ""); got != permDeny {
 		t.Errorf("with no Messages origin known, got %s; want deny", got)
+	}
+}
+
+// The Windows view logs where a refused permission request or a failed navigation came
+// from by its origin only: a Messages URL names the conversation.
+func TestOriginLabelsNeverCarryThePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://messages.google.com/web/conversations/SECRET": "https://messages.google.com",
+		"https://Accounts.Google.com:443/signin?x=SECRET":      "https://accounts.google.com:443",
+		"data:text/html,SECRET":                                "a data: document",
+		"about:blank":                                          "a about: document",
+		"":                                                     "an unknown origin",
+		"https://u:SECRET@x.test/":                             "an unknown origin",
+	} {
+		if got := originLabel(in); got != want {
+			t.Errorf("originLabel(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

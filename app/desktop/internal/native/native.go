@@ -10,8 +10,8 @@
 //   - platform_windows.go (with webview2_windows.go, popup_windows.go,
 //     contextmenu_windows.go): WebView2 under Wails, written against the WebView2 SDK and
 //     not run here: the web message and permission guards (guard.go), document-start
-//     script, user agent, popups sharing the session, crash reload and browser-process
-//     rebuild, load reports with the offline page, trusted keys through CDP (cdp.go) that
+//     script, user agent, popups sharing the session, crash reload and a restart of the
+//     app after the browser process died, load reports with the offline page, trusted keys through CDP (cdp.go) that
 //     work while hidden, and the Clanker items of the page's right-click menu. The parts
 //     that are not COM calls are in platform-neutral files and tested everywhere.
 //   - platform_darwin.go (with webkit_darwin.m, contextmenu_darwin.m, notify_darwin.m):
@@ -47,11 +47,13 @@ type Config struct {
 	UserScript string
 	// OfflineURL is loaded when a main-frame load fails; the error text is appended.
 	OfflineURL string
-	// Origin is the Messages page's origin (scheme://host[:port]): the only page that
-	// may talk to the app and be given what pages ask for. Wails checks it too; the
-	// platform layers that see page messages before Wails does (Windows, macOS) drop
-	// messages from anywhere else, and grant page permissions to this origin only.
+	// Origin is the Messages page's origin (scheme://host[:port]): the only remote page
+	// that may talk to the app and be given what pages ask for. Wails checks it too; the
+	// guard every platform puts in front of Wails' message handler lets this origin post
+	// only the bridge's events (EventName), and page permissions go to it alone.
 	Origin string
+	// EventName is the Wails event the bridge emits under.
+	EventName string
 	// Log receives the platform's reports (dropped messages, refused permissions,
 	// recoveries); nil means slog.Default().
 	Log *slog.Logger
@@ -143,6 +145,10 @@ type Events interface {
 	LoadFailed(url, message string)
 	// WebProcessTerminated reports that the web process ended (the platform's reason).
 	WebProcessTerminated(reason int)
+	// BrowserProcessEnded reports that the web view can no longer be used (WebView2's
+	// browser process died); it returns whether the app restarts itself, and if not the
+	// platform ends the app with its own message.
+	BrowserProcessEnded() (restarting bool)
 	// GeometryChanged reports the window's position and size.
 	GeometryChanged(x, y, width, height int)
 	// ContextMenuActivated reports a click on a Clanker item of the right-click menu.

@@ -83,12 +83,44 @@ func goNotifyDone(id C.uint64_t, errText *C.char) {
 	}
 }
 
+// macOS's answer to the permission request, kept for a handler set after it came.
+var (
+	authMu      sync.Mutex
+	authKnown   bool
+	authGranted bool
+	authReason  string
+	authFn      func(granted bool, reason string)
+)
+
+// OnNotifyAuthorization makes fn learn macOS's answer to the notification permission
+// request (on a goroutine), at once if it came already.
+func OnNotifyAuthorization(fn func(granted bool, reason string)) {
+	authMu.Lock()
+	authFn = fn
+	known, granted, reason := authKnown, authGranted, authReason
+	authMu.Unlock()
+	if known && fn != nil {
+		go fn(granted, reason)
+	}
+}
+
 //export goNotifyAuthorized
 func goNotifyAuthorized(granted C.int, errText *C.char) {
 	log := slog.Default().With("component", "notifications")
+	reason := C.GoString(errText)
 	if granted != 0 {
 		log.Info("macOS notifications are allowed for Clanker")
-		return
+	} else {
+		if reason == "" {
+			reason = "notifications are off for Clanker"
+		}
+		log.Warn("macOS notifications are off for Clanker; turn them on in System Settings > Notifications > Clanker", "err", reason)
 	}
-	log.Warn("macOS notifications are off for Clanker; turn them on in System Settings > Notifications > Clanker", "err", C.GoString(errText))
+	authMu.Lock()
+	authKnown, authGranted, authReason = true, granted != 0, reason
+	fn := authFn
+	authMu.Unlock()
+	if fn != nil {
+		go fn(granted != 0, reason)
+	}
 }

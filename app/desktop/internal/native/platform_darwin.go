@@ -21,11 +21,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/ipc"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/macos"
 )
 
@@ -58,6 +60,7 @@ type darwinPlatform struct {
 func NewView() View { return &darwinPlatform{} }
 
 func (p *darwinPlatform) Setup(ctx context.Context, cfg Config) error {
+	newPageGuard(cfg, bootstrapOrigin)
 	origin, base := cfg.Origin, cfg.OfflineURL
 	messagesOrigin.Store(&origin)
 	offlineBase.Store(&base)
@@ -107,20 +110,130 @@ func (p *darwinPlatform) RunOnMainThread(ctx context.Context, fn func()) error {
 
 func (p *darwinPlatform) Input() Input { return nsEventInput{p} }
 
-// nsEventInput is the macOS Input: NSEvents handed straight to the WKWebView's
-// -keyDown: and -keyUp:, which run WebKit's whole native key pipeline, so the page sees
-// trusted keydown and keyup events. The events never pass through NSApp or the key
-// window, so they cannot land in another window or program; and as delivery does not
-// depend on the window being key or visible, it also works while Clanker sits hidden
-// in the menu bar. (That last point is the one the macOS smoke test checks on a real
-// Mac: it cannot be run here.)
+// nsEventInput is the macOS Input: NSEvents handed to the WKWebView, which runs WebKit's
+// whole native key pipeline, so the page sees trusted keydown and keyup events. The
+// events are addressed to this view and never pass through NSApp or the key window, so
+// they cannot land in another window or program. Which way they go in, and why, is
+// macos.KeyRoutes: the window's sendEvent: when it is shown and has the keyboard, the
+// view's keyDown: otherwise (WebKit's keyDown: checks nothing about the window). After
+// each try a listener in an isolated script world says whether the page received a
+// trusted Enter; if it did not, the next route is tried, and if none worked PressEnter
+// says so instead of reporting a send that did not happen. (Whether the hidden case
+// works is what the macOS smoke test checks on a real Mac: it cannot be run here.)
 type nsEventInput struct{ p *darwinPlatform }
 
+// enterConfirmWait is how long after a key press the page has to report the Enter.
+const enterConfirmWait = 2 * time.Second
+
 func (in nsEventInput) PressEnter(ctx context.Context) error {
-	return in.press(ctx, macos.Press(macos.Return))
+	wv := in.p.view()
+	if wv == nil {
+		return ErrNotReady
+	}
+	var state C.int
+	if err := onMainThread(ctx, func() { state = C.clanker_mac_window_state(wv) }); err != nil {
+		return err
+	}
+	if state < 0 {
+		return errors.New("desktop: the web view is in no window, so no key was sent")
+	}
+	routes := macos.KeyRoutes(state&1 != 0, state&2 != 0)
+	before, confirmable := countEnters(ctx, wv)
+	var tried []string
+	for i, r := range routes {
+		if err := in.press(ctx, macos.Press(macos.Return), r); err != nil {
+			tried = append(tried, r.String()+": "+err.Error())
+			continue
+		}
+		if confirmable < 0 {
+			return nil // macOS 10 or a failing counter: the press is all there is to go on
+		}
+		if waitEnter(ctx, wv, before) {
+			if i > 0 {
+				slog.Default().Info("the page received the Enter by the fallback route", "component", "desktop", "route", r.String())
+			}
+			return nil
+		}
+		tried = append(tried, r.String())
+		slog.Default().Warn("the page did not receive the Enter; trying the next route", "component", "desktop", "route", r.String())
+	}
+	return fmt.Errorf("desktop: the page did not receive the Enter (tried %s)", strings.Join(tried, "; "))
 }
 
-func (in nsEventInput) press(ctx context.Context, evs []macos.KeyEvent) error {
+// countEnters asks the page how many trusted Enter keydowns it has seen; ok is -1 when
+// the count cannot be had (macOS before 11, or the script failed).
+func countEnters(ctx context.Context, wv unsafe.Pointer) (count int, ok int) {
+	done := make(chan int, 1)
+	entersMu.Lock()
+	entersNext++
+	job := entersNext
+	entersWait[job] = done
+	entersMu.Unlock()
+	defer func() {
+		entersMu.Lock()
+		delete(entersWait, job)
+		entersMu.Unlock()
+	}()
+	script := C.CString(macos.EnterCounterScript)
+	err := onMainThread(ctx, func() {
+		defer C.free(unsafe.Pointer(script))
+		C.clanker_mac_count_enters(wv, C.uint64_t(job), script)
+	})
+	if err != nil {
+		return 0, -1
+	}
+	select {
+	case n := <-done:
+		if n < 0 {
+			return 0, -1
+		}
+		return n, 0
+	case <-ctx.Done():
+		return 0, -1
+	case <-time.After(enterConfirmWait):
+		return 0, -1
+	}
+}
+
+// waitEnter waits up to enterConfirmWait for the page's count to move from before (a
+// new document starts again from 0, which counts too: something happened).
+func waitEnter(ctx context.Context, wv unsafe.Pointer, before int) bool {
+	deadline := time.Now().Add(enterConfirmWait)
+	for {
+		if n, ok := countEnters(ctx, wv); ok == 0 && n != before {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+var (
+	entersMu   sync.Mutex
+	entersNext uint64
+	entersWait = map[uint64]chan int{}
+)
+
+//export goEntersCounted
+func goEntersCounted(job C.uint64_t, count C.long) {
+	entersMu.Lock()
+	done := entersWait[uint64(job)]
+	entersMu.Unlock()
+	if done != nil {
+		select {
+		case done <- int(count):
+		default:
+		}
+	}
+}
+
+func (in nsEventInput) press(ctx context.Context, evs []macos.KeyEvent, route macos.KeyRoute) error {
 	wv := in.p.view()
 	if wv == nil {
 		return ErrNotReady
@@ -147,7 +260,7 @@ func (in nsEventInput) press(ctx context.Context, evs []macos.KeyEvent) error {
 			}
 		}()
 		// The arrays are Go memory holding only C values and C pointers, which cgo may pass.
-		rc = C.clanker_mac_keys(wv, C.int(n), &types[0], &codes[0], &mods[0], &chars[0], &ignoring[0])
+		rc = C.clanker_mac_keys(wv, C.int(route), C.int(n), &types[0], &codes[0], &mods[0], &chars[0], &ignoring[0])
 	})
 	if err != nil {
 		return err
@@ -198,9 +311,9 @@ func goWoke() {
 	}
 }
 
-// dropLog logs what the guards refuse, at most once per reason in a while: a hostile
-// page could post thousands of messages.
-var dropLog = macos.NewThrottle(30 * time.Second)
+// dropLog logs what the permission rules refuse, at most once per reason in a while: a
+// hostile page could ask thousands of times. (Page messages have the guard's own.)
+var dropLog = ipc.NewThrottle(30 * time.Second)
 
 func logDrop(msg, reason, origin string) {
 	if ok, suppressed := dropLog.Allow(reason, time.Now()); ok {
@@ -209,19 +322,13 @@ func logDrop(msg, reason, origin string) {
 }
 
 //export goCheckMessage
-func goCheckMessage(isString, mainView, mainFrame C.int, protocol, host *C.char, port C.int, prefix *C.char) C.int {
-	m := macos.Message{
-		IsString:     isString != 0,
-		FromMainView: mainView != 0,
-		MainFrame:    mainFrame != 0,
-		Origin:       macos.Origin(C.GoString(protocol), C.GoString(host), int(port)),
-		Prefix:       C.GoString(prefix),
+func goCheckMessage(isString, mainView, mainFrame C.int, protocol, host *C.char, port C.int, body *C.char) C.int {
+	m := webKitMessage(isString != 0, mainView != 0, mainFrame != 0, C.GoString(protocol), C.GoString(host), int(port),
+		C.GoString(body))
+	if allowPageMessage(m) {
+		return 1
 	}
-	if reason := macos.CheckMessage(m, loadString(&messagesOrigin)); reason != "" {
-		logDrop("page message dropped before Wails", reason, m.Origin)
-		return 0
-	}
-	return 1
+	return 0
 }
 
 func request(mainView, mainFrame C.int, protocol, host *C.char, port C.int) macos.Request {

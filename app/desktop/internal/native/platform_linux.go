@@ -14,6 +14,8 @@ import (
 	"errors"
 	"sync"
 	"unsafe"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/ipc"
 )
 
 // The Linux platform reaches the WebKitWebView that Wails created (Wails does not expose
@@ -34,6 +36,7 @@ type linuxPlatform struct {
 func NewView() View { return &linuxPlatform{} }
 
 func (p *linuxPlatform) Setup(ctx context.Context, cfg Config) error {
+	newPageGuard(cfg, bootstrapOrigin)
 	var err error
 	runErr := onMainThread(ctx, func() {
 		wv := C.clanker_find_webview()
@@ -50,6 +53,10 @@ func (p *linuxPlatform) Setup(ctx context.Context, cfg Config) error {
 		defer C.free(unsafe.Pointer(script))
 		offline := C.CString(cfg.OfflineURL)
 		defer C.free(unsafe.Pointer(offline))
+		// Without the guard (Wails changed) the rest still works; the error is logged.
+		if msg := C.clanker_guard_messages(wv); msg != nil {
+			err = errors.New(C.GoString(msg))
+		}
 		C.clanker_setup(wv, ua, script, offline)
 		p.mu.Lock()
 		p.wv = wv
@@ -93,6 +100,16 @@ func (g gdkInput) keys(ctx context.Context, keyvals []C.guint, shift []C.guchar)
 	return onMainThread(ctx, func() {
 		C.clanker_keys(wv, &keyvals[0], &shift[0], C.int(len(keyvals)))
 	})
+}
+
+//export goCheckPageMessage
+func goCheckPageMessage(isString C.int, body, uri *C.char) C.int {
+	m := ipc.Message{IsString: isString != 0, Body: C.GoString(body), FromMainView: true, MainFrame: true,
+		TopOrigin: C.GoString(uri)}
+	if allowPageMessage(m) {
+		return 1
+	}
+	return 0
 }
 
 //export goPopupAllowed

@@ -5,14 +5,15 @@ package native
 // The Windows view: WebView2 under Wails v2.13, reached through the go-webview2 wrapper
 // Wails keeps unexported (see webview2_windows.go). Setup, on Wails' UI thread:
 //
-//   - puts the message guard in front of go-webview2's message handler and the
-//     permission rules in front of its permission handler (guard.go);
+//   - puts the message guard in front of go-webview2's message handler (the Messages
+//     page may post only the bridge's events) and the permission rules in front of its
+//     permission handler (guard.go);
 //   - keeps WebView2's own user agent (Edge's, a real browser's) unless one is given,
 //     and stops Wails from appending " wails.io" to the requests of other origins;
 //   - registers the bridge as a document-start script and waits until WebView2 has it;
 //   - opens sign-in popups in windows of its own that share the session (popup_windows.go);
-//   - reloads after a renderer crash (through the Shell, which backs off) and rebuilds the
-//     web view in the same window after the browser process died;
+//   - reloads after a renderer crash (through the Shell, which backs off) and has the
+//     Shell restart the app after the browser process died;
 //   - reports finished and failed loads, and shows the offline page on failures.
 //
 // Trusted input is CDP Input.dispatchKeyEvent through CallDevToolsProtocolMethod
@@ -26,9 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -37,22 +36,20 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// webErrorCanceled is COREWEBVIEW2_WEB_ERROR_STATUS_OPERATION_CANCELED: a navigation
-// replaced by the next one, which is not a failure anyone should see.
-const webErrorCanceled = 14
-
 type windowsPlatform struct {
 	mu     sync.Mutex
 	w      *wails
 	wv     *comPtr // the current ICoreWebView2 (go-webview2 holds its reference)
 	cfg    Config
 	log    *slog.Logger
-	guard  messageGuard
 	wailsO string // the origin Wails serves the app's own pages from
 
 	origMessage uintptr // go-webview2's WebMessageReceived Invoke
 
 	newWindow   *comHandler // lives as long as the process
+	navStarting *comHandler // likewise: records where each navigation goes
+	navigations map[uint64]string
+	pageUp      bool        // the Messages page is loaded (its last navigation succeeded)
 	contextMenu *comHandler // likewise, once InstallContextMenu ran
 	ctxState    menus.ContextMenuState
 	ctxItems    map[string]*comHandler // CustomItemSelected handler per action/target
@@ -63,7 +60,7 @@ type windowsPlatform struct {
 
 // NewView returns the Windows view; Setup finds the WebView2 Wails created.
 func NewView() View {
-	return &windowsPlatform{popups: map[uintptr]*popup{}, ctxItems: map[string]*comHandler{}}
+	return &windowsPlatform{popups: map[uintptr]*popup{}, ctxItems: map[string]*comHandler{}, navigations: map[uint64]string{}}
 }
 
 func (p *windowsPlatform) Setup(ctx context.Context, cfg Config) error {
@@ -81,8 +78,8 @@ func (p *windowsPlatform) Setup(ctx context.Context, cfg Config) error {
 	p.mu.Lock()
 	p.w, p.cfg, p.log = w, cfg, log.With("webview", "webview2")
 	p.wailsO = urlOrigin(w.startURL)
-	p.guard = messageGuard{origins: []string{cfg.Origin, p.wailsO}}
 	p.mu.Unlock()
+	newPageGuard(cfg, p.wailsO)
 
 	scriptAdded := make(chan error, 1)
 	var setupErr error
@@ -145,6 +142,7 @@ func (p *windowsPlatform) setupOnUI(scriptAdded chan<- error) error {
 	}
 
 	p.newWindow = newHandler(iidNewWindowRequested, p.onNewWindowRequested)
+	p.navStarting = newHandler(iidNavigationStarting, p.onNavigationStarting)
 	return p.attach(wv, scriptAdded)
 }
 
@@ -162,6 +160,10 @@ func (p *windowsPlatform) attach(wv *comPtr, scriptAdded chan<- error) error {
 	var tok eventToken
 	if err := hresult(wv.call(wvAddNewWindow, p.newWindow.ptr(), uintptr(unsafe.Pointer(&tok)))); err != nil {
 		return fmt.Errorf("popup handler: %w", err)
+	}
+	if err := hresult(wv.call(wvAddNavigationStarting, p.navStarting.ptr(), uintptr(unsafe.Pointer(&tok)))); err != nil {
+		// The offline decision then judges failures by the address the view shows.
+		p.log.Warn("navigations are not followed; failed loads are judged by the page shown", "err", err)
 	}
 	if p.contextMenu != nil {
 		if err := p.addContextMenuHandler(wv); err != nil {
@@ -213,16 +215,17 @@ func (p *windowsPlatform) Input() Input { return cdpInput{p} }
 
 // ---- the guards ----
 
-// onWebMessage sees every web message before go-webview2 does. A message that is not a
-// string, or that comes from a document outside the allowed origins, is dropped here:
-// go-webview2 would end the process on the first and Wails would only log the second.
+// onWebMessage sees every web message before go-webview2 does and asks the guard
+// (guard.go, app/desktop/internal/ipc) about it. A message that is not a string would
+// make go-webview2 end the process; the Messages page may post only the bridge's events;
+// Clanker's own page what Wails understands; anything else is dropped, counted and
+// logged.
 func (p *windowsPlatform) onWebMessage(this, sender, args uintptr) uintptr {
 	a, s := ptrArg(&args), ptrArg(&sender)
-	_, strErr := a.getString(5) // TryGetWebMessageAsString: fails for anything but a string
+	body, strErr := a.getString(5) // TryGetWebMessageAsString: fails for anything but a string
 	top, _ := s.getString(wvGetSource)
 	src, _ := a.getString(3) // get_Source: the document that posted it
-	if err := p.guard.check(strErr == nil, top, src); err != nil {
-		p.log.Warn("web message dropped", "reason", err.Error())
+	if !allowPageMessage(webView2Message(strErr == nil, body, top, src)) {
 		return sOK
 	}
 	r, _, _ := syscall.SyscallN(p.origMessage, this, sender, args)
@@ -250,17 +253,70 @@ func (p *windowsPlatform) answerPermission(a *comPtr, origin string) {
 
 // ---- loads, crashes ----
 
+// onNavigationStarting records where each main-frame navigation goes, by its id, so a
+// failure can be judged by its own address: WebView2's Source still names the page the
+// view showed before.
+func (p *windowsPlatform) onNavigationStarting(sender, args uintptr) uintptr {
+	a := ptrArg(&args)
+	uri, err := a.getString(3) // get_Uri
+	if err != nil {
+		return sOK
+	}
+	id, err := a.getUint64(9) // get_NavigationId
+	if err != nil {
+		return sOK
+	}
+	p.mu.Lock()
+	if len(p.navigations) >= 64 { // navigations that never completed; never many
+		clear(p.navigations)
+	}
+	p.navigations[id] = uri
+	p.mu.Unlock()
+	return sOK
+}
+
+// navigation returns (and forgets) where the navigation id went, or "".
+func (p *windowsPlatform) navigation(args *comPtr) string {
+	id, err := args.getUint64(5) // ICoreWebView2NavigationCompletedEventArgs::get_NavigationId
+	if err != nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	uri := p.navigations[id]
+	delete(p.navigations, id)
+	return uri
+}
+
 func (p *windowsPlatform) navigationCompleted(sender, args *comPtr) {
 	uri, _ := sender.getString(wvGetSource)
+	nav := p.navigation(args)
 	ok, _ := args.getInt32(3)
 	if ok != 0 {
+		p.mu.Lock()
+		p.pageUp = urlOrigin(uri) == urlOrigin(p.cfg.Origin)
+		p.mu.Unlock()
 		withEvents(func(e Events) { e.LoadChanged(uri, true) })
 		return
 	}
 	status, _ := args.getInt32(4)
-	if status == webErrorCanceled || urlOrigin(uri) == p.wailsO {
+	p.mu.Lock()
+	up := p.pageUp
+	p.mu.Unlock()
+	if !webView2ShowsOffline(status, nav, uri, p.cfg.Origin, up) {
+		if status != webErrorCanceled {
+			target := nav
+			if target == "" {
+				target = uri
+			}
+			p.log.Info("a navigation failed; not a network failure of the Messages page, so the view stays",
+				"status", status, "origin", originLabel(target))
+		}
 		return
 	}
+	p.mu.Lock()
+	p.pageUp = false
+	p.mu.Unlock()
 	text := webErrorText(status)
 	withEvents(func(e Events) { e.LoadFailed(uri, text) })
 	if target := offlinePageURL(p.w.startURL, p.cfg.OfflineURL, text); target != "" {
@@ -278,9 +334,9 @@ const (
 )
 
 // processFailed reloads after the page's renderer died or hung (the Shell decides when,
-// backing off when it keeps happening) and rebuilds the web view after the browser
-// process died, which Wails would answer with an error box and the end of the app.
-// Other processes (GPU, utilities, an iframe's renderer) recover by themselves.
+// backing off when it keeps happening) and restarts the app after the browser process
+// died, which Wails would answer with an error box and the end of the app. Other
+// processes (GPU, utilities, an iframe's renderer) recover by themselves.
 func (p *windowsPlatform) processFailed(args *edge.ICoreWebView2ProcessFailedEventArgs, orig func(*edge.ICoreWebView2, *edge.ICoreWebView2ProcessFailedEventArgs), sender *edge.ICoreWebView2) {
 	kind, err := args.GetProcessFailedKind()
 	if err != nil {
@@ -291,66 +347,24 @@ func (p *windowsPlatform) processFailed(args *edge.ICoreWebView2ProcessFailedEve
 	case renderProcessExited, renderProcessUnresponse:
 		withEvents(func(e Events) { e.WebProcessTerminated(int(kind)) })
 	case browserProcessExited:
-		p.log.Error("the WebView2 browser process ended; rebuilding the web view")
-		// Until the rebuild, nothing may call the dead web view: go-webview2 ends the
-		// process when a call fails, and its Eval (Wails' ExecJS) skips a nil web view.
-		if f, err := fieldPtr(p.w.chromium, "webview"); err == nil {
-			*(**comPtr)(f) = nil
+		// The web view is gone for good: go-webview2 ends the process on the next failed
+		// call, and Wails' focus and resize handlers make such calls. The window is
+		// hidden at once, so no focus or size change reaches them, and the Shell starts
+		// the copy of Clanker that takes over and quits this one (restart.go in package
+		// window). If it cannot, Wails' own handler shows its message and ends the app.
+		p.log.Error("the WebView2 browser process ended")
+		restarting := false
+		withEvents(func(e Events) { restarting = e.BrowserProcessEnded() })
+		if restarting {
+			procShowWindow.Call(p.w.hwnd, swHide)
+			return
 		}
-		p.mu.Lock()
-		p.wv = nil
-		p.mu.Unlock()
-		p.w.post(func() {
-			if err := p.rebuild(); err != nil {
-				p.log.Error("the web view could not be rebuilt", "err", err)
-				if orig != nil {
-					orig(sender, args)
-				}
-			}
-		})
+		if orig != nil {
+			orig(sender, args)
+		}
 	default:
 		p.log.Info("a WebView2 helper process failed; WebView2 restarts it", "kind", int(kind))
 	}
-}
-
-// rebuild creates a new web view in the same window after the browser process died
-// ("the app has to recreate a new WebView", WebView2 docs), on the UI thread: go-webview2's
-// Embed again, then what Wails' setupChromium does after it, then this view's own setup,
-// and the bootstrap page, which loads the target again.
-func (p *windowsPlatform) rebuild() error {
-	c := p.w.chromium
-	inited, err := fieldPtr(c, "inited")
-	if err != nil {
-		return err
-	}
-	atomic.StoreUintptr((*uintptr)(inited), 0)
-	c.Embed(p.w.hwnd)
-	wv, err := webviewOf(c)
-	if err != nil || wv == nil {
-		return fmt.Errorf("no web view after Embed: %v", err)
-	}
-	c.Resize()
-	s, err := (*edge.ICoreWebView2)(unsafe.Pointer(wv)).GetSettings()
-	if err != nil {
-		return err
-	}
-	// As Wails v2.13 sets them for this app (production build, default context menus on).
-	for _, set := range []func() error{
-		func() error { return s.PutAreDefaultContextMenusEnabled(true) },
-		func() error { return s.PutAreDevToolsEnabled(false) },
-		func() error { return s.PutIsZoomControlEnabled(true) },
-		func() error { return s.PutIsStatusBarEnabled(false) },
-		func() error { return s.PutAreBrowserAcceleratorKeysEnabled(false) },
-	} {
-		if err := set(); err != nil {
-			return err
-		}
-	}
-	c.AddWebResourceRequestedFilter("*", edge.COREWEBVIEW2_WEB_RESOURCE_CONTEXT_ALL)
-	if err := p.attach(wv, nil); err != nil {
-		return err
-	}
-	return wv.callString(wvNavigate, strings.TrimRight(p.w.startURL, "/")+"/")
 }
 
 // ---- trusted input ----

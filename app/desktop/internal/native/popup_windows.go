@@ -43,6 +43,7 @@ const (
 	wmClose            = 0x0010
 	wsOverlappedWindow = 0x00CF0000
 	cwUseDefault       = 0x80000000
+	swHide             = 0
 	swShow             = 5
 	idcArrow           = 32512
 	popupClassName     = "ClankerSignInPopup"

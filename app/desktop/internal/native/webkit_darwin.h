@@ -24,11 +24,23 @@ const char *clanker_mac_setup(void *webview, const char *user_agent, const char 
 // clanker_mac_reload reloads the main view (after a crash, a wake, or on request).
 void clanker_mac_reload(void *webview);
 
+// clanker_mac_window_state reports the view's window: -1 when there is none, else bit 1
+// set when it is on screen (visible, not minimised) and bit 2 when it has the keyboard
+// (key window of the active app).
+int clanker_mac_window_state(void *webview);
+
 // clanker_mac_keys makes the view its window's first responder and hands it n key
-// events, built from the arrays, through -keyDown: and -keyUp:. It returns 0, or -1
-// when the view is in no window and -2 when AppKit refused to build an event.
-int clanker_mac_keys(void *webview, int n, const int *types, const uint16_t *codes,
+// events, built from the arrays, by route (macos.KeyRoute: 0 the view's -keyDown: and
+// -keyUp:, 1 the window's -sendEvent:, 2 the hidden window ordered in behind everything,
+// transparent and click-through, for its -sendEvent:, and ordered out again). It returns
+// 0, or -1 when the view is in no window and -2 when AppKit refused to build an event.
+int clanker_mac_keys(void *webview, int route, int n, const int *types, const uint16_t *codes,
                      const uint64_t *modifiers, char **characters, char **ignoring);
+
+// clanker_mac_count_enters runs script (macos.EnterCounterScript) in an isolated script
+// world of the view's page and reports the number it returns to goEntersCounted with
+// job: -1 when the script failed, -2 before macOS 11 (no isolated worlds).
+void clanker_mac_count_enters(void *webview, uint64_t job, const char *script);
 
 // clanker_mac_watch_wake starts reporting NSWorkspaceDidWakeNotification to goWoke.
 void clanker_mac_watch_wake(void);

@@ -83,15 +83,11 @@ static BOOL message_allowed(WKScriptMessage *message)
 {
     id body = message.body;
     BOOL isString = [body isKindOfClass:[NSString class]];
-    NSString *prefix = @"";
-    if (isString) {
-        NSString *s = (NSString *)body;
-        NSRange r = [s rangeOfComposedCharacterSequencesForRange:NSMakeRange(0, MIN((NSUInteger)16, s.length))];
-        prefix = [s substringWithRange:r];
-    }
+    // The whole body: the rule reads the bridge's event envelope, not just its start.
+    NSString *text = isString ? (NSString *)body : @"";
     WKFrameInfo *frame = message.frameInfo;
     return goCheckMessage(isString, from_main(message.webView), frame.isMainFrame,
-                          ORIGIN_ARGS(frame.securityOrigin), cstr(prefix)) != 0;
+                          ORIGIN_ARGS(frame.securityOrigin), cstr(text)) != 0;
 }
 
 static const char *guard_messages(id handler)
@@ -419,20 +415,31 @@ void clanker_mac_reload(void *webview)
 
 // ---- trusted key input ----
 
-int clanker_mac_keys(void *webview, int n, const int *types, const uint16_t *codes,
+int clanker_mac_window_state(void *webview)
+{
+    WKWebView *view = (__bridge WKWebView *)webview;
+    NSWindow *window = view.window;
+    if (window == nil)
+        return -1;
+    int state = 0;
+    if (window.isVisible && !window.isMiniaturized)
+        state |= 1;
+    if (window.isKeyWindow && NSApp.isActive)
+        state |= 2;
+    return state;
+}
+
+// Routes, as app/desktop/internal/macos numbers them (KeyRoute).
+enum { ROUTE_VIEW = 0, ROUTE_WINDOW = 1, ROUTE_REVEALED = 2 };
+
+int clanker_mac_keys(void *webview, int route, int n, const int *types, const uint16_t *codes,
                      const uint64_t *modifiers, char **characters, char **ignoring)
 {
     WKWebView *view = (__bridge WKWebView *)webview;
     NSWindow *window = view.window;
     if (window == nil)
         return -1;
-    // The keys go to this view and nowhere else: not through NSApp, not to whatever
-    // window has the keyboard. Making the view its own window's first responder does not
-    // activate the app or the window; it gives WebKit the responder state a typing user
-    // would have.
-    NSResponder *fr = window.firstResponder;
-    if (!([fr isKindOfClass:[NSView class]] && [(NSView *)fr isDescendantOf:view]))
-        [window makeFirstResponder:view];
+    NSMutableArray<NSEvent *> *events = [NSMutableArray arrayWithCapacity:(NSUInteger)n];
     for (int i = 0; i < n; i++) {
         NSEvent *ev = [NSEvent keyEventWithType:(NSEventType)types[i]
                                        location:NSZeroPoint
@@ -446,12 +453,62 @@ int clanker_mac_keys(void *webview, int n, const int *types, const uint16_t *cod
                                         keyCode:codes[i]];
         if (ev == nil)
             return -2;
-        if (ev.type == NSEventTypeKeyDown)
-            [view keyDown:ev];
-        else
-            [view keyUp:ev];
+        [events addObject:ev];
+    }
+    // The keys go to this view and nowhere else: not through NSApp, not to whatever
+    // window has the keyboard. Making the view its own window's first responder does not
+    // activate the app or the window; it gives WebKit the responder state a typing user
+    // would have.
+    NSResponder *fr = window.firstResponder;
+    if (!([fr isKindOfClass:[NSView class]] && [(NSView *)fr isDescendantOf:view]))
+        [window makeFirstResponder:view];
+
+    CGFloat alpha = window.alphaValue;
+    BOOL ignoresMouse = window.ignoresMouseEvents;
+    BOOL revealed = route == ROUTE_REVEALED && !window.isVisible;
+    if (revealed) {
+        // In the screen's window list, behind every other window, fully transparent and
+        // click-through: nothing shows, nothing can be clicked, the app is not activated.
+        window.alphaValue = 0;
+        window.ignoresMouseEvents = YES;
+        [window orderBack:nil];
+    }
+    for (NSEvent *ev in events) {
+        if (route == ROUTE_VIEW) {
+            if (ev.type == NSEventTypeKeyDown)
+                [view keyDown:ev];
+            else
+                [view keyUp:ev];
+        } else {
+            [window sendEvent:ev];
+        }
+    }
+    if (revealed) {
+        [window orderOut:nil];
+        window.alphaValue = alpha;
+        window.ignoresMouseEvents = ignoresMouse;
     }
     return 0;
+}
+
+void clanker_mac_count_enters(void *webview, uint64_t job, const char *script)
+{
+    WKWebView *view = (__bridge WKWebView *)webview;
+    if (@available(macOS 11.0, *)) {
+        // An isolated world: the page can neither see the listener nor fake the count.
+        WKContentWorld *world = [WKContentWorld worldWithName:@"clanker-keys"];
+        [view evaluateJavaScript:[NSString stringWithUTF8String:script]
+                         inFrame:nil
+                  inContentWorld:world
+               completionHandler:^(id result, NSError *error) {
+                 long count = -1;
+                 if (error == nil && [result isKindOfClass:[NSNumber class]])
+                     count = [(NSNumber *)result longValue];
+                 goEntersCounted(job, count);
+               }];
+        return;
+    }
+    goEntersCounted(job, -2);
 }
 
 // ---- waking from sleep ----

@@ -178,6 +178,54 @@ static void on_active(GtkWindow *window, GParamSpec *spec, gpointer data)
     goFocusChanged(gtk_window_is_active(window));
 }
 
+// ---- the page's messages to Wails ----
+
+// Wails connects its handler to the main view's content manager for messages posted to
+// window.webkit.messageHandlers.external, and dispatches whatever an allowed origin
+// sends (quit, hide, open a URL...). The guard stands in front of it: Wails' handler is
+// blocked, and the guard's own handler asks Go (goCheckPageMessage) about each message
+// and emits the allowed ones again with Wails' handler unblocked for that one emission.
+// WebKitGTK reports neither the frame nor the document that posted a message, so Go
+// judges it by the document the view shows, as Wails itself does.
+static gulong wails_message_handler;
+static gboolean passing_message;
+
+static void on_script_message(WebKitUserContentManager *ucm, WebKitJavascriptResult *result, gpointer data)
+{
+    if (passing_message)
+        return; // the emission below, on its way to Wails
+    WebKitWebView *wv = WEBKIT_WEB_VIEW(data);
+    JSCValue *value = webkit_javascript_result_get_js_value(result);
+    int is_string = jsc_value_is_string(value);
+    char *body = is_string ? jsc_value_to_string(value) : NULL;
+    const char *uri = webkit_web_view_get_uri(wv);
+    int allow = goCheckPageMessage(is_string, (char *)(body ? body : ""), (char *)(uri ? uri : ""));
+    g_free(body);
+    if (!allow)
+        return;
+    passing_message = TRUE;
+    g_signal_handler_unblock(ucm, wails_message_handler);
+    g_signal_emit_by_name(ucm, "script-message-received::external", result);
+    g_signal_handler_block(ucm, wails_message_handler);
+    passing_message = FALSE;
+}
+
+const char *clanker_guard_messages(WebKitWebView *wv)
+{
+    if (wails_message_handler != 0)
+        return NULL;
+    WebKitUserContentManager *ucm = webkit_web_view_get_user_content_manager(wv);
+    guint signal = g_signal_lookup("script-message-received", WEBKIT_TYPE_USER_CONTENT_MANAGER);
+    gulong wails = g_signal_handler_find(ucm, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DETAIL, signal,
+                                         g_quark_from_static_string("external"), NULL, NULL, NULL);
+    if (wails == 0)
+        return "Wails' handler for the page's messages was not found, so they cannot be guarded";
+    g_signal_handler_block(ucm, wails);
+    wails_message_handler = wails;
+    g_signal_connect(ucm, "script-message-received::external", G_CALLBACK(on_script_message), wv);
+    return NULL;
+}
+
 void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_script, const char *offline)
 {
     WebKitSettings *settings = webkit_web_view_get_settings(wv);

@@ -15,8 +15,13 @@ WebKitWebView *clanker_find_webview(void);
 
 // clanker_setup configures the main view: user agent (NULL keeps WebKit's own), spell
 // checking, the document-start user script, and the signals for popups, crashes, load
-// failures, window geometry and focus, and the page's notification requests (refused). The offline URL is loaded when a main-frame load fails.
+// failures, window geometry and focus, and the page's notification requests (refused).
+// The offline URL is loaded when a main-frame load fails.
 void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_script, const char *offline_url);
+
+// clanker_guard_messages puts Go's rule (goCheckPageMessage) in front of Wails' handler
+// of the page's script messages. It returns NULL, or why the messages are not guarded.
+const char *clanker_guard_messages(WebKitWebView *wv);
 
 // clanker_reload reloads the main view (used after a crash and by Shell.Reload).
 void clanker_reload(WebKitWebView *wv);

@@ -76,6 +76,13 @@ func (p *comPtr) getInt32(slot int) (int32, error) {
 	return v, err
 }
 
+// getUint64 calls a get_ method that returns a 64-bit value (a navigation id).
+func (p *comPtr) getUint64(slot int) (uint64, error) {
+	var v uint64
+	err := hresult(p.call(slot, uintptr(unsafe.Pointer(&v))))
+	return v, err
+}
+
 // getPtr calls a method whose last argument receives an interface pointer.
 func (p *comPtr) getPtr(slot int, args ...uintptr) (*comPtr, error) {
 	var out *comPtr
@@ -294,13 +301,6 @@ func (w *wails) onUI(ctx context.Context, fn func()) error {
 	}
 }
 
-// post runs fn on the window's thread later, without waiting.
-func (w *wails) post(fn func()) {
-	if !w.window.Invoke(fn) {
-		log.Printf("clanker: the window's thread did not accept a job")
-	}
-}
-
 // fieldPtr returns a pointer to an unexported field of go-webview2's Chromium.
 func fieldPtr(c *edge.Chromium, name string) (unsafe.Pointer, error) {
 	f := reflect.ValueOf(c).Elem().FieldByName(name)
@@ -355,6 +355,7 @@ func keepVtbl(vt *[4]uintptr) {
 var (
 	iidCallDevToolsCompleted = windows.GUID{Data1: 0x5C4889F0, Data2: 0x5EF6, Data3: 0x4C5A, Data4: [8]byte{0x95, 0x2C, 0xD8, 0xF1, 0xB9, 0x2D, 0x05, 0x74}}
 	iidAddScriptCompleted    = windows.GUID{Data1: 0xB99369F3, Data2: 0x9B11, Data3: 0x47B5, Data4: [8]byte{0xBC, 0x6F, 0x8E, 0x78, 0x95, 0xFC, 0xEA, 0x17}}
+	iidNavigationStarting    = windows.GUID{Data1: 0x9ADBE429, Data2: 0xF36D, Data3: 0x432B, Data4: [8]byte{0x9D, 0xDC, 0xF8, 0x88, 0x1F, 0xBD, 0x76, 0xE3}}
 	iidNewWindowRequested    = windows.GUID{Data1: 0xD4C185FE, Data2: 0xC81C, Data3: 0x4989, Data4: [8]byte{0x97, 0xAF, 0x2D, 0x3F, 0xA7, 0xAB, 0x56, 0x51}}
 	iidCreateControllerDone  = windows.GUID{Data1: 0x6C4819F3, Data2: 0xC9B7, Data3: 0x4260, Data4: [8]byte{0x81, 0x27, 0xC9, 0xF5, 0xBD, 0xE7, 0xF6, 0x8C}}
 	iidWindowCloseRequested  = windows.GUID{Data1: 0x5C19E9E0, Data2: 0x092F, Data3: 0x486B, Data4: [8]byte{0xAF, 0xFA, 0xCA, 0x82, 0x31, 0x91, 0x30, 0x39}}
@@ -368,18 +369,19 @@ var (
 
 // Vtable slots of ICoreWebView2 (and ICoreWebView2_11 for the context menu).
 const (
-	wvGetSettings          = 3
-	wvGetSource            = 4
-	wvNavigate             = 5
-	wvAddPermission        = 23
-	wvAddScriptOnCreated   = 27
-	wvReload               = 31
-	wvCallDevToolsMethod   = 36
-	wvAddNewWindow         = 44
-	wvAddTitleChanged      = 46
-	wvGetDocumentTitle     = 48
-	wvAddWindowClose       = 59
-	wv11AddContextMenuReqd = 100
+	wvGetSettings           = 3
+	wvGetSource             = 4
+	wvNavigate              = 5
+	wvAddNavigationStarting = 7
+	wvAddPermission         = 23
+	wvAddScriptOnCreated    = 27
+	wvReload                = 31
+	wvCallDevToolsMethod    = 36
+	wvAddNewWindow          = 44
+	wvAddTitleChanged       = 46
+	wvGetDocumentTitle      = 48
+	wvAddWindowClose        = 59
+	wv11AddContextMenuReqd  = 100
 )
 
 // eventToken receives an EventRegistrationToken (an int64).

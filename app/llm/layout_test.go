@@ -107,7 +107,6 @@ func (m coverageModel) answer(i int, shown []string, summary map[string]bool, no
 // coverageCase is one way a conversation goes: how many messages arrive before each request,
 // which requests fail (no answer) and which answers the engine does not save.
 type coverageCase struct {
-	name    string
 	size    int
 	gaps    func(i int) int
 	length  int

@@ -343,6 +343,99 @@
     return { checked: SELECTORS_CHECKED, state, results };
   }
 
+  // src/pagestate.js
+  var STATE_CHECK_MS = 250;
+  var RECHECK_FIRST_MS = 1e3;
+  var RECHECK_MAX_MS = 3e4;
+  var LOADING_CHECK_MS = 0;
+  var LOADING_POLL_MS = 200;
+  var has = (sel) => !!document.querySelector(sel);
+  function hasThread() {
+    return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+  }
+  function createPageState(emit, cfg, hooks) {
+    const startedAt = performance.now();
+    const st = {
+      pageState: "",
+      pageStateKey: "",
+      stateTimer: 0,
+      stateDue: 0,
+      // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
+      recheckTimer: 0,
+      recheckMs: RECHECK_FIRST_MS,
+      // lost is set while the page is unrecognised or signed out: nothing is tracked then,
+      // and the conversation settles afresh once the page is usable again (the engine
+      // dropped it when told the page was not usable).
+      lost: false
+    };
+    function compute() {
+      const id = conversationIdFrom(location.href);
+      if (/\/authentication\b/.test(location.pathname)) return "signed_out";
+      const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
+      const thread = hasThread();
+      if (!hasSidebar && !thread && has(S.signedOut)) return "signed_out";
+      if (id && thread) return "conversation";
+      if (!id && (hasSidebar || thread)) return "no_conversation";
+      if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
+      if (id && hasSidebar) return "loading";
+      return "unrecognised";
+    }
+    function check() {
+      st.stateTimer = 0;
+      const s = compute();
+      const unusable = s === "unrecognised" || s === "signed_out";
+      if (unusable && !st.lost) {
+        st.lost = true;
+        hooks.lose();
+      } else if (!unusable && st.lost) {
+        st.lost = false;
+        hooks.regain();
+      }
+      const convId = hooks.conversationId();
+      const key = s + "|" + convId;
+      if (key !== st.pageStateKey) {
+        st.pageStateKey = key;
+        st.pageState = s;
+        emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: convId });
+      }
+      if (s === "loading") {
+        const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
+        schedule(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1e3);
+      }
+      if (s === "unrecognised") {
+        if (!st.recheckTimer) {
+          st.recheckTimer = setTimeout(() => {
+            st.recheckTimer = 0;
+            check();
+          }, st.recheckMs);
+          st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
+        }
+      } else {
+        clearTimeout(st.recheckTimer);
+        st.recheckTimer = 0;
+        st.recheckMs = RECHECK_FIRST_MS;
+      }
+    }
+    function schedule(ms) {
+      const wait = ms === void 0 ? STATE_CHECK_MS : ms;
+      const due = performance.now() + wait;
+      if (st.stateTimer) {
+        if (st.stateDue <= due) return;
+        clearTimeout(st.stateTimer);
+      }
+      st.stateDue = due;
+      st.stateTimer = setTimeout(check, wait);
+    }
+    function afterStructureChange() {
+      schedule(st.pageState === "loading" || !st.pageState ? LOADING_CHECK_MS : void 0);
+    }
+    function report() {
+      st.pageStateKey = "";
+      check();
+    }
+    return { compute, check, schedule, afterStructureChange, report, lost: () => st.lost };
+  }
+
   // src/parse.js
   var MAX_TEXT = 4e3;
   var MAX_NAME = 200;
@@ -614,6 +707,448 @@
     };
   }
 
+  // src/labels.js
+  var PENDING_GRACE_MS = 1500;
+  function createLabels(hooks) {
+    const st = {
+      names: /* @__PURE__ */ new Set(),
+      // sender names seen in this conversation (reaction lists)
+      sig: /* @__PURE__ */ new Map(),
+      // message id -> what was last reported of it (text, label, reactions)
+      pending: /* @__PURE__ */ new Map(),
+      // core element -> { since, history } for rows still waiting for a label
+      pendingTimer: 0
+    };
+    function reset() {
+      st.names = /* @__PURE__ */ new Set();
+      st.sig = /* @__PURE__ */ new Map();
+      st.pending.clear();
+    }
+    function useHeader(header) {
+      st.names = new Set(header.filter((n) => n.indexOf(",") < 0));
+    }
+    function parse(core) {
+      return parseCore(core, st.names);
+    }
+    function learn(m) {
+      if (m.sender && m.sender !== "You" && st.names.size < 1e3) st.names.add(m.sender);
+    }
+    function signature(m) {
+      return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
+    }
+    function noteReported(m) {
+      st.sig.set(m.id, signature(m));
+    }
+    function changed(m) {
+      const sig = signature(m);
+      if (st.sig.get(m.id) === sig) return false;
+      st.sig.set(m.id, sig);
+      return true;
+    }
+    function renamed(oldId, newId) {
+      st.sig.set(newId, st.sig.get(oldId));
+      st.sig.delete(oldId);
+    }
+    function forget(id) {
+      st.sig.delete(id);
+    }
+    function wait(core, history2) {
+      if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: history2 });
+      arm();
+    }
+    function waiting(core) {
+      return st.pending.has(core);
+    }
+    function waitedAs(core) {
+      const p = st.pending.get(core);
+      return p ? p.history : void 0;
+    }
+    function done(core) {
+      st.pending.delete(core);
+    }
+    function arm() {
+      if (st.pendingTimer) return;
+      st.pendingTimer = setTimeout(flush, PENDING_GRACE_MS);
+    }
+    function flush() {
+      st.pendingTimer = 0;
+      const now = performance.now();
+      for (const [core, p] of Array.from(st.pending)) {
+        if (!core.isConnected) {
+          st.pending.delete(core);
+          continue;
+        }
+        if (now - p.since >= PENDING_GRACE_MS - 5) hooks.onDue(core, p.history);
+      }
+      hooks.afterDue();
+      if (st.pending.size) arm();
+    }
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done };
+  }
+
+  // src/rows.js
+  function coresIn(node, into) {
+    if (node.nodeType !== 1) return;
+    if (node.matches(S.messageCore)) into.push(node);
+    else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
+  }
+  function follows(a, b) {
+    return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+  function inDocumentOrder(cores) {
+    const out = Array.from(new Set(cores)).filter((c) => c.isConnected);
+    out.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
+    return out;
+  }
+  function createRows(emit, stats, labels, conversationId) {
+    const st = {
+      known: /* @__PURE__ */ new Map(),
+      // message id -> core element (null once removed)
+      tail: null,
+      // the known core that comes last in document order
+      removedTmp: []
+      // { id, sender, text, at }
+    };
+    let historyBatch = [];
+    function reset() {
+      st.known = /* @__PURE__ */ new Map();
+      st.tail = null;
+      st.removedTmp = [];
+      historyBatch = [];
+    }
+    function baseline(cores, messages) {
+      st.tail = null;
+      for (let i = 0; i < cores.length; i++) {
+        const m = messages[i];
+        st.known.set(m.id, cores[i]);
+        labels.noteReported(m);
+        st.tail = cores[i];
+      }
+    }
+    function knownIds() {
+      return st.known.keys();
+    }
+    function rowChanged(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || st.known.get(id) !== core || labels.waiting(core)) return;
+      const m = labels.parse(core);
+      labels.learn(m);
+      if (!labels.changed(m)) return;
+      emit("message_update", { conversationId: conversationId(), message: m });
+    }
+    function remember(id, core) {
+      st.known.set(id, core);
+      const t = st.tail;
+      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    }
+    function tailCore() {
+      const t = st.tail;
+      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
+      st.tail = null;
+      for (const c of st.known.values()) {
+        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
+      }
+      return st.tail;
+    }
+    function isAboveKnown(core) {
+      const t = tailCore();
+      return !!t && t !== core && follows(t, core);
+    }
+    function matchRemovedTmp(m) {
+      const now = performance.now();
+      st.removedTmp = st.removedTmp.filter((r) => now - r.at < 3e4);
+      for (let i = 0; i < st.removedTmp.length; i++) {
+        const r = st.removedTmp[i];
+        if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
+          st.removedTmp.splice(i, 1);
+          return r;
+        }
+      }
+      return null;
+    }
+    function report(core, history2) {
+      labels.done(core);
+      const m = labels.parse(core);
+      if (!m.id || st.known.has(m.id)) return;
+      labels.learn(m);
+      const swapped = matchRemovedTmp(m);
+      const above = history2 === void 0 ? isAboveKnown(core) : history2;
+      remember(m.id, core);
+      labels.noteReported(m);
+      if (swapped) {
+        st.known.delete(swapped.id);
+        labels.forget(swapped.id);
+        stats.idChanges++;
+        emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
+        return;
+      }
+      if (above) {
+        stats.historyMessages++;
+        historyBatch.push(m);
+        return;
+      }
+      stats.newMessages++;
+      emit("message", { conversationId: conversationId(), message: m });
+    }
+    function flushHistory() {
+      if (!historyBatch.length) return;
+      const batch = historyBatch;
+      historyBatch = [];
+      for (let i = 0; i < batch.length; i += 100) {
+        emit("history", { conversationId: conversationId(), messages: batch.slice(i, i + 100) });
+      }
+    }
+    function added(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
+      if (st.known.has(id)) {
+        remember(id, core);
+        rowChanged(core);
+        return;
+      }
+      if (!isReady(core)) {
+        labels.wait(core, labels.waiting(core) ? void 0 : isAboveKnown(core));
+        return;
+      }
+      report(core);
+    }
+    function removed(core) {
+      labels.done(core);
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || !st.known.has(id)) return;
+      st.known.set(id, null);
+      if (id.startsWith("tmp_")) {
+        const m = labels.parse(core);
+        st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
+      }
+    }
+    function idChanged(core, oldId) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || id === oldId) return;
+      if (oldId && st.known.has(oldId)) {
+        st.known.delete(oldId);
+        if (st.known.has(id)) return;
+        remember(id, core);
+        labels.renamed(oldId, id);
+        stats.idChanges++;
+        emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
+        return;
+      }
+      added(core);
+    }
+    function touched(cores) {
+      for (const c of cores) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
+      flushHistory();
+      for (const c of cores) rowChanged(c);
+    }
+    return { reset, baseline, knownIds, added, removed, idChanged, touched, report, flushHistory };
+  }
+
+  // src/conversation.js
+  var QUIET_MS = 300;
+  var EMPTY_WAIT_MS = 1e4;
+  var LABEL_WAIT_MS = 2e3;
+  function createConversation(emit, maxEventBytes, parts2) {
+    const { rows, labels, pageState, ui } = parts2;
+    const st = {
+      url: "",
+      convId: "",
+      phase: "idle",
+      // idle | settling | ready
+      prevIds: /* @__PURE__ */ new Set(),
+      // paneSince and rowsSince are when this conversation's pane and its first rows were
+      // first seen while settling (0 = not yet): the empty and label waits count from them.
+      paneSince: 0,
+      rowsSince: 0,
+      settleTimer: 0
+    };
+    function check() {
+      if (location.href === st.url) return;
+      st.url = location.href;
+      const id = conversationIdFrom(st.url);
+      if (id === st.convId && st.phase !== "idle") return;
+      st.prevIds = new Set(rows.knownIds());
+      rows.reset();
+      labels.reset();
+      st.convId = id;
+      clearTimeout(st.settleTimer);
+      st.settleTimer = 0;
+      if (id && !pageState.lost()) {
+        st.phase = "settling";
+        st.paneSince = 0;
+        st.rowsSince = 0;
+        arm();
+      } else {
+        st.phase = "idle";
+      }
+      pageState.schedule(0);
+      parts2.onSwitch();
+    }
+    function lose() {
+      clearTimeout(st.settleTimer);
+      st.settleTimer = 0;
+      st.phase = "idle";
+      rows.reset();
+      labels.reset();
+      st.prevIds = /* @__PURE__ */ new Set();
+    }
+    function regain() {
+      st.url = "";
+      st.phase = "idle";
+      check();
+    }
+    function arm(ms) {
+      clearTimeout(st.settleTimer);
+      st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
+    }
+    function visibleCores() {
+      const out = [];
+      const seen = /* @__PURE__ */ new Set();
+      const h = ui.host();
+      for (const core of document.querySelectorAll(S.messageCore)) {
+        if (h && h.contains(core)) continue;
+        const id = core.getAttribute(S.messageIdAttr);
+        if (!id || seen.has(id)) continue;
+        if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
+        seen.add(id);
+        out.push(core);
+      }
+      return out;
+    }
+    function trySettle() {
+      st.settleTimer = 0;
+      if (st.phase !== "settling") return;
+      const now = performance.now();
+      const cores = visibleCores();
+      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return arm();
+      if (!cores.length) {
+        if (!hasThread()) {
+          st.paneSince = 0;
+          return arm(500);
+        }
+        if (!st.paneSince) st.paneSince = now;
+        if (now - st.paneSince < EMPTY_WAIT_MS) return arm(500);
+      } else {
+        if (!st.rowsSince) st.rowsSince = now;
+        if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
+      }
+      settle(cores);
+    }
+    function hasParts(core) {
+      return !!core.querySelector(S.textPart + "," + S.imagePart);
+    }
+    function settle(cores) {
+      st.phase = "ready";
+      const header = headerNames();
+      labels.useHeader(header);
+      let messages = cores.map((core) => labels.parse(core));
+      const senders = [];
+      for (const m of messages) {
+        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+        labels.learn(m);
+      }
+      messages = messages.map((m, i) => m.reactions.length ? labels.parse(cores[i]) : m);
+      rows.baseline(cores, messages);
+      const participants = header.slice();
+      for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
+      const automated = participants.filter(isAutomatedName);
+      const ev = {
+        conversationId: st.convId,
+        url: capString(location.href, 2048),
+        headerNames: header,
+        participants: participants.slice(0, 200),
+        automated: automated.slice(0, 50),
+        messages,
+        omitted: 0
+      };
+      while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
+        const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
+        ev.messages = ev.messages.slice(drop);
+        ev.omitted += drop;
+      }
+      emit("conversation", ev);
+      pageState.schedule(0);
+      parts2.onSettled();
+    }
+    function snapshot() {
+      if (st.phase === "ready") settle(visibleCores());
+      else if (st.phase === "settling") arm(0);
+    }
+    function changed() {
+      arm();
+    }
+    return {
+      check,
+      lose,
+      regain,
+      snapshot,
+      changed,
+      phase: () => st.phase,
+      id: () => st.convId
+    };
+  }
+
+  // src/sidebar.js
+  var SIDEBAR_DEBOUNCE_MS = 500;
+  var SIDEBAR_FIRST_MS = 20;
+  var SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
+  function createSidebar(emit) {
+    const st = {
+      timer: 0,
+      due: 0,
+      snap: null
+      // id -> item of the last report (null before the first)
+    };
+    function schedule() {
+      const wait = st.snap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
+      const due = performance.now() + wait;
+      if (st.timer) {
+        if (st.due <= due) return;
+        clearTimeout(st.timer);
+      }
+      st.due = due;
+      st.timer = setTimeout(report, wait);
+    }
+    function items() {
+      const map = /* @__PURE__ */ new Map();
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        const it = parseSidebarItem(a);
+        if (it && !map.has(it.id)) map.set(it.id, it);
+      }
+      return map;
+    }
+    function report(force) {
+      clearTimeout(st.timer);
+      st.timer = 0;
+      const now = items();
+      const prev = force ? null : st.snap;
+      if (!now.size && !prev) return;
+      const changed = [];
+      const removedIds = [];
+      const aboveKnown = /* @__PURE__ */ new Set();
+      if (prev) {
+        const ids = [...now.keys()];
+        let knownBelow = false;
+        for (let i = ids.length - 1; i >= 0; i--) {
+          if (prev.has(ids[i])) knownBelow = true;
+          else if (knownBelow) aboveKnown.add(ids[i]);
+        }
+      }
+      for (const [id, it] of now) {
+        const old = prev && prev.get(id);
+        if (!old) changed.push(aboveKnown.has(id) ? { ...it, aboveKnown: true } : it);
+        else if (JSON.stringify(old) !== JSON.stringify(it)) changed.push(it);
+      }
+      if (prev) {
+        for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);
+      }
+      st.snap = now;
+      if (prev && !changed.length && !removedIds.length) return;
+      emit("sidebar", { full: !prev, items: changed.slice(0, 1e3), removed: removedIds.slice(0, 1e3) });
+    }
+    return { schedule, report };
+  }
+
   // src/compose.js
   var inserted = null;
   function findCompose() {
@@ -841,401 +1376,72 @@
     return { ok: true, data: { focused: document.activeElement === c.el || c.el.contains(document.activeElement) } };
   }
 
+  // src/composewatch.js
+  function createComposeWatch(emit, conversationId) {
+    let last = "";
+    function report(force) {
+      const s = composeState(conversationId());
+      const key = JSON.stringify(s);
+      if (!force && key === last) return;
+      last = key;
+      emit("compose", s);
+    }
+    function onEvent(ev) {
+      if (ownEditInProgress()) return;
+      const t = ev.target;
+      if (!t || t.nodeType !== 1) return;
+      if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") report(false);
+    }
+    function start() {
+      for (const t of ["input", "focusin", "focusout"]) document.addEventListener(t, onEvent, true);
+    }
+    function touches(el) {
+      return !!(el.closest(S.inputWrapper) || el.closest(S.inputBox));
+    }
+    return { report, start, touches };
+  }
+
   // src/observe.js
-  var QUIET_MS = 300;
-  var EMPTY_WAIT_MS = 1e4;
-  var LABEL_WAIT_MS = 2e3;
-  var PENDING_GRACE_MS = 1500;
-  var SIDEBAR_DEBOUNCE_MS = 500;
-  var SIDEBAR_FIRST_MS = 20;
-  var STATE_CHECK_MS = 250;
-  var RECHECK_FIRST_MS = 1e3;
-  var RECHECK_MAX_MS = 3e4;
-  var LOADING_CHECK_MS = 0;
-  var LOADING_POLL_MS = 200;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
-    const startedAt = performance.now();
-    const st = {
-      url: "",
-      convId: "",
-      phase: "idle",
-      // idle | settling | ready
-      known: /* @__PURE__ */ new Map(),
-      // message id -> core element (null once removed)
-      tail: null,
-      // the known core that comes last in document order
-      names: /* @__PURE__ */ new Set(),
-      // sender names seen in this conversation (reaction lists)
-      sig: /* @__PURE__ */ new Map(),
-      // message id -> what was last reported of its label (text, status, reactions)
-      prevIds: /* @__PURE__ */ new Set(),
-      pending: /* @__PURE__ */ new Map(),
-      // core element -> { since, history } for rows still waiting for a label
-      removedTmp: [],
-      // { id, sender, text, direction, at }
-      // paneSince and rowsSince are when this conversation's pane and its first rows were
-      // first seen while settling (0 = not yet): the empty and label waits count from them.
-      paneSince: 0,
-      rowsSince: 0,
-      settleTimer: 0,
-      pendingTimer: 0,
-      pageState: "",
-      pageStateKey: "",
-      stateTimer: 0,
-      // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
-      recheckTimer: 0,
-      recheckMs: RECHECK_FIRST_MS,
-      stateDue: 0,
-      sidebarTimer: 0,
-      sidebarDue: 0,
-      sidebarSnap: null,
-      compose: "",
-      selfTested: false,
-      // lost is set while the page is unrecognised or signed out: nothing is tracked then,
-      // and the conversation settles afresh once the page is usable again (the engine
-      // dropped it when told the page was not usable).
-      lost: false
-    };
-    const has = (sel) => !!document.querySelector(sel);
-    function hasThread() {
-      return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
-    }
-    function computeState() {
-      const id = conversationIdFrom(location.href);
-      if (/\/authentication\b/.test(location.pathname)) return "signed_out";
-      const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
-      const thread = hasThread();
-      if (!hasSidebar && !thread && has(S.signedOut)) return "signed_out";
-      if (id && thread) return "conversation";
-      if (!id && (hasSidebar || thread)) return "no_conversation";
-      if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
-      if (id && hasSidebar) return "loading";
-      return "unrecognised";
-    }
-    function checkState() {
-      st.stateTimer = 0;
-      const s = computeState();
-      const unusable = s === "unrecognised" || s === "signed_out";
-      if (unusable && !st.lost) loseConversation();
-      else if (!unusable && st.lost) {
-        st.lost = false;
-        st.url = "";
-        st.phase = "idle";
-        checkUrl();
-      }
-      const key = s + "|" + st.convId;
-      if (key !== st.pageStateKey) {
-        st.pageStateKey = key;
-        st.pageState = s;
-        emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: st.convId });
-      }
-      if (s === "loading") {
-        const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
-        scheduleState(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1e3);
-      }
-      if (s === "unrecognised") {
-        if (!st.recheckTimer) {
-          st.recheckTimer = setTimeout(() => {
-            st.recheckTimer = 0;
-            checkState();
-          }, st.recheckMs);
-          st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
-        }
-      } else {
-        clearTimeout(st.recheckTimer);
-        st.recheckTimer = 0;
-        st.recheckMs = RECHECK_FIRST_MS;
-      }
-    }
-    function loseConversation() {
-      st.lost = true;
-      clearTimeout(st.settleTimer);
-      st.settleTimer = 0;
-      st.phase = "idle";
-      st.known = /* @__PURE__ */ new Map();
-      st.tail = null;
-      st.names = /* @__PURE__ */ new Set();
-      st.sig = /* @__PURE__ */ new Map();
-      st.pending.clear();
-      st.removedTmp = [];
-      st.prevIds = /* @__PURE__ */ new Set();
-      historyBatch = [];
-    }
-    function scheduleState(ms) {
-      const wait = ms === void 0 ? STATE_CHECK_MS : ms;
-      const due = performance.now() + wait;
-      if (st.stateTimer) {
-        if (st.stateDue <= due) return;
-        clearTimeout(st.stateTimer);
-      }
-      st.stateDue = due;
-      st.stateTimer = setTimeout(checkState, wait);
-    }
-    function checkUrl() {
-      if (location.href === st.url) return;
-      st.url = location.href;
-      const id = conversationIdFrom(st.url);
-      if (id === st.convId && st.phase !== "idle") return;
-      st.prevIds = new Set(st.known.keys());
-      st.known = /* @__PURE__ */ new Map();
-      st.tail = null;
-      st.names = /* @__PURE__ */ new Set();
-      st.sig = /* @__PURE__ */ new Map();
-      st.pending.clear();
-      st.removedTmp = [];
-      st.convId = id;
-      clearTimeout(st.settleTimer);
-      st.settleTimer = 0;
-      if (id && !st.lost) {
-        st.phase = "settling";
-        st.paneSince = 0;
-        st.rowsSince = 0;
-        armSettle();
-      } else {
-        st.phase = "idle";
-      }
-      scheduleState(0);
-      scheduleSidebar();
-    }
-    function armSettle(ms) {
-      clearTimeout(st.settleTimer);
-      st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
-    }
-    function visibleCores() {
-      const out = [];
-      const seen = /* @__PURE__ */ new Set();
-      const h = ui.host();
-      for (const core of document.querySelectorAll(S.messageCore)) {
-        if (h && h.contains(core)) continue;
-        const id = core.getAttribute(S.messageIdAttr);
-        if (!id || seen.has(id)) continue;
-        if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-        seen.add(id);
-        out.push(core);
-      }
-      return out;
-    }
-    function trySettle() {
-      st.settleTimer = 0;
-      if (st.phase !== "settling") return;
-      const now = performance.now();
-      const cores = visibleCores();
-      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return armSettle();
-      if (!cores.length) {
-        if (!hasThread()) {
-          st.paneSince = 0;
-          return armSettle(500);
-        }
-        if (!st.paneSince) st.paneSince = now;
-        if (now - st.paneSince < EMPTY_WAIT_MS) return armSettle(500);
-      } else {
-        if (!st.rowsSince) st.rowsSince = now;
-        if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
-      }
-      settle(cores);
-    }
-    function hasParts(core) {
-      return !!core.querySelector(S.textPart + "," + S.imagePart);
-    }
-    function settle(cores) {
-      st.phase = "ready";
-      const header = headerNames();
-      st.names = new Set(header.filter((n) => n.indexOf(",") < 0));
-      let messages = cores.map((core) => parseCore(core, st.names));
-      const senders = [];
-      for (const m of messages) {
-        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
-        learn(m);
-      }
-      messages = messages.map((m, i) => m.reactions.length ? parseCore(cores[i], st.names) : m);
-      st.tail = null;
-      for (let i = 0; i < cores.length; i++) {
-        const m = messages[i];
-        st.known.set(m.id, cores[i]);
-        st.sig.set(m.id, signature(m));
-        st.tail = cores[i];
-      }
-      const participants = header.slice();
-      for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
-      const automated = participants.filter(isAutomatedName);
-      const ev = {
-        conversationId: st.convId,
-        url: capString(location.href, 2048),
-        headerNames: header,
-        participants: participants.slice(0, 200),
-        automated: automated.slice(0, 50),
-        messages,
-        omitted: 0
-      };
-      while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
-        const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
-        ev.messages = ev.messages.slice(drop);
-        ev.omitted += drop;
-      }
-      emit("conversation", ev);
-      scheduleState(0);
-      reportCompose(true);
-      if (!st.selfTested) {
-        st.selfTested = true;
-        selfTest();
-      }
-    }
     let selfTest = () => {
     };
-    function signature(m) {
-      return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
-    }
-    function learn(m) {
-      if (m.sender && m.sender !== "You" && st.names.size < 1e3) st.names.add(m.sender);
-    }
-    function rowChanged(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
-      const m = parseCore(core, st.names);
-      learn(m);
-      const sig = signature(m);
-      if (st.sig.get(id) === sig) return;
-      st.sig.set(id, sig);
-      emit("message_update", { conversationId: st.convId, message: m });
-    }
-    function coresIn(node, into) {
-      if (node.nodeType !== 1) return;
-      if (node.matches(S.messageCore)) into.push(node);
-      else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
-    }
-    function follows(a, b) {
-      return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
-    }
-    function remember(id, core) {
-      st.known.set(id, core);
-      const t = st.tail;
-      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
-    }
-    function tailCore() {
-      const t = st.tail;
-      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
-      st.tail = null;
-      for (const c of st.known.values()) {
-        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
-      }
-      return st.tail;
-    }
-    function isAboveKnown(core) {
-      const t = tailCore();
-      return !!t && t !== core && follows(t, core);
-    }
-    function matchRemovedTmp(m) {
-      const now = performance.now();
-      st.removedTmp = st.removedTmp.filter((r) => now - r.at < 3e4);
-      for (let i = 0; i < st.removedTmp.length; i++) {
-        const r = st.removedTmp[i];
-        if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
-          st.removedTmp.splice(i, 1);
-          return r;
+    let selfTested = false;
+    let conv = null;
+    const pageState = createPageState(emit, cfg, {
+      conversationId: () => conv.id(),
+      lose: () => conv.lose(),
+      regain: () => conv.regain()
+    });
+    const labels = createLabels({
+      onDue: (core, history2) => rows.report(core, history2),
+      afterDue: () => rows.flushHistory()
+    });
+    const rows = createRows(emit, stats, labels, () => conv.id());
+    const sidebar = createSidebar(emit);
+    const compose = createComposeWatch(emit, () => conv.id());
+    conv = createConversation(emit, maxEventBytes, {
+      rows,
+      labels,
+      pageState,
+      ui,
+      onSwitch: () => sidebar.schedule(),
+      onSettled: () => {
+        compose.report(true);
+        if (!selfTested) {
+          selfTested = true;
+          selfTest();
         }
       }
-      return null;
-    }
-    let historyBatch = [];
-    function report(core, history2) {
-      st.pending.delete(core);
-      const m = parseCore(core, st.names);
-      if (!m.id || st.known.has(m.id)) return;
-      learn(m);
-      const swapped = matchRemovedTmp(m);
-      const above = history2 === void 0 ? isAboveKnown(core) : history2;
-      remember(m.id, core);
-      st.sig.set(m.id, signature(m));
-      if (swapped) {
-        st.known.delete(swapped.id);
-        st.sig.delete(swapped.id);
-        stats.idChanges++;
-        emit("message_id", { conversationId: st.convId, oldId: swapped.id, newId: m.id });
-        return;
-      }
-      if (above) {
-        stats.historyMessages++;
-        historyBatch.push(m);
-        return;
-      }
-      stats.newMessages++;
-      emit("message", { conversationId: st.convId, message: m });
-    }
-    function flushHistory() {
-      if (!historyBatch.length) return;
-      const batch = historyBatch;
-      historyBatch = [];
-      for (let i = 0; i < batch.length; i += 100) {
-        emit("history", { conversationId: st.convId, messages: batch.slice(i, i + 100) });
-      }
-    }
-    function added(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-      if (st.known.has(id)) {
-        remember(id, core);
-        rowChanged(core);
-        return;
-      }
-      if (!isReady(core)) {
-        if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: isAboveKnown(core) });
-        armPending();
-        return;
-      }
-      report(core);
-    }
-    function removed(core) {
-      st.pending.delete(core);
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || !st.known.has(id)) return;
-      st.known.set(id, null);
-      if (id.startsWith("tmp_")) {
-        const m = parseCore(core, st.names);
-        st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
-      }
-    }
-    function idChanged(core, oldId) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || id === oldId) return;
-      if (oldId && st.known.has(oldId)) {
-        st.known.delete(oldId);
-        if (st.known.has(id)) return;
-        remember(id, core);
-        st.sig.set(id, st.sig.get(oldId));
-        st.sig.delete(oldId);
-        stats.idChanges++;
-        emit("message_id", { conversationId: st.convId, oldId: capString(oldId, 200), newId: capString(id, 200) });
-        return;
-      }
-      added(core);
-    }
-    function armPending() {
-      if (st.pendingTimer) return;
-      st.pendingTimer = setTimeout(flushPending, PENDING_GRACE_MS);
-    }
-    function flushPending() {
-      st.pendingTimer = 0;
-      const now = performance.now();
-      for (const [core, p] of Array.from(st.pending)) {
-        if (!core.isConnected) {
-          st.pending.delete(core);
-          continue;
-        }
-        if (now - p.since >= PENDING_GRACE_MS - 5) report(core, p.history);
-      }
-      flushHistory();
-      if (st.pending.size) armPending();
-    }
+    });
     function inOwnUI(node) {
       const h = ui.host();
       return !!h && node === h;
     }
-    const SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
     function onMutations(records) {
       const t0 = performance.now();
-      checkUrl();
+      conv.check();
       let addedCores = [];
       const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
@@ -1250,7 +1456,7 @@
             structure = true;
             const cs = [];
             coresIn(n, cs);
-            for (const c of cs) removed(c);
+            for (const c of cs) rows.removed(c);
           }
           for (const n of r.addedNodes) {
             if (n.nodeType !== 1 || inOwnUI(n)) continue;
@@ -1261,7 +1467,7 @@
           if (owner) touched.add(owner);
         } else if (r.type === "attributes") {
           if (r.attributeName === S.messageIdAttr) {
-            if (target.matches(S.messageCore) && st.phase === "ready") idChanged(target, r.oldValue);
+            if (target.matches(S.messageCore) && conv.phase() === "ready") rows.idChanged(target, r.oldValue);
             continue;
           }
           if (r.attributeName === "aria-label" || r.attributeName === "src") {
@@ -1273,88 +1479,23 @@
           if (owner) touched.add(owner);
         }
         if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
-        if (!composeTouched && (target.closest(S.inputWrapper) || target.closest(S.inputBox))) composeTouched = true;
+        if (!composeTouched && compose.touches(target)) composeTouched = true;
       }
-      if (st.phase === "settling") {
-        if (addedCores.length || structure) armSettle();
-      } else if (st.phase === "ready") {
-        if (addedCores.length > 1) {
-          addedCores = Array.from(new Set(addedCores)).filter((c) => c.isConnected);
-          addedCores.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
-        }
-        for (const c of addedCores) added(c);
-        for (const c of touched) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
-        flushHistory();
-        for (const c of touched) rowChanged(c);
+      if (conv.phase() === "settling") {
+        if (addedCores.length || structure) conv.changed();
+      } else if (conv.phase() === "ready") {
+        if (addedCores.length > 1) addedCores = inDocumentOrder(addedCores);
+        for (const c of addedCores) rows.added(c);
+        rows.touched(touched);
       }
-      if (sidebarTouched) scheduleSidebar();
-      if (composeTouched) reportCompose(false);
-      if (structure) scheduleState(st.pageState === "loading" || !st.pageState ? LOADING_CHECK_MS : void 0);
+      if (sidebarTouched) sidebar.schedule();
+      if (composeTouched) compose.report(false);
+      if (structure) pageState.afterStructureChange();
       if (structure) ui.keepAttached();
       const dt = performance.now() - t0;
       stats.observerMs += dt;
       stats.observerCalls++;
       if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
-    }
-    function scheduleSidebar() {
-      const wait = st.sidebarSnap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
-      const due = performance.now() + wait;
-      if (st.sidebarTimer) {
-        if (st.sidebarDue <= due) return;
-        clearTimeout(st.sidebarTimer);
-      }
-      st.sidebarDue = due;
-      st.sidebarTimer = setTimeout(reportSidebar, wait);
-    }
-    function sidebarItems() {
-      const map = /* @__PURE__ */ new Map();
-      for (const a of document.querySelectorAll(S.sidebarLink)) {
-        const it = parseSidebarItem(a);
-        if (it && !map.has(it.id)) map.set(it.id, it);
-      }
-      return map;
-    }
-    function reportSidebar(force) {
-      clearTimeout(st.sidebarTimer);
-      st.sidebarTimer = 0;
-      const now = sidebarItems();
-      const prev = force ? null : st.sidebarSnap;
-      if (!now.size && !prev) return;
-      const items = [];
-      const removedIds = [];
-      const aboveKnown = /* @__PURE__ */ new Set();
-      if (prev) {
-        const ids = [...now.keys()];
-        let knownBelow = false;
-        for (let i = ids.length - 1; i >= 0; i--) {
-          if (prev.has(ids[i])) knownBelow = true;
-          else if (knownBelow) aboveKnown.add(ids[i]);
-        }
-      }
-      for (const [id, it] of now) {
-        const old = prev && prev.get(id);
-        if (!old) items.push(aboveKnown.has(id) ? { ...it, aboveKnown: true } : it);
-        else if (JSON.stringify(old) !== JSON.stringify(it)) items.push(it);
-      }
-      if (prev) {
-        for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);
-      }
-      st.sidebarSnap = now;
-      if (prev && !items.length && !removedIds.length) return;
-      emit("sidebar", { full: !prev, items: items.slice(0, 1e3), removed: removedIds.slice(0, 1e3) });
-    }
-    function reportCompose(force) {
-      const s = composeState(st.convId);
-      const key = JSON.stringify(s);
-      if (!force && key === st.compose) return;
-      st.compose = key;
-      emit("compose", s);
-    }
-    function onComposeEvent(ev) {
-      if (ownEditInProgress()) return;
-      const t = ev.target;
-      if (!t || t.nodeType !== 1) return;
-      if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") reportCompose(false);
     }
     let mo = null;
     function start(selfTestFn) {
@@ -1374,37 +1515,34 @@
         history[name] = function() {
           const r = orig.apply(this, arguments);
           try {
-            checkUrl();
+            conv.check();
           } catch (e) {
           }
           return r;
         };
       }
-      window.addEventListener("popstate", () => checkUrl(), true);
-      window.addEventListener("hashchange", () => checkUrl(), true);
-      for (const t of ["input", "focusin", "focusout"]) document.addEventListener(t, onComposeEvent, true);
-      checkUrl();
-      scheduleState(0);
-      scheduleSidebar();
+      window.addEventListener("popstate", () => conv.check(), true);
+      window.addEventListener("hashchange", () => conv.check(), true);
+      compose.start();
+      conv.check();
+      pageState.schedule(0);
+      sidebar.schedule();
     }
     function snapshot() {
-      st.pageStateKey = "";
-      checkState();
-      if (st.phase === "ready") settle(visibleCores());
-      else if (st.phase === "settling") armSettle(0);
-      reportSidebar(true);
-      reportCompose(true);
+      pageState.report();
+      conv.snapshot();
+      sidebar.report(true);
+      compose.report(true);
     }
     return {
       start,
       snapshot,
       stats,
       cfg,
-      state: () => st,
-      pageState: () => computeState(),
-      conversationId: () => st.convId,
-      reportCompose,
-      scheduleState
+      pageState: () => pageState.compute(),
+      conversationId: () => conv.id(),
+      reportCompose: compose.report,
+      scheduleState: pageState.schedule
     };
   }
 

@@ -18,20 +18,32 @@ import (
 // seen from inject/src), in the spirit of a DEPS file. The layers, from the bottom: util
 // holds pure helpers and may be imported anywhere; selectors is the page's DOM shape in
 // one table and imports nothing; parse reads the page and compose types into the compose
-// box, and neither knows the other; observe watches the page through parse and reads
-// compose's state; commands carries out Go's validated commands through compose;
-// transport only sends events out; ui only draws its shadow root (with ui.css) and
-// reports clicks through the emit function it is given, so it never reads conversation
-// content. main wires them together and is the only module that sees them all. The
-// generated schema is read where commands are checked (commands), where events are capped
-// (transport) and at start (main). A new module needs a line here, and a new import a
-// reason to be allowed.
+// box, and neither knows the other. The observer is split by concern, each part with its
+// own state, and the parts import one way only: pagestate (what kind of page) imports no
+// other part; labels (what rows say, rows waiting for a label) and rows (novelty) read
+// rows through parse; conversation (the foreground conversation and its settling) asks
+// pagestate whether a pane is there; sidebar reads the list through parse; composewatch
+// reads compose's state. No part imports another's state: observe creates them and hands
+// each the others it calls, so the wiring is in one place. commands carries out Go's
+// validated commands through compose; transport only sends events out; ui only draws its
+// shadow root (with ui.css) and reports clicks through the emit function it is given, so
+// it never reads conversation content. main wires them together and is the only module
+// that sees them all. The generated schema is read where commands are checked (commands),
+// where events are capped (transport) and at start (main). A new module needs a line
+// here, and a new import a reason to be allowed.
 var importRules = map[string][]string{
-	"util.js":      {},
-	"selectors.js": {},
-	"parse.js":     {"selectors.js"},
-	"compose.js":   {"selectors.js"},
-	"observe.js":   {"selectors.js", "parse.js", "compose.js"},
+	"util.js":         {},
+	"selectors.js":    {},
+	"parse.js":        {"selectors.js"},
+	"compose.js":      {"selectors.js"},
+	"pagestate.js":    {"selectors.js"},
+	"labels.js":       {"parse.js"},
+	"rows.js":         {"selectors.js", "parse.js"},
+	"conversation.js": {"selectors.js", "parse.js", "pagestate.js"},
+	"sidebar.js":      {"selectors.js", "parse.js"},
+	"composewatch.js": {"selectors.js", "compose.js"},
+	"observe.js": {"selectors.js", "pagestate.js", "labels.js", "rows.js", "conversation.js",
+		"sidebar.js", "composewatch.js"},
 	"commands.js":  {"selectors.js", "compose.js", "../gen/schema.gen.js"},
 	"transport.js": {"../gen/schema.gen.js"},
 	"ui.js":        {"ui.css"},

@@ -43,6 +43,11 @@ type FocusCompose struct{}
 // ComposeState asks for a fresh compose event.
 type ComposeState struct{}
 
+// ReadCompose reads the compose box now and reports it with a compose event even when
+// nothing changed, so the engine can check a belief (a draft of the user's is there)
+// before it holds anything for it.
+type ReadCompose struct{}
+
 // Navigate opens a conversation by clicking its sidebar link. Visit marks a navigation
 // Clanker starts on its own (a visit to an inactive conversation): the page refuses it with
 // user_active while the compose box holds the user's text or the user used the page within
@@ -125,6 +130,7 @@ func (TypeStep) CommandType() string      { return "type_step" }
 func (ClearInserted) CommandType() string { return "clear_inserted" }
 func (FocusCompose) CommandType() string  { return "focus_compose" }
 func (ComposeState) CommandType() string  { return "compose_state" }
+func (ReadCompose) CommandType() string   { return "read_compose" }
 func (Navigate) CommandType() string      { return "navigate" }
 func (FetchImage) CommandType() string    { return "fetch_image" }
 func (ShowBanner) CommandType() string    { return "show_banner" }
@@ -143,7 +149,7 @@ func (Configure) CommandType() string     { return "configure" }
 
 // commandTypes lists every command in protocol order; Schema and the doc test use it.
 var commandTypes = []CommandArgs{
-	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, Navigate{},
+	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, ReadCompose{}, Navigate{},
 	FetchImage{}, ShowBanner{}, HideBanner{}, ShowToast{}, ShowOverlay{}, HideOverlay{},
 	SetStatus{}, HideStatus{}, ShowHint{}, HideHint{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
 }

@@ -36,6 +36,8 @@ func bridgeCommand(cmd engine.Command) CommandArgs {
 		return ClearInserted{Text: cmd.Text}
 	case engine.CmdNavigate:
 		return Navigate{ConversationID: string(cmd.Conversation), Visit: cmd.Visit}
+	case engine.CmdReadCompose:
+		return ReadCompose{}
 	case engine.CmdFetchImage:
 		return FetchImage{Src: cmd.Src, MaxBytes: MaxImageBytes}
 	case engine.CmdResync:

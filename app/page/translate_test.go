@@ -21,6 +21,7 @@ func TestBridgeCommandMapsEachEngineCommandTheBridgeCarriesOut(t *testing.T) {
 		{"remove", engine.Command{Kind: engine.CmdRemoveText}, ClearInserted{}},
 		{"remove named", engine.Command{Kind: engine.CmdRemoveText, Text: "[clanker] sure, sev"}, ClearInserted{Text: "[clanker] sure, sev"}},
 		{"navigate", engine.Command{Kind: engine.CmdNavigate, Conversation: "c2"}, Navigate{ConversationID: "c2"}},
+		{"read compose", engine.Command{Kind: engine.CmdReadCompose, Conversation: "c2"}, ReadCompose{}},
 		{"fetch image", engine.Command{Kind: engine.CmdFetchImage, Src: "blob:x"}, FetchImage{Src: "blob:x", MaxBytes: MaxImageBytes}},
 		{"toast info", engine.Command{Kind: engine.CmdToast, Text: "ok"}, ShowToast{Text: "ok", Level: "info"}},
 		{"toast error", engine.Command{Kind: engine.CmdToast, Level: "error", Text: "bad"}, ShowToast{Text: "bad", Level: "error"}},

@@ -61,6 +61,7 @@
           "kind": "bool"
         }
       },
+      "read_compose": {},
       "self_test": {},
       "set_status": {
         "conversationId": {
@@ -800,7 +801,7 @@
     out.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
     return out;
   }
-  function createRows(emit, stats, labels, conversationId) {
+  function createRows(emit, stats, labels, conversationId, hooks) {
     const st = {
       known: /* @__PURE__ */ new Map(),
       // message id -> core element (null once removed)
@@ -889,6 +890,7 @@
       }
       stats.newMessages++;
       emit("message", { conversationId: conversationId(), message: m });
+      if (m.direction === "out") hooks.onOwnRow();
     }
     function flushHistory() {
       if (!historyBatch.length) return;
@@ -1377,14 +1379,69 @@
   }
 
   // src/composewatch.js
+  var DRAFT_POLL_MS = 1500;
+  var CHANGE_READ_MS = 150;
+  var AFTER_SWITCH_MS = 5e3;
+  var AFTER_SEND_MS = [300, 1e3];
   function createComposeWatch(emit, conversationId) {
-    let last = "";
+    const st = {
+      last: "",
+      // the last reported state, as JSON
+      draft: false,
+      // the last report said the user has a draft in the box
+      pollTimer: 0,
+      changeTimer: 0,
+      watchUntil: 0,
+      // poll whatever the belief until then (after a switch)
+      reads: 0
+      // how often the box was read (stats)
+    };
     function report(force) {
+      st.reads++;
       const s = composeState(conversationId());
       const key = JSON.stringify(s);
-      if (!force && key === last) return;
-      last = key;
+      st.draft = !!s.hasUserText;
+      keepPolling();
+      if (!force && key === st.last) return s;
+      st.last = key;
       emit("compose", s);
+      return s;
+    }
+    function polling() {
+      return st.draft || performance.now() < st.watchUntil;
+    }
+    function keepPolling() {
+      if (!polling()) {
+        clearTimeout(st.pollTimer);
+        st.pollTimer = 0;
+        return;
+      }
+      if (st.pollTimer) return;
+      st.pollTimer = setTimeout(() => {
+        st.pollTimer = 0;
+        if (ownEditInProgress()) {
+          keepPolling();
+          return;
+        }
+        report(false);
+      }, DRAFT_POLL_MS);
+    }
+    function paneChanged() {
+      if (!st.draft || st.changeTimer) return;
+      st.changeTimer = setTimeout(() => {
+        st.changeTimer = 0;
+        if (!ownEditInProgress()) report(false);
+      }, CHANGE_READ_MS);
+    }
+    function ownRowAppeared() {
+      report(false);
+      for (const ms of AFTER_SEND_MS) setTimeout(() => {
+        if (!ownEditInProgress()) report(false);
+      }, ms);
+    }
+    function switched() {
+      st.watchUntil = performance.now() + AFTER_SWITCH_MS;
+      keepPolling();
     }
     function onEvent(ev) {
       if (ownEditInProgress()) return;
@@ -1398,10 +1455,14 @@
     function touches(el) {
       return !!(el.closest(S.inputWrapper) || el.closest(S.inputBox));
     }
-    return { report, start, touches };
+    function stats() {
+      return { composeReads: st.reads, composePolling: !!st.pollTimer };
+    }
+    return { report, start, touches, paneChanged, ownRowAppeared, switched, stats };
   }
 
   // src/observe.js
+  var PANE_ANY = S.conversationContainer + "," + S.messagesList + "," + S.messageCore;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
@@ -1418,23 +1479,31 @@
       onDue: (core, history2) => rows.report(core, history2),
       afterDue: () => rows.flushHistory()
     });
-    const rows = createRows(emit, stats, labels, () => conv.id());
-    const sidebar = createSidebar(emit);
     const compose = createComposeWatch(emit, () => conv.id());
+    const rows = createRows(emit, stats, labels, () => conv.id(), { onOwnRow: () => compose.ownRowAppeared() });
+    const sidebar = createSidebar(emit);
     conv = createConversation(emit, maxEventBytes, {
       rows,
       labels,
       pageState,
       ui,
-      onSwitch: () => sidebar.schedule(),
+      onSwitch: () => {
+        sidebar.schedule();
+        compose.switched();
+      },
       onSettled: () => {
         compose.report(true);
+        compose.switched();
         if (!selfTested) {
           selfTested = true;
           selfTest();
         }
       }
     });
+    function ownRow(core) {
+      const id = core.getAttribute(S.messageIdAttr) || "";
+      return core.getAttribute(S.outgoingAttr) === "true" || id.startsWith("tmp_");
+    }
     function inOwnUI(node) {
       const h = ui.host();
       return !!h && node === h;
@@ -1446,6 +1515,7 @@
       const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
+      let paneTouched = false;
       let structure = false;
       for (const r of records) {
         const target = r.target.nodeType === 1 ? r.target : r.target.parentElement;
@@ -1480,6 +1550,7 @@
         }
         if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
         if (!composeTouched && compose.touches(target)) composeTouched = true;
+        if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
       if (conv.phase() === "settling") {
         if (addedCores.length || structure) conv.changed();
@@ -1488,8 +1559,10 @@
         for (const c of addedCores) rows.added(c);
         rows.touched(touched);
       }
+      if (addedCores.some(ownRow)) compose.ownRowAppeared();
       if (sidebarTouched) sidebar.schedule();
       if (composeTouched) compose.report(false);
+      else if (paneTouched || addedCores.length || touched.size) compose.paneChanged();
       if (structure) pageState.afterStructureChange();
       if (structure) ui.keepAttached();
       const dt = performance.now() - t0;
@@ -1542,6 +1615,7 @@
       pageState: () => pageState.compute(),
       conversationId: () => conv.id(),
       reportCompose: compose.report,
+      composeStats: compose.stats,
       scheduleState: pageState.schedule
     };
   }
@@ -1940,6 +2014,7 @@
       clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
       focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
       compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
+      read_compose: () => ({ ok: true, data: obs.reportCompose(true) }),
       navigate,
       show_banner: (a) => {
         ui.showBanner(a.text, a.level || "warning");
@@ -1985,7 +2060,7 @@
         obs.snapshot();
         return { ok: true };
       },
-      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.composeStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
         if (a.userQuietMs) quietMs = a.userQuietMs;

@@ -60,6 +60,7 @@ export const SCHEMA = {
         "kind": "bool"
       }
     },
+    "read_compose": {},
     "self_test": {},
     "set_status": {
       "conversationId": {

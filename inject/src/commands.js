@@ -125,6 +125,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
     focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
     compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
+    read_compose: () => ({ ok: true, data: obs.reportCompose(true) }),
     navigate,
     show_banner: (a) => { ui.showBanner(a.text, a.level || 'warning'); return { ok: true }; },
     hide_banner: () => { ui.hideBanner(); return { ok: true }; },
@@ -137,7 +138,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     hide_hint: () => { ui.hideHint(); return { ok: true }; },
     self_test: () => { selfTest(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },
-    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.composeStats(), { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
     configure: (a) => {
       if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
       if (a.userQuietMs) quietMs = a.userQuietMs;

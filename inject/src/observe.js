@@ -31,6 +31,10 @@ import { createConversation } from './conversation.js';
 import { createSidebar, SIDEBAR_ANY } from './sidebar.js';
 import { createComposeWatch } from './composewatch.js';
 
+// PANE_ANY matches any part of the conversation pane (changes there may come with the page
+// emptying the compose box).
+const PANE_ANY = S.conversationContainer + ',' + S.messagesList + ',' + S.messageCore;
+
 export function createObserver(emit, ui, maxEventBytes) {
   const cfg = { unrecognisedGraceMs: 10000 };
   const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
@@ -49,23 +53,32 @@ export function createObserver(emit, ui, maxEventBytes) {
     onDue: (core, history) => rows.report(core, history),
     afterDue: () => rows.flushHistory(),
   });
-  const rows = createRows(emit, stats, labels, () => conv.id());
-  const sidebar = createSidebar(emit);
   const compose = createComposeWatch(emit, () => conv.id());
+  const rows = createRows(emit, stats, labels, () => conv.id(), { onOwnRow: () => compose.ownRowAppeared() });
+  const sidebar = createSidebar(emit);
   conv = createConversation(emit, maxEventBytes, {
     rows,
     labels,
     pageState,
     ui,
-    onSwitch: () => sidebar.schedule(),
+    onSwitch: () => {
+      sidebar.schedule();
+      compose.switched();
+    },
     onSettled: () => {
       compose.report(true);
+      compose.switched();
       if (!selfTested) {
         selfTested = true;
         selfTest();
       }
     },
   });
+
+  function ownRow(core) {
+    const id = core.getAttribute(S.messageIdAttr) || '';
+    return core.getAttribute(S.outgoingAttr) === 'true' || id.startsWith('tmp_');
+  }
 
   function inOwnUI(node) {
     const h = ui.host();
@@ -81,6 +94,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     const touched = new Set();
     let sidebarTouched = false;
     let composeTouched = false;
+    let paneTouched = false;
     let structure = false;
     for (const r of records) {
       const target = r.target.nodeType === 1 ? r.target : r.target.parentElement;
@@ -115,6 +129,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       }
       if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
       if (!composeTouched && compose.touches(target)) composeTouched = true;
+      if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
     }
     if (conv.phase() === 'settling') {
       if (addedCores.length || structure) conv.changed();
@@ -124,8 +139,12 @@ export function createObserver(emit, ui, maxEventBytes) {
       for (const c of addedCores) rows.added(c);
       rows.touched(touched);
     }
+    // A row of the user's own (before its label came, the outgoing mark or the temporary id
+    // of a message being sent tells it): the page empties the box when it sends.
+    if (addedCores.some(ownRow)) compose.ownRowAppeared();
     if (sidebarTouched) sidebar.schedule();
     if (composeTouched) compose.report(false);
+    else if (paneTouched || addedCores.length || touched.size) compose.paneChanged();
     // Any structural change may have taken the page's known parts away (Google re-renders
     // without a reload), so the state is re-checked, debounced, after every one.
     if (structure) pageState.afterStructureChange();
@@ -179,6 +198,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     pageState: () => pageState.compute(),
     conversationId: () => conv.id(),
     reportCompose: compose.report,
+    composeStats: compose.stats,
     scheduleState: pageState.schedule,
   };
 }

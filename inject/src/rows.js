@@ -30,8 +30,9 @@ export function inDocumentOrder(cores) {
 }
 
 // createRows returns the rows part. labels is the labels part (reading rows, waiting for
-// labels, what was reported); conversationId() names the conversation events are for.
-export function createRows(emit, stats, labels, conversationId) {
+// labels, what was reported); conversationId() names the conversation events are for;
+// hooks.onOwnRow() is told when a new row turns out to be the user's own.
+export function createRows(emit, stats, labels, conversationId, hooks) {
   const st = {
     known: new Map(), // message id -> core element (null once removed)
     tail: null, // the known core that comes last in document order
@@ -137,6 +138,7 @@ export function createRows(emit, stats, labels, conversationId) {
     }
     stats.newMessages++;
     emit('message', { conversationId: conversationId(), message: m });
+    if (m.direction === 'out') hooks.onOwnRow();
   }
 
   function flushHistory() {

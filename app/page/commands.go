@@ -28,10 +28,13 @@ type TypeStep struct {
 	Text           string `json:"text" v:"req,max=256"`
 }
 
-// ClearInserted removes exactly the text Clanker inserted, leaving anything else. Text, when
-// set, names that text, so the bridge can still remove it when it holds no record of it (the
-// page was loaded again, or the user switched away and back): then it is removed only from
-// the start of the box, where Clanker's typing begins.
+// ClearInserted takes Clanker's text out of the box and leaves exactly the user's
+// characters, even when the user typed into or around it (the bridge tracks Clanker's
+// characters by position). Text, when set, names that text, so the bridge can still remove
+// it when it holds no record of it (the page was loaded again, or the user switched away
+// and back): then it is taken from the start of the box, where Clanker's typing begins, or,
+// marked "[clanker]", from wherever it is. The result's data says how: {"removed": n,
+// "how": "whole|by_position|restored|nothing"} (PROTOCOL.md).
 type ClearInserted struct {
 	Text string `json:"text,omitempty" v:"max=4000"`
 }

@@ -488,9 +488,9 @@
     let pos = 0;
     RE_REACTED.lastIndex = 0;
     for (let m = RE_REACTED.exec(tail); m; m = RE_REACTED.exec(tail)) {
-      const before = sentences(tail.slice(pos, m.index), true);
-      const list = before.pop() || "";
-      before.forEach(addStatus);
+      const before2 = sentences(tail.slice(pos, m.index), true);
+      const list = before2.pop() || "";
+      before2.forEach(addStatus);
       const rest = tail.slice(m.index + m[0].length);
       const stop = rest.search(/\.(?:\s|$)/);
       const kind = stop < 0 ? rest : rest.slice(0, stop);
@@ -764,7 +764,7 @@
       const p = st.pending.get(core);
       return p ? p.history : void 0;
     }
-    function done(core) {
+    function done2(core) {
       st.pending.delete(core);
     }
     function arm() {
@@ -784,7 +784,7 @@
       hooks.afterDue();
       if (st.pending.size) arm();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done };
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
   }
 
   // src/rows.js
@@ -1152,7 +1152,10 @@
   }
 
   // src/compose.js
-  var inserted = null;
+  var mine = null;
+  function record(c, typed, text) {
+    mine = { el: c.el, typed, text, mask: new Array(text.length).fill(true) };
+  }
   function findCompose() {
     const box = document.querySelector(S.inputBox);
     if (box) {
@@ -1175,7 +1178,7 @@
     return (c.el.innerText !== void 0 && c.el.isConnected ? c.el.innerText : c.el.textContent || "").replace(/\u00a0/g, " ").replace(/\n$/, "");
   }
   function clankerText(c, text) {
-    return !!inserted && inserted.el === c.el && text === inserted.text;
+    return !!mine && mine.el === c.el && text === mine.typed;
   }
   function userText(c) {
     const t = textOf(c);
@@ -1311,15 +1314,16 @@
     const accepted = execInsert(text);
     const now = textOf(c);
     if (!accepted || now !== text) {
-      inserted = now ? { el: c.el, text: now } : null;
+      if (now) record(c, now, now);
+      else mine = null;
       return fail("insert_failed", "the page did not accept the inserted text");
     }
-    inserted = { el: c.el, text };
+    record(c, text, text);
     return { ok: true, data: { length: text.length } };
   }
   function typeStep(c, step) {
     const now = textOf(c);
-    const expected = inserted && inserted.el === c.el ? inserted.text : "";
+    const expected = mine && mine.el === c.el ? mine.typed : "";
     const empty = now.trim() === "" || UI_LABELS.test(now.trim());
     if (expected === "" && !empty) return fail("user_typing", "the compose box holds the user's text; nothing was typed");
     if (expected !== "" && now !== expected) {
@@ -1329,48 +1333,144 @@
     else caretToEnd(c);
     const want = expected + step;
     if (!execInsert(step) || textOf(c) !== want) {
-      inserted = { el: c.el, text: textOf(c) };
+      const got = textOf(c);
+      record(c, got, got);
       return fail("insert_failed", "the page did not accept the typed text");
     }
-    inserted = { el: c.el, text: want };
+    record(c, want, want);
     return { ok: true, data: { length: want.length } };
   }
   function clearInserted(c, named) {
-    const mine = !!inserted && !!c && inserted.el === c.el && inserted.text !== "";
-    if (!mine && c && typeof named === "string" && named !== "") {
-      inserted = null;
-      if (!textOf(c).startsWith(named)) {
-        return fail("not_found", "Clanker's text is not in the compose box; nothing was removed");
-      }
-      inserted = { el: c.el, text: named };
-      return removeText(c, 0);
-    }
-    if (!mine) {
-      inserted = null;
-      return { ok: true, data: { removed: 0 } };
-    }
+    track(c);
+    if (mine && mine.el === c.el && mine.typed !== "") return removeMine(c);
+    mine = null;
+    if (typeof named !== "string" || named === "") return done(0, "nothing");
     const now = textOf(c);
-    const idx = now.lastIndexOf(inserted.text);
-    if (idx < 0) {
-      inserted = null;
-      return fail("not_found", "Clanker's text is no longer in the compose box; nothing was removed");
+    const marked = named.startsWith("[clanker]");
+    const at = now.startsWith(named) ? 0 : marked ? now.indexOf(named) : -1;
+    if (at >= 0) {
+      record(c, named, now);
+      mine.mask = mine.mask.map((_, i) => i >= at && i < at + named.length);
+      return removeMine(c);
     }
-    return removeText(c, idx);
+    const user = marked ? withoutSubsequence(now, named) : null;
+    if (user === null) return fail("not_found", "Clanker's text is not in the compose box; nothing was removed");
+    return restore(c, user, named.length);
   }
-  function removeText(c, idx) {
-    const now = textOf(c);
-    const n = inserted.text.length;
-    const want = now.slice(0, idx) + now.slice(idx + n);
-    const caret = caretOf(c);
-    if (!selectRange(c, idx, idx + n)) return fail("clear_failed", "could not select Clanker's text");
-    ownExec("delete");
-    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
-    inserted = null;
-    if (caret) {
-      const shift = (p) => p <= idx ? p : Math.max(idx, p - n);
-      selectRange(c, shift(caret[0]), shift(caret[1]));
+  function done(removed, how) {
+    return { ok: true, data: { removed, how } };
+  }
+  function removeMine(c) {
+    const now = mine.text;
+    const runs = [];
+    for (let i = 0; i < mine.mask.length; i++) {
+      if (!mine.mask[i]) continue;
+      if (runs.length && runs[runs.length - 1][1] === i) runs[runs.length - 1][1] = i + 1;
+      else runs.push([i, i + 1]);
     }
-    return { ok: true, data: { removed: n } };
+    let user = "";
+    for (let i = 0; i < now.length; i++) if (!mine.mask[i]) user += now[i];
+    const removed = now.length - user.length;
+    if (!runs.length) {
+      mine = null;
+      return done(0, "nothing");
+    }
+    const whole = runs.length === 1 && now.slice(runs[0][0], runs[0][1]) === mine.typed;
+    const caret = caretOf(c);
+    const mask = mine.mask;
+    for (let k = runs.length - 1; k >= 0; k--) {
+      if (!selectRange(c, runs[k][0], runs[k][1])) break;
+      ownExec("delete");
+    }
+    if (textOf(c) !== user) return restore(c, user, removed);
+    mine = null;
+    if (caret) {
+      const at = (p) => {
+        let n = 0;
+        for (let i = 0; i < p && i < mask.length; i++) if (!mask[i]) n++;
+        return n;
+      };
+      selectRange(c, at(caret[0]), at(caret[1]));
+    }
+    return done(removed, whole ? "whole" : "by_position");
+  }
+  function restore(c, user, removed) {
+    selectAll(c);
+    if (user === "") ownExec("delete");
+    else ownExec("insertText", user);
+    if (textOf(c) !== user) {
+      mine = null;
+      return fail("clear_failed", "the page did not take Clanker's text out of the compose box");
+    }
+    mine = null;
+    caretToEnd(c);
+    return done(removed, "restored");
+  }
+  function withoutSubsequence(s, sub) {
+    let j = 0;
+    let rest = "";
+    for (let i = 0; i < s.length; i++) {
+      if (j < sub.length && s[i] === sub[j]) j++;
+      else rest += s[i];
+    }
+    return j === sub.length ? rest : null;
+  }
+  var before = null;
+  function watchEdits() {
+    document.addEventListener("beforeinput", (ev) => {
+      if (ownEdit || !mine) return;
+      const c = findCompose();
+      if (!c || c.el !== mine.el || !(ev.target === c.el || c.el.contains(ev.target))) return;
+      track(c);
+      const sel = caretOf(c);
+      before = sel ? { el: c.el, start: sel[0], end: sel[1], type: ev.inputType || "" } : null;
+    }, true);
+    document.addEventListener("input", (ev) => {
+      if (ownEdit || !mine) return;
+      const c = findCompose();
+      if (!c || c.el !== mine.el) return;
+      const hint = before && before.el === c.el ? before : null;
+      before = null;
+      track(c, hint);
+    }, true);
+  }
+  function track(c, hint) {
+    if (!mine || !c || mine.el !== c.el) return;
+    const now = textOf(c);
+    const old = mine.text;
+    if (now === old) return;
+    const e = editBetween(old, now, hint, caretOf(c));
+    const mask = mine.mask.slice(0, e.at).concat(new Array(e.added).fill(false), mine.mask.slice(e.at + e.removed));
+    mine.text = now;
+    mine.mask = mask;
+  }
+  function editBetween(old, now, hint, caretAfter) {
+    const fits = (at, removed2, added2) => at >= 0 && removed2 >= 0 && added2 >= 0 && at + removed2 <= old.length && at + added2 <= now.length && old.length - removed2 + added2 === now.length && now.slice(0, at) === old.slice(0, at) && now.slice(at + added2) === old.slice(at + removed2);
+    const grow = now.length - old.length;
+    if (hint) {
+      const s = Math.min(hint.start, hint.end);
+      const e = Math.max(hint.start, hint.end);
+      const cands = [];
+      if (e > s || /^insert/.test(hint.type)) cands.push([s, e - s]);
+      if (e === s && grow < 0) {
+        const k = -grow;
+        if (/Forward$/.test(hint.type)) cands.push([s, k]);
+        else cands.push([s - k, k], [s, k]);
+      }
+      for (const [at, removed2] of cands) if (fits(at, removed2, removed2 + grow)) return { at, removed: removed2, added: removed2 + grow };
+    }
+    let p = 0;
+    const max = Math.min(old.length, now.length);
+    while (p < max && old[p] === now[p]) p++;
+    let q = 0;
+    while (q < max - p && old[old.length - 1 - q] === now[now.length - 1 - q]) q++;
+    const removed = old.length - p - q;
+    const added = now.length - p - q;
+    if (caretAfter) {
+      const at = caretAfter[1] - added;
+      if (at < p && fits(at, removed, added)) return { at, removed, added };
+    }
+    return { at: p, removed, added };
   }
   function focusCompose(c) {
     if (userText(c)) return fail("user_typing", "the compose box holds the user's text besides Clanker's; Enter was not pressed");
@@ -1943,6 +2043,7 @@
   }
   function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     watchUserInput();
+    watchEdits();
     let quietMs = SCHEMA.userQuietMs;
     function result(id, command, r) {
       emit("result", {

@@ -4,7 +4,7 @@
 // with a result event carrying its id.
 
 import { SCHEMA } from '../gen/schema.gen.js';
-import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState, userText, userActiveWithin, watchUserInput } from './compose.js';
+import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState, userText, userActiveWithin, watchUserInput, watchEdits } from './compose.js';
 import { S } from './selectors.js';
 import { conversationIdFrom } from './util.js';
 
@@ -48,6 +48,7 @@ function validate(cmd) {
 
 export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
   watchUserInput(); // navigate's visit guard needs to know when the user last used the page
+  watchEdits(); // clear_inserted needs to know which characters of the box are Clanker's
   let quietMs = SCHEMA.userQuietMs;
   function result(id, command, r) {
     emit('result', {

@@ -28,10 +28,13 @@ type TypeStep struct {
 	Text           string `json:"text" v:"req,max=256"`
 }
 
-// ClearInserted removes exactly the text Clanker inserted, leaving anything else. Text, when
-// set, names that text, so the bridge can still remove it when it holds no record of it (the
-// page was loaded again, or the user switched away and back): then it is removed only from
-// the start of the box, where Clanker's typing begins.
+// ClearInserted takes Clanker's text out of the box and leaves exactly the user's
+// characters, even when the user typed into or around it (the bridge tracks Clanker's
+// characters by position). Text, when set, names that text, so the bridge can still remove
+// it when it holds no record of it (the page was loaded again, or the user switched away
+// and back): then it is taken from the start of the box, where Clanker's typing begins, or,
+// marked "[clanker]", from wherever it is. The result's data says how: {"removed": n,
+// "how": "whole|by_position|restored|nothing"} (PROTOCOL.md).
 type ClearInserted struct {
 	Text string `json:"text,omitempty" v:"max=4000"`
 }
@@ -42,6 +45,11 @@ type FocusCompose struct{}
 
 // ComposeState asks for a fresh compose event.
 type ComposeState struct{}
+
+// ReadCompose reads the compose box now and reports it with a compose event even when
+// nothing changed, so the engine can check a belief (a draft of the user's is there)
+// before it holds anything for it.
+type ReadCompose struct{}
 
 // Navigate opens a conversation by clicking its sidebar link. Visit marks a navigation
 // Clanker starts on its own (a visit to an inactive conversation): the page refuses it with
@@ -118,6 +126,8 @@ type Configure struct {
 	// UserQuietMs replaces UserQuietMillis, how long a visit's navigate waits after the
 	// user's last input.
 	UserQuietMs int `json:"userQuietMs" v:"min=0,max=120000"`
+	// SelfTestEveryMs replaces how often the selector self-test runs by itself (15 s).
+	SelfTestEveryMs int `json:"selfTestEveryMs" v:"min=0,max=600000"`
 }
 
 func (InsertText) CommandType() string    { return "insert_text" }
@@ -125,6 +135,7 @@ func (TypeStep) CommandType() string      { return "type_step" }
 func (ClearInserted) CommandType() string { return "clear_inserted" }
 func (FocusCompose) CommandType() string  { return "focus_compose" }
 func (ComposeState) CommandType() string  { return "compose_state" }
+func (ReadCompose) CommandType() string   { return "read_compose" }
 func (Navigate) CommandType() string      { return "navigate" }
 func (FetchImage) CommandType() string    { return "fetch_image" }
 func (ShowBanner) CommandType() string    { return "show_banner" }
@@ -143,7 +154,7 @@ func (Configure) CommandType() string     { return "configure" }
 
 // commandTypes lists every command in protocol order; Schema and the doc test use it.
 var commandTypes = []CommandArgs{
-	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, Navigate{},
+	InsertText{}, TypeStep{}, ClearInserted{}, FocusCompose{}, ComposeState{}, ReadCompose{}, Navigate{},
 	FetchImage{}, ShowBanner{}, HideBanner{}, ShowToast{}, ShowOverlay{}, HideOverlay{},
 	SetStatus{}, HideStatus{}, ShowHint{}, HideHint{}, RunSelfTest{}, Snapshot{}, Stats{}, Configure{},
 }

@@ -255,6 +255,10 @@ func (l *Link) onResult(r Result) {
 			return
 		}
 		l.answer(s.engineID, "", data)
+	case r.OK && s.kind == engine.CmdRemoveText:
+		// How the text came out ({"removed": n, "how": "whole|by_position|restored|nothing"},
+		// see PROTOCOL.md) is the engine's to tell the user.
+		l.answer(s.engineID, "", r.Data)
 	case r.OK:
 		l.answer(s.engineID, "", nil)
 	default:

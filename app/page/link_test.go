@@ -209,6 +209,26 @@ func TestEngineCommandsRunAsBridgeCommandsAndResultsReturnUnderTheEngineID(t *te
 	}
 }
 
+// How Clanker's text came out of the box reaches the engine with the result of the
+// remove: whether the user's characters were mixed with it is the engine's to tell them.
+func TestRemoveTextResultsCarryHowTheTextCameOut(t *testing.T) {
+	l, f := newTestLink(t)
+	l.Do(engine.Command{ID: 51, Kind: engine.CmdRemoveText, Conversation: "c1", Text: "[clanker] su"})
+	c := f.lastCommand(t, "clear_inserted")
+	data := json.RawMessage(`{"removed":12,"how":"by_position"}`)
+	l.HandleRaw(event(1, "result", Result{ID: c.ID, Command: "clear_inserted", OK: true, Data: data}))
+	if r := f.resultFor(t, 51); r.Err != "" || string(r.Data) != string(data) {
+		t.Fatalf("engine result = %+v (data %s), want success carrying %s", r, r.Data, data)
+	}
+	// Other commands' data stays in the Link (only images and removals are the engine's).
+	l.Do(engine.Command{ID: 52, Kind: engine.CmdTypeText, Conversation: "c1", Text: "x"})
+	c = f.lastCommand(t, "type_step")
+	l.HandleRaw(event(2, "result", Result{ID: c.ID, Command: "type_step", OK: true, Data: json.RawMessage(`{"length":13}`)}))
+	if r := f.resultFor(t, 52); r.Err != "" || r.Data != nil {
+		t.Fatalf("engine result = %+v, want success without data", r)
+	}
+}
+
 func TestResultsWhoseIDTheLinkDidNotIssueAreIgnored(t *testing.T) {
 	l, f := newTestLink(t)
 	l.Do(engine.Command{ID: 7, Kind: engine.CmdNavigate, Conversation: "c2"})

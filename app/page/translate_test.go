@@ -21,6 +21,7 @@ func TestBridgeCommandMapsEachEngineCommandTheBridgeCarriesOut(t *testing.T) {
 		{"remove", engine.Command{Kind: engine.CmdRemoveText}, ClearInserted{}},
 		{"remove named", engine.Command{Kind: engine.CmdRemoveText, Text: "[clanker] sure, sev"}, ClearInserted{Text: "[clanker] sure, sev"}},
 		{"navigate", engine.Command{Kind: engine.CmdNavigate, Conversation: "c2"}, Navigate{ConversationID: "c2"}},
+		{"read compose", engine.Command{Kind: engine.CmdReadCompose, Conversation: "c2"}, ReadCompose{}},
 		{"fetch image", engine.Command{Kind: engine.CmdFetchImage, Src: "blob:x"}, FetchImage{Src: "blob:x", MaxBytes: MaxImageBytes}},
 		{"toast info", engine.Command{Kind: engine.CmdToast, Text: "ok"}, ShowToast{Text: "ok", Level: "info"}},
 		{"toast error", engine.Command{Kind: engine.CmdToast, Level: "error", Text: "bad"}, ShowToast{Text: "bad", Level: "error"}},
@@ -288,6 +289,11 @@ func TestSidebarRowsAndFailedSelectors(t *testing.T) {
 		if got := failedSelectors(SelfTest{Results: c.results}); got != c.want {
 			t.Errorf("failedSelectors(%+v) = %d, want %d", c.results, got, c.want)
 		}
+	}
+	log := failingSelectors(SelfTest{Results: []SelectorResult{
+		{Key: "messagesList", Expect: "one"}, {Key: "messageCore", Expect: "some", Critical: true}, {Key: "inputBox", Count: 1, Expect: "one", OK: true}}})
+	if want := "messagesList=0(want one) messageCore=0(want some, critical)"; log != want {
+		t.Errorf("failingSelectors = %q, want %q", log, want)
 	}
 }
 

@@ -11,6 +11,11 @@
       },
       "compose_state": {},
       "configure": {
+        "selfTestEveryMs": {
+          "kind": "int",
+          "max": 6e5,
+          "min": 0
+        },
         "unrecognisedGraceMs": {
           "kind": "int",
           "max": 12e4,
@@ -61,6 +66,7 @@
           "kind": "bool"
         }
       },
+      "read_compose": {},
       "self_test": {},
       "set_status": {
         "conversationId": {
@@ -195,6 +201,13 @@
   function clean(s, max) {
     return capString(String(s == null ? "" : s).replace(/\s+/g, " ").trim(), max);
   }
+  var INVISIBLE = /[\u2066-\u2069\u202a-\u202e\u200e\u200f\u061c\u200b\u2060\ufeff]/g;
+  function cleanName(s, max) {
+    return clean(stripInvisible(s), max);
+  }
+  function stripInvisible(s) {
+    return String(s == null ? "" : s).replace(INVISIBLE, "");
+  }
   var NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
   function conversationIdFrom(href) {
     if (typeof href !== "string") return "";
@@ -241,7 +254,7 @@
   }
   function createTransport() {
     let host = capture();
-    let seq = 0;
+    let seq2 = 0;
     const backlog = [];
     const stats = { events: 0, dropped: 0, bytes: 0, postMs: 0 };
     function post(text) {
@@ -267,8 +280,8 @@
       stats.postMs += performance.now() - t0;
     }
     function emit(type, data) {
-      seq++;
-      const body = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+      seq2++;
+      const body = JSON.stringify({ v: SCHEMA.version, type, seq: seq2, data });
       if (body.length * 3 > SCHEMA.maxEventBytes && utf8Bytes(body) > SCHEMA.maxEventBytes) {
         stats.dropped++;
         return false;
@@ -309,10 +322,23 @@
     sidebarLink: "a[data-e2e-conversation]",
     sidebarName: "[data-e2e-conversation-name]",
     sidebarSnippet: "mws-conversation-snippet span",
+    // Search results, which may be drawn with the conversation list's or the message rows'
+    // markup, and dialogs (message details, pickers): never the conversation or its list.
+    // Unchecked on the live page: the names are the likely ones.
+    searchResults: "mws-search-results, mws-search-result, [data-e2e-search-results], .search-results",
+    dialog: '[role="dialog"], [role="alertdialog"], dialog',
+    // What hides a part of the page from the person: a pane or list the page keeps around but
+    // does not show (a lingering old pane, the list under search results).
+    hidden: '[aria-hidden="true"], [hidden], [inert]',
+    // A control that offers to bring the view to the newest message: while one shows, the
+    // view is not at the conversation's live end. Matched by its label (JUMP_LABEL).
+    jumpControl: 'button[aria-label], [role="button"][aria-label]',
     // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
     // likely element names on purpose.
     signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
+  var JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
+  var ROWS_DRAWN = S.messageWrapper + "," + S.messageWrapperTag + "," + S.messageCore + "," + S.textPart + "," + S.imagePart;
   var SELF_TEST = [
     { key: "sidebarList", expect: "one", when: ["no_conversation", "conversation"] },
     { key: "sidebarLink", expect: "some", when: ["no_conversation", "conversation"] },
@@ -320,27 +346,130 @@
     { key: "sidebarSnippet", expect: "some", when: ["no_conversation", "conversation"] },
     { key: "conversationContainer", expect: "one", when: ["conversation"] },
     { key: "messagesList", expect: "one", when: ["conversation"] },
+    { key: "messagePane", sel: S.conversationContainer + "," + S.messagesList, expect: "some", when: ["conversation"], critical: true },
     { key: "headerTitle", expect: "one", when: ["conversation"] },
-    { key: "messageCore", expect: "some", when: ["conversation"] },
-    { key: "textPart", expect: "some", when: ["conversation"] },
+    { key: "messageCore", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN, critical: true },
+    { key: "messageId", sel: S.messageCore + "[" + S.messageIdAttr + "]", expect: "some", when: ["conversation"], onlyIf: S.messageCore, critical: true },
+    { key: "textPart", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN },
+    { key: "senderLabel", sel: S.textPart + "[aria-label]," + S.imagePart + "[aria-label]", expect: "some", when: ["conversation"], onlyIf: S.textPart + "," + S.imagePart, critical: true },
+    { key: "outgoingMark", sel: S.messageCore + "[" + S.outgoingAttr + "]", expect: "optional", when: ["conversation"] },
     { key: "inputBox", expect: "one", when: ["conversation"] },
     { key: "sendButton", expect: "optional", when: ["conversation"] },
     { key: "signedOut", expect: "one", when: ["signed_out"] }
   ];
+  function count(sel) {
+    try {
+      return document.querySelectorAll(sel).length;
+    } catch (e) {
+      return 0;
+    }
+  }
   function runSelfTest(state) {
     const results = [];
     for (const c of SELF_TEST) {
       if (c.when.indexOf(state) < 0) continue;
-      let count = 0;
-      try {
-        count = document.querySelectorAll(S[c.key]).length;
-      } catch (e) {
-        count = 0;
-      }
-      const ok = c.expect === "one" ? count === 1 : c.expect === "some" ? count > 0 : true;
-      results.push({ key: c.key, selector: S[c.key], count, expect: c.expect, ok });
+      if (c.onlyIf && count(c.onlyIf) === 0) continue;
+      const sel = c.sel || S[c.key];
+      const n = count(sel);
+      const ok = c.expect === "one" ? n === 1 : c.expect === "some" ? n > 0 : true;
+      results.push({ key: c.key, selector: sel, count: n, expect: c.expect, ok, critical: !!c.critical });
     }
     return { checked: SELECTORS_CHECKED, state, results };
+  }
+
+  // src/pagestate.js
+  var STATE_CHECK_MS = 250;
+  var RECHECK_FIRST_MS = 1e3;
+  var RECHECK_MAX_MS = 3e4;
+  var LOADING_CHECK_MS = 0;
+  var LOADING_POLL_MS = 200;
+  var has = (sel) => !!document.querySelector(sel);
+  function hasThread() {
+    return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
+  }
+  function createPageState(emit, cfg, hooks) {
+    const startedAt = performance.now();
+    const st = {
+      pageState: "",
+      pageStateKey: "",
+      stateTimer: 0,
+      stateDue: 0,
+      // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
+      recheckTimer: 0,
+      recheckMs: RECHECK_FIRST_MS,
+      // lost is set while the page is unrecognised or signed out: nothing is tracked then,
+      // and the conversation settles afresh once the page is usable again (the engine
+      // dropped it when told the page was not usable).
+      lost: false
+    };
+    function compute() {
+      const id = conversationIdFrom(location.href);
+      if (/\/authentication\b/.test(location.pathname)) return "signed_out";
+      const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
+      const thread = hasThread();
+      if (!hasSidebar && !thread && has(S.signedOut)) return "signed_out";
+      if (id && thread) return "conversation";
+      if (!id && (hasSidebar || thread)) return "no_conversation";
+      if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
+      if (id && hasSidebar) return "loading";
+      return "unrecognised";
+    }
+    function check() {
+      st.stateTimer = 0;
+      const s = compute();
+      const unusable = s === "unrecognised" || s === "signed_out";
+      if (unusable && !st.lost) {
+        st.lost = true;
+        hooks.lose();
+      } else if (!unusable && st.lost) {
+        st.lost = false;
+        hooks.regain();
+      }
+      const convId = hooks.conversationId();
+      const key = s + "|" + convId;
+      if (key !== st.pageStateKey) {
+        const stateChanged = s !== st.pageState;
+        st.pageStateKey = key;
+        st.pageState = s;
+        emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: convId });
+        if (stateChanged) hooks.changed();
+      }
+      if (s === "loading") {
+        const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
+        schedule(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1e3);
+      }
+      if (s === "unrecognised") {
+        if (!st.recheckTimer) {
+          st.recheckTimer = setTimeout(() => {
+            st.recheckTimer = 0;
+            check();
+          }, st.recheckMs);
+          st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
+        }
+      } else {
+        clearTimeout(st.recheckTimer);
+        st.recheckTimer = 0;
+        st.recheckMs = RECHECK_FIRST_MS;
+      }
+    }
+    function schedule(ms) {
+      const wait = ms === void 0 ? STATE_CHECK_MS : ms;
+      const due = performance.now() + wait;
+      if (st.stateTimer) {
+        if (st.stateDue <= due) return;
+        clearTimeout(st.stateTimer);
+      }
+      st.stateDue = due;
+      st.stateTimer = setTimeout(check, wait);
+    }
+    function afterStructureChange() {
+      schedule(st.pageState === "loading" || !st.pageState ? LOADING_CHECK_MS : void 0);
+    }
+    function report() {
+      st.pageStateKey = "";
+      check();
+    }
+    return { compute, check, schedule, afterStructureChange, report, lost: () => st.lost };
   }
 
   // src/parse.js
@@ -387,35 +516,64 @@
     }
     return out;
   }
-  function parseTail(tail, out, names) {
+  function parseTail(text, out, names) {
+    const tail = stripInvisible(text);
     const addStatus = (s) => {
       if (out.status.length < 10) out.status.push(clean(s, 100));
     };
     let pos = 0;
     RE_REACTED.lastIndex = 0;
     for (let m = RE_REACTED.exec(tail); m; m = RE_REACTED.exec(tail)) {
-      const before = sentences(tail.slice(pos, m.index), true);
-      const list = before.pop() || "";
-      before.forEach(addStatus);
+      const before2 = sentences(tail.slice(pos, m.index), true);
+      const list = before2.pop() || "";
+      before2.forEach(addStatus);
       const rest = tail.slice(m.index + m[0].length);
       const stop = rest.search(/\.(?:\s|$)/);
       const kind = stop < 0 ? rest : rest.slice(0, stop);
       pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
       RE_REACTED.lastIndex = pos;
-      const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+      const by = splitReactors(cleanName(list, 4e3), names).map((n) => cleanName(n, MAX_NAME)).filter(Boolean).slice(0, 50);
       if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
     }
     sentences(tail.slice(pos)).forEach(addStatus);
   }
   function setWhen(when, out) {
     const w = when.trim();
-    out.timestamp = clean(w.replace(/^on\s+/i, ""), 200);
+    out.timestamp = cleanName(w.replace(/^on\s+/i, ""), 200);
     out.labelKind = /^on\s+\S/i.test(w) ? "full" : "time_only";
+    out.at = timeOf(out.timestamp);
+  }
+  var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+  var RE_MDY = /^([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  var RE_DMY = /^(\d{1,2})\s+([A-Za-z]{3,})\.?,?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  function timeOf(stamp) {
+    let m = stamp.match(RE_MDY);
+    let mon;
+    let day;
+    if (m) {
+      mon = m[1];
+      day = m[2];
+    } else {
+      m = stamp.match(RE_DMY);
+      if (!m) return 0;
+      mon = m[2];
+      day = m[1];
+    }
+    const mi = MONTHS.indexOf(mon.slice(0, 3).toLowerCase());
+    if (mi < 0) return 0;
+    let h = +m[4];
+    const pm = m[6] && /^p/i.test(m[6]);
+    if (m[6]) {
+      if (h < 1 || h > 12) return 0;
+      h = h % 12 + (pm ? 12 : 0);
+    } else if (h > 23) return 0;
+    const t = new Date(+m[3], mi, +day, h, +m[5]).getTime();
+    return Number.isFinite(t) && t > 0 ? t : 0;
   }
   function parseTextLabel(label, out, names) {
     let m = label.match(RE_SAID);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -424,7 +582,7 @@
     }
     m = label.match(RE_SAID_ONLY);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.labelKind = "partial";
       return true;
@@ -449,7 +607,7 @@
       parseTail(b[3], out, names);
       return true;
     }
-    out.sender = clean(m[1], MAX_NAME);
+    out.sender = cleanName(m[1], MAX_NAME);
     if (m[3]) {
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -500,7 +658,7 @@
     for (const c of w.querySelectorAll(S.senderName)) {
       const owner = c.closest(S.messageCore);
       if ((owner === core || !owner && w !== core) && !inQuote(c, core)) {
-        const name = clean(c.textContent, MAX_NAME);
+        const name = cleanName(c.textContent, MAX_NAME);
         if (name) return name;
       }
     }
@@ -527,6 +685,7 @@
       status: [],
       quote: null,
       timestamp: "",
+      at: 0,
       labelKind: "none",
       ownClanker: false,
       otherClanker: false,
@@ -562,6 +721,7 @@
         out.sender = a.sender;
         out.direction = a.direction;
         out.timestamp = a.timestamp;
+        out.at = a.at || 0;
         out.labelKind = a.labelKind;
         out.status = a.status;
         out.reactions = a.reactions;
@@ -587,11 +747,20 @@
     out.otherClanker = clanker && !out.ownClanker && out.sender !== "";
     return out;
   }
-  function headerNames() {
-    const h = document.querySelector(S.headerTitle);
+  function headerNames(root) {
+    let h = null;
+    for (const sel of root && root !== document ? [root, document] : [document]) {
+      for (const el of sel.querySelectorAll(S.headerTitle)) {
+        if (!el.closest(S.hidden)) {
+          h = el;
+          break;
+        }
+      }
+      if (h) break;
+    }
     if (!h) return [];
-    let names = Array.from(h.querySelectorAll("h2")).map((e) => clean(e.textContent, MAX_NAME));
-    if (!names.length) names = (h.textContent || "").split(",").map((n) => clean(n, MAX_NAME));
+    let names = Array.from(h.querySelectorAll("h2")).map((e) => cleanName(e.textContent, MAX_NAME));
+    if (!names.length) names = (h.textContent || "").split(",").map((n) => cleanName(n, MAX_NAME));
     return names.filter((n) => n && n !== "You").slice(0, 50);
   }
   function parseSidebarItem(a) {
@@ -599,7 +768,7 @@
     if (!id) return null;
     const nameEl = a.querySelector(S.sidebarName);
     const snipEl = a.querySelector(S.sidebarSnippet);
-    const name = clean(nameEl ? nameEl.textContent : "", MAX_NAME);
+    const name = cleanName(nameEl ? nameEl.textContent : "", MAX_NAME);
     const snippet = capString((snipEl ? snipEl.textContent : "").trim(), MAX_TEXT);
     return {
       id,
@@ -614,8 +783,756 @@
     };
   }
 
+  // src/labels.js
+  var PENDING_GRACE_MS = 1500;
+  function createLabels(hooks) {
+    const st = {
+      names: /* @__PURE__ */ new Set(),
+      // sender names seen in this conversation (reaction lists)
+      sig: /* @__PURE__ */ new Map(),
+      // message id -> what was last reported of it (text, label, reactions)
+      pending: /* @__PURE__ */ new Map(),
+      // core element -> { since, history } for rows still waiting for a label
+      pendingTimer: 0
+    };
+    function reset() {
+      st.names = /* @__PURE__ */ new Set();
+      st.sig = /* @__PURE__ */ new Map();
+      st.pending.clear();
+    }
+    function useHeader(header) {
+      st.names = new Set(header.filter((n) => n.indexOf(",") < 0));
+    }
+    function parse(core) {
+      return parseCore(core, st.names);
+    }
+    function learn(m) {
+      if (m.sender && m.sender !== "You" && st.names.size < 1e3) st.names.add(m.sender);
+    }
+    function signature(m) {
+      return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
+    }
+    function noteReported(m) {
+      st.sig.set(m.id, signature(m));
+    }
+    function changed(m) {
+      const sig = signature(m);
+      if (st.sig.get(m.id) === sig) return false;
+      st.sig.set(m.id, sig);
+      return true;
+    }
+    function renamed(oldId, newId) {
+      st.sig.set(newId, st.sig.get(oldId));
+      st.sig.delete(oldId);
+    }
+    function forget(id) {
+      st.sig.delete(id);
+    }
+    function wait(core, history2) {
+      if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: history2 });
+      arm();
+    }
+    function waiting(core) {
+      return st.pending.has(core);
+    }
+    function waitedAs(core) {
+      const p = st.pending.get(core);
+      return p ? p.history : void 0;
+    }
+    function done2(core) {
+      st.pending.delete(core);
+    }
+    function arm() {
+      if (st.pendingTimer) return;
+      st.pendingTimer = setTimeout(flush, PENDING_GRACE_MS);
+    }
+    function flush() {
+      st.pendingTimer = 0;
+      const now = performance.now();
+      for (const [core, p] of Array.from(st.pending)) {
+        if (!core.isConnected) {
+          st.pending.delete(core);
+          continue;
+        }
+        if (now - p.since >= PENDING_GRACE_MS - 5) hooks.onDue(core, p.history);
+      }
+      hooks.afterDue();
+      if (st.pending.size) arm();
+    }
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
+  }
+
+  // src/pane.js
+  var ASIDE = S.searchResults + "," + S.dialog;
+  function shown(el) {
+    if (!el || !el.isConnected || el.closest(S.hidden)) return false;
+    if (el.getClientRects().length === 0) return false;
+    return getComputedStyle(el).visibility !== "hidden";
+  }
+  function aside(el) {
+    return !!el.closest(ASIDE);
+  }
+  var seq = 0;
+  var firstSeen = /* @__PURE__ */ new WeakMap();
+  function age(el) {
+    let n = firstSeen.get(el);
+    if (n === void 0) {
+      n = ++seq;
+      firstSeen.set(el, n);
+    }
+    return n;
+  }
+  function currentPane(uiHost) {
+    for (const sel of [S.conversationContainer, S.messagesList]) {
+      const all = document.querySelectorAll(sel);
+      if (!all.length) continue;
+      let best = null;
+      let bestAge = -1;
+      for (const p of all) {
+        if (uiHost && uiHost.contains(p) || aside(p) || !shown(p)) continue;
+        const a = age(p);
+        if (a > bestAge) {
+          best = p;
+          bestAge = a;
+        }
+      }
+      return best;
+    }
+    return document.body || document.documentElement;
+  }
+  function belongs(core, pane) {
+    if (!pane || !pane.contains(core)) return false;
+    if (core.closest(S.hidden) || aside(core)) return false;
+    return !core.closest(S.tombstone) && !core.closest(S.sidebarItem);
+  }
+  function paneCores(pane, uiHost) {
+    const out = [];
+    if (!pane) return out;
+    const seen = /* @__PURE__ */ new Set();
+    for (const core of pane.querySelectorAll(S.messageCore)) {
+      if (uiHost && uiHost.contains(core)) continue;
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || seen.has(id) || !belongs(core, pane)) continue;
+      seen.add(id);
+      out.push(core);
+    }
+    return out;
+  }
+  function lastCore(pane) {
+    if (!pane) return null;
+    const all = pane.querySelectorAll(S.messageCore);
+    for (let i = all.length - 1; i >= 0; i--) {
+      const c = all[i];
+      if (c.getAttribute(S.messageIdAttr) && belongs(c, pane)) return c;
+    }
+    return null;
+  }
+  var BELOW_MAX = 160;
+  function scroller(el) {
+    for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+      const oy = getComputedStyle(p).overflowY;
+      if ((oy === "auto" || oy === "scroll" || oy === "overlay") && p.scrollHeight > p.clientHeight + 1) return p;
+    }
+    return null;
+  }
+  function atLiveEnd(pane) {
+    if (!pane) return false;
+    for (const b of pane.querySelectorAll(S.jumpControl)) {
+      if (JUMP_LABEL.test(b.getAttribute("aria-label") || "") && shown(b)) return false;
+    }
+    const last = lastCore(pane);
+    if (!last) return true;
+    const sc = scroller(last);
+    if (!sc) return true;
+    const r = last.getBoundingClientRect();
+    const box = sc.getBoundingClientRect();
+    const below = sc.scrollHeight - (r.bottom - box.top + sc.scrollTop);
+    return below <= BELOW_MAX;
+  }
+
+  // src/rows.js
+  var MAX_KNOWN = 2e4;
+  var TIME_SLACK_MS = 12e4;
+  function coresIn(node, into) {
+    if (node.nodeType !== 1) return;
+    if (node.matches(S.messageCore)) into.push(node);
+    else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
+  }
+  function follows(a, b) {
+    return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+  function inDocumentOrder(cores) {
+    const out = Array.from(new Set(cores)).filter((c) => c.isConnected);
+    out.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
+    return out;
+  }
+  function createRows(emit, stats, labels, conversationId, hooks) {
+    const st = {
+      // known: every message id seen in this conversation -> { el, text, sender }; el is the
+      // element showing it now (null while it is not on the page).
+      known: /* @__PURE__ */ new Map(),
+      bound: /* @__PURE__ */ new WeakMap(),
+      // element -> the id it showed when it was last bound
+      // anchor: the newest message known to be at the live end ({ id }), { id: null } for an
+      // empty conversation at its live end, or null while the live end is not known.
+      anchor: null,
+      newest: 0,
+      // the newest label time known (ms since the epoch), 0 when none
+      tail: null,
+      // the last known row of the pane, as last found
+      removedTmp: []
+      // { id, sender, text, at } of tmp_ rows that left the page
+    };
+    let historyBatch = [];
+    let pane = null;
+    function paneNow() {
+      return pane || currentPane(hooks.uiHost());
+    }
+    function reset() {
+      st.known = /* @__PURE__ */ new Map();
+      st.bound = /* @__PURE__ */ new WeakMap();
+      st.anchor = null;
+      st.newest = 0;
+      st.tail = null;
+      st.removedTmp = [];
+      historyBatch = [];
+    }
+    function know(m, core) {
+      st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
+      st.bound.set(core, m.id);
+      if (m.at > st.newest) st.newest = m.at;
+      if (!st.tail || core.isConnected && follows(core, st.tail)) st.tail = core;
+      if (st.known.size > MAX_KNOWN) {
+        for (const [id, r] of st.known) {
+          if (st.known.size <= MAX_KNOWN) break;
+          if (!r.el) st.known.delete(id);
+        }
+      }
+    }
+    function baseline(cores, messages, p) {
+      for (let i = 0; i < cores.length; i++) {
+        know(messages[i], cores[i]);
+        labels.noteReported(messages[i]);
+      }
+      st.tail = cores.length ? cores[cores.length - 1] : st.tail;
+      st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
+    }
+    function knownIds() {
+      return st.known.keys();
+    }
+    function elOf(id) {
+      const r = st.known.get(id);
+      const el = r && r.el;
+      if (!el || !el.isConnected || el.getAttribute(S.messageIdAttr) !== id || !belongs(el, paneNow())) return null;
+      return el;
+    }
+    function tailCore() {
+      const t = st.tail;
+      if (t && st.bound.get(t) && elOf(st.bound.get(t)) === t) return t;
+      st.tail = null;
+      const p = paneNow();
+      if (!p) return null;
+      const all = p.querySelectorAll(S.messageCore);
+      for (let i = all.length - 1; i >= 0; i--) {
+        const id = all[i].getAttribute(S.messageIdAttr);
+        if (id && elOf(id) === all[i]) {
+          st.tail = all[i];
+          break;
+        }
+      }
+      return st.tail;
+    }
+    function knownAfter(core) {
+      const t = tailCore();
+      return !!t && t !== core && follows(t, core);
+    }
+    function unbind(core, id, leaving) {
+      labels.done(core);
+      const was = id || st.bound.get(core);
+      const r = was && st.known.get(was);
+      if (!r || r.el !== core) return;
+      r.el = null;
+      if (st.tail === core) st.tail = null;
+      if (leaving && was.startsWith("tmp_")) st.removedTmp.push({ id: was, sender: r.sender, text: r.text, at: performance.now() });
+    }
+    function rebind(id, core) {
+      st.known.get(id).el = core;
+      st.bound.set(core, id);
+      const t = st.tail;
+      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    }
+    function swapTmp(core, oldId) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!oldId || !oldId.startsWith("tmp_") || !id || id === oldId || st.known.has(id)) return false;
+      const r = st.known.get(oldId);
+      if (!r || r.el !== core) return false;
+      const m = labels.parse(core);
+      if (m.text !== r.text || r.sender && m.sender && r.sender !== m.sender) return false;
+      st.known.delete(oldId);
+      st.known.set(id, r);
+      st.bound.set(core, id);
+      if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
+      labels.renamed(oldId, id);
+      stats.idChanges++;
+      emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
+      return true;
+    }
+    function rowChanged(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      const r = id && st.known.get(id);
+      if (!r || r.el !== core || labels.waiting(core) || !isReady(core) || !belongs(core, paneNow())) return;
+      const m = labels.parse(core);
+      labels.learn(m);
+      if (!labels.changed(m)) return;
+      r.text = m.text;
+      r.sender = m.sender;
+      if (m.at > st.newest) st.newest = m.at;
+      emit("message_update", { conversationId: conversationId(), message: m });
+    }
+    function matchRemovedTmp(m) {
+      const now = performance.now();
+      st.removedTmp = st.removedTmp.filter((r) => now - r.at < 3e4);
+      for (let i = 0; i < st.removedTmp.length; i++) {
+        const r = st.removedTmp[i];
+        if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
+          st.removedTmp.splice(i, 1);
+          return r;
+        }
+      }
+      return null;
+    }
+    function report(core, history2) {
+      labels.done(core);
+      if (!core.isConnected || !belongs(core, paneNow())) return;
+      const m = labels.parse(core);
+      if (!m.id || st.known.has(m.id)) return;
+      labels.learn(m);
+      const swapped = matchRemovedTmp(m);
+      if (!history2 && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history2 = true;
+      know(m, core);
+      labels.noteReported(m);
+      if (swapped) {
+        st.known.delete(swapped.id);
+        labels.forget(swapped.id);
+        if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
+        stats.idChanges++;
+        emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
+        return;
+      }
+      if (history2) {
+        stats.historyMessages++;
+        historyBatch.push(m);
+        return;
+      }
+      st.anchor = { id: m.id };
+      stats.newMessages++;
+      emit("message", { conversationId: conversationId(), message: m });
+      if (m.direction === "out") hooks.onOwnRow();
+    }
+    function flushHistory() {
+      if (!historyBatch.length) return;
+      const batch2 = historyBatch;
+      historyBatch = [];
+      for (let i = 0; i < batch2.length; i += 100) {
+        emit("history", { conversationId: conversationId(), messages: batch2.slice(i, i + 100) });
+      }
+    }
+    function findAnchor() {
+      if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
+      const p = paneNow();
+      if (!p || !atLiveEnd(p)) return;
+      const last = lastCore(p);
+      if (!last) {
+        st.anchor = { id: null };
+        return;
+      }
+      const id = last.getAttribute(S.messageIdAttr);
+      if (elOf(id) === last) st.anchor = { id };
+    }
+    function batch(b) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        for (const c of b.removed) unbind(c, void 0, true);
+        const arrivals = b.added.slice();
+        for (const [core, oldId] of b.changed) {
+          if (swapTmp(core, oldId)) continue;
+          unbind(core, oldId, false);
+          arrivals.push(core);
+        }
+        arrive(arrivals, b.hold);
+        for (const c of b.touched) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
+        flushHistory();
+        for (const c of b.touched) rowChanged(c);
+        findAnchor();
+      } finally {
+        pane = null;
+      }
+    }
+    function arrive(arrivals, hold) {
+      let cores = arrivals.filter((c) => c.isConnected && c.getAttribute(S.messageIdAttr) && belongs(c, pane));
+      if (cores.length > 1) cores = inDocumentOrder(cores);
+      const fresh = new Set(cores);
+      const unknown = [];
+      for (const c of cores) {
+        const id = c.getAttribute(S.messageIdAttr);
+        if (st.known.has(id)) {
+          rebind(id, c);
+          rowChanged(c);
+        } else unknown.push(c);
+      }
+      if (!unknown.length || hold && hold(unknown)) return;
+      const a = st.anchor;
+      const ael = a && a.id ? elOf(a.id) : null;
+      const stable = !!a && (a.id === null || !!ael && !fresh.has(ael));
+      let live = null;
+      const liveNow = () => live === null ? live = atLiveEnd(pane) : live;
+      for (const c of unknown) {
+        const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
+        const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
+        if (!isReady(c)) {
+          labels.wait(c, labels.waiting(c) ? void 0 : !isNew);
+          continue;
+        }
+        report(c, !isNew);
+      }
+    }
+    function unheld(cores) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        arrive(cores.filter((c) => c.isConnected));
+        flushHistory();
+        findAnchor();
+      } finally {
+        pane = null;
+      }
+    }
+    function viewMoved() {
+      pane = currentPane(hooks.uiHost());
+      try {
+        findAnchor();
+      } finally {
+        pane = null;
+      }
+    }
+    return { reset, baseline, knownIds, batch, unheld, viewMoved, report, flushHistory, hasAnchor: () => !!st.anchor };
+  }
+
+  // src/conversation.js
+  var QUIET_MS = 300;
+  var EMPTY_WAIT_MS = 1e4;
+  var LABEL_WAIT_MS = 2e3;
+  var OLD_ROWS_MAX_MS = 8e3;
+  var MAX_PREV_IDS = 5e3;
+  var HELD_CHECK_MS = 1e3;
+  var MAX_HELD = 500;
+  function createConversation(emit, maxEventBytes, parts2) {
+    const { rows, labels, pageState, ui } = parts2;
+    const st = {
+      url: "",
+      convId: "",
+      phase: "idle",
+      // idle | settling | ready
+      prevIds: /* @__PURE__ */ new Set(),
+      // paneSince and rowsSince are when this conversation's pane and its first rows were
+      // first seen while settling (0 = not yet): the empty and label waits count from them;
+      // oldSince when rows of the previous conversation were first seen still on screen.
+      paneSince: 0,
+      rowsSince: 0,
+      oldSince: 0,
+      settleTimer: 0,
+      header: [],
+      // the names the conversation settled with (or first showed after)
+      held: [],
+      // rows that came while the pane showed another conversation's header
+      heldTimer: 0
+    };
+    function check(reopened) {
+      const again = !!reopened && st.phase !== "idle" && conversationIdFrom(location.href) === st.convId && !!st.convId;
+      if (location.href === st.url && !again) return;
+      st.url = location.href;
+      const id = conversationIdFrom(st.url);
+      if (id === st.convId && st.phase !== "idle" && !again) return;
+      const prev = st.phase === "ready" || again ? /* @__PURE__ */ new Set() : st.prevIds;
+      if (again) for (const k of st.prevIds) prev.add(k);
+      else for (const k of rows.knownIds()) prev.add(k);
+      while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+      st.prevIds = prev;
+      rows.reset();
+      labels.reset();
+      release("");
+      st.convId = id;
+      clearTimeout(st.settleTimer);
+      st.settleTimer = 0;
+      if (id && !pageState.lost()) {
+        st.phase = "settling";
+        st.paneSince = 0;
+        st.rowsSince = 0;
+        st.oldSince = 0;
+        arm();
+      } else {
+        st.phase = "idle";
+      }
+      pageState.schedule(0);
+      parts2.onSwitch();
+    }
+    function lose() {
+      clearTimeout(st.settleTimer);
+      st.settleTimer = 0;
+      st.phase = "idle";
+      rows.reset();
+      labels.reset();
+      release("");
+      st.prevIds = /* @__PURE__ */ new Set();
+    }
+    function regain() {
+      st.url = "";
+      st.phase = "idle";
+      check();
+    }
+    function arm(ms) {
+      clearTimeout(st.settleTimer);
+      st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
+    }
+    function trySettle() {
+      st.settleTimer = 0;
+      try {
+        trySettleNow();
+      } catch (e) {
+        arm(500);
+      }
+    }
+    function trySettleNow() {
+      if (st.phase !== "settling") return;
+      const now = performance.now();
+      const pane = currentPane(ui.host());
+      let cores = paneCores(pane, ui.host());
+      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+        if (!st.oldSince) st.oldSince = now;
+        if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+        cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+      }
+      if (!pane) {
+        st.paneSince = 0;
+        return arm(500);
+      }
+      if (!cores.length) {
+        if (!hasThread()) {
+          st.paneSince = 0;
+          return arm(500);
+        }
+        if (!st.paneSince) st.paneSince = now;
+        if (now - st.paneSince < EMPTY_WAIT_MS) return arm(500);
+      } else {
+        if (!st.rowsSince) st.rowsSince = now;
+        if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
+      }
+      settle(cores, pane);
+    }
+    function hasParts(core) {
+      return !!core.querySelector(S.textPart + "," + S.imagePart);
+    }
+    function settle(cores, pane) {
+      st.phase = "ready";
+      const header = headerNames(pane);
+      st.header = header;
+      labels.useHeader(header);
+      let messages = cores.map((core) => labels.parse(core));
+      const senders = [];
+      for (const m of messages) {
+        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+        labels.learn(m);
+      }
+      messages = messages.map((m, i) => m.reactions.length ? labels.parse(cores[i]) : m);
+      rows.baseline(cores, messages, pane);
+      const participants = header.slice();
+      for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
+      const automated = participants.filter(isAutomatedName);
+      const ev = {
+        conversationId: st.convId,
+        url: capString(location.href, 2048),
+        headerNames: header,
+        participants: participants.slice(0, 200),
+        automated: automated.slice(0, 50),
+        messages,
+        omitted: 0
+      };
+      while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
+        const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
+        ev.messages = ev.messages.slice(drop);
+        ev.omitted += drop;
+      }
+      emit("conversation", ev);
+      pageState.schedule(0);
+      parts2.onSettled();
+    }
+    function snapshot() {
+      if (st.phase === "ready") {
+        const pane = currentPane(ui.host());
+        settle(paneCores(pane, ui.host()), pane);
+      } else if (st.phase === "settling") arm(0);
+    }
+    function hold(cores) {
+      const now = headerNames(currentPane(ui.host()));
+      if (!st.header.length) {
+        st.header = now;
+        return false;
+      }
+      if (!now.length || sameNames(now, st.header)) return false;
+      if (renamed(now)) {
+        accept(now);
+        return false;
+      }
+      const under = namesKey(now);
+      for (const c of cores) {
+        if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+      }
+      if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+      return true;
+    }
+    function renamed(names) {
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        if (conversationIdFrom(a.getAttribute("href") || "") !== st.convId) continue;
+        const el = a.querySelector(S.sidebarName);
+        const name = el ? cleanName(el.textContent, 200) : "";
+        if (name && (name === names.join(", ") || names.length === 1 && names[0] === name)) return true;
+      }
+      return false;
+    }
+    function accept(names) {
+      st.header = names;
+      release(namesKey(names));
+    }
+    function checkHeld() {
+      st.heldTimer = 0;
+      if (st.phase !== "ready" || !st.held.length) return;
+      headerBack();
+      if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+    }
+    function release(take) {
+      clearTimeout(st.heldTimer);
+      st.heldTimer = 0;
+      const held = st.held;
+      st.held = [];
+      const mine2 = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+      if (mine2.length) rows.unheld(mine2);
+    }
+    function headerBack() {
+      if (!st.held.length) return;
+      const now = headerNames(currentPane(ui.host()));
+      if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
+    }
+    function changed() {
+      arm();
+    }
+    return {
+      check,
+      lose,
+      regain,
+      snapshot,
+      changed,
+      hold,
+      headerBack,
+      phase: () => st.phase,
+      id: () => st.convId
+    };
+  }
+  function sameNames(a, b) {
+    if (a.length !== b.length) return false;
+    const x = a.slice().sort();
+    const y = b.slice().sort();
+    return x.every((n, i) => n === y[i]);
+  }
+  function namesKey(names) {
+    return names.slice().sort().join("\n");
+  }
+
+  // src/sidebar.js
+  var SIDEBAR_DEBOUNCE_MS = 500;
+  var SIDEBAR_FIRST_MS = 20;
+  var GONE_POLL_MS = 1e3;
+  var SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
+  function createSidebar(emit) {
+    const st = {
+      timer: 0,
+      due: 0,
+      snap: null,
+      // id -> item of the last report (null before the first)
+      goneTimer: 0
+      // looks again while the list is gone
+    };
+    function schedule() {
+      const wait = st.snap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
+      const due = performance.now() + wait;
+      if (st.timer) {
+        if (st.due <= due) return;
+        clearTimeout(st.timer);
+      }
+      st.due = due;
+      st.timer = setTimeout(report, wait);
+    }
+    function links() {
+      let real = null;
+      for (const l of document.querySelectorAll(S.sidebarList)) {
+        if (aside(l)) continue;
+        if (!real || age(l) < age(real)) real = l;
+      }
+      if (real) return Array.from(real.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a));
+      return Array.from(document.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a) && !a.closest(S.hidden));
+    }
+    function items() {
+      const as = links();
+      const map = /* @__PURE__ */ new Map();
+      for (const a of as) {
+        const it = parseSidebarItem(a);
+        if (it && !map.has(it.id)) map.set(it.id, it);
+      }
+      return map;
+    }
+    function report(force) {
+      clearTimeout(st.timer);
+      st.timer = 0;
+      const now = items();
+      if (!now.size && st.snap && st.snap.size) {
+        if (force) st.snap = null;
+        if (!st.goneTimer) st.goneTimer = setTimeout(() => {
+          st.goneTimer = 0;
+          report();
+        }, GONE_POLL_MS);
+        return;
+      }
+      const prev = force ? null : st.snap;
+      if (!now.size && !prev) return;
+      const changed = [];
+      const removedIds = [];
+      const aboveKnown = /* @__PURE__ */ new Set();
+      if (prev) {
+        const ids = [...now.keys()];
+        let knownBelow = false;
+        for (let i = ids.length - 1; i >= 0; i--) {
+          if (prev.has(ids[i])) knownBelow = true;
+          else if (knownBelow) aboveKnown.add(ids[i]);
+        }
+      }
+      for (const [id, it] of now) {
+        const old = prev && prev.get(id);
+        if (!old) changed.push(aboveKnown.has(id) ? { ...it, aboveKnown: true } : it);
+        else if (JSON.stringify(old) !== JSON.stringify(it)) changed.push(it);
+      }
+      if (prev) {
+        for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);
+      }
+      st.snap = now;
+      if (prev && !changed.length && !removedIds.length) return;
+      emit("sidebar", { full: !prev, items: changed.slice(0, 1e3), removed: removedIds.slice(0, 1e3) });
+    }
+    return { schedule, report };
+  }
+
   // src/compose.js
-  var inserted = null;
+  var mine = null;
+  function record(c, typed, text) {
+    mine = { el: c.el, typed, text, mask: new Array(text.length).fill(true) };
+  }
   function findCompose() {
     const box = document.querySelector(S.inputBox);
     if (box) {
@@ -638,7 +1555,7 @@
     return (c.el.innerText !== void 0 && c.el.isConnected ? c.el.innerText : c.el.textContent || "").replace(/\u00a0/g, " ").replace(/\n$/, "");
   }
   function clankerText(c, text) {
-    return !!inserted && inserted.el === c.el && text === inserted.text;
+    return !!mine && mine.el === c.el && text === mine.typed;
   }
   function userText(c) {
     const t = textOf(c);
@@ -774,15 +1691,16 @@
     const accepted = execInsert(text);
     const now = textOf(c);
     if (!accepted || now !== text) {
-      inserted = now ? { el: c.el, text: now } : null;
+      if (now) record(c, now, now);
+      else mine = null;
       return fail("insert_failed", "the page did not accept the inserted text");
     }
-    inserted = { el: c.el, text };
+    record(c, text, text);
     return { ok: true, data: { length: text.length } };
   }
   function typeStep(c, step) {
     const now = textOf(c);
-    const expected = inserted && inserted.el === c.el ? inserted.text : "";
+    const expected = mine && mine.el === c.el ? mine.typed : "";
     const empty = now.trim() === "" || UI_LABELS.test(now.trim());
     if (expected === "" && !empty) return fail("user_typing", "the compose box holds the user's text; nothing was typed");
     if (expected !== "" && now !== expected) {
@@ -792,48 +1710,144 @@
     else caretToEnd(c);
     const want = expected + step;
     if (!execInsert(step) || textOf(c) !== want) {
-      inserted = { el: c.el, text: textOf(c) };
+      const got = textOf(c);
+      record(c, got, got);
       return fail("insert_failed", "the page did not accept the typed text");
     }
-    inserted = { el: c.el, text: want };
+    record(c, want, want);
     return { ok: true, data: { length: want.length } };
   }
   function clearInserted(c, named) {
-    const mine = !!inserted && !!c && inserted.el === c.el && inserted.text !== "";
-    if (!mine && c && typeof named === "string" && named !== "") {
-      inserted = null;
-      if (!textOf(c).startsWith(named)) {
-        return fail("not_found", "Clanker's text is not in the compose box; nothing was removed");
-      }
-      inserted = { el: c.el, text: named };
-      return removeText(c, 0);
-    }
-    if (!mine) {
-      inserted = null;
-      return { ok: true, data: { removed: 0 } };
-    }
+    track(c);
+    if (mine && mine.el === c.el && mine.typed !== "") return removeMine(c);
+    mine = null;
+    if (typeof named !== "string" || named === "") return done(0, "nothing");
     const now = textOf(c);
-    const idx = now.lastIndexOf(inserted.text);
-    if (idx < 0) {
-      inserted = null;
-      return fail("not_found", "Clanker's text is no longer in the compose box; nothing was removed");
+    const marked = named.startsWith("[clanker]");
+    const at = now.startsWith(named) ? 0 : marked ? now.indexOf(named) : -1;
+    if (at >= 0) {
+      record(c, named, now);
+      mine.mask = mine.mask.map((_, i) => i >= at && i < at + named.length);
+      return removeMine(c);
     }
-    return removeText(c, idx);
+    const user = marked ? withoutSubsequence(now, named) : null;
+    if (user === null) return fail("not_found", "Clanker's text is not in the compose box; nothing was removed");
+    return restore(c, user, named.length);
   }
-  function removeText(c, idx) {
-    const now = textOf(c);
-    const n = inserted.text.length;
-    const want = now.slice(0, idx) + now.slice(idx + n);
-    const caret = caretOf(c);
-    if (!selectRange(c, idx, idx + n)) return fail("clear_failed", "could not select Clanker's text");
-    ownExec("delete");
-    if (textOf(c) !== want) return fail("clear_failed", "the page did not remove the text");
-    inserted = null;
-    if (caret) {
-      const shift = (p) => p <= idx ? p : Math.max(idx, p - n);
-      selectRange(c, shift(caret[0]), shift(caret[1]));
+  function done(removed, how) {
+    return { ok: true, data: { removed, how } };
+  }
+  function removeMine(c) {
+    const now = mine.text;
+    const runs = [];
+    for (let i = 0; i < mine.mask.length; i++) {
+      if (!mine.mask[i]) continue;
+      if (runs.length && runs[runs.length - 1][1] === i) runs[runs.length - 1][1] = i + 1;
+      else runs.push([i, i + 1]);
     }
-    return { ok: true, data: { removed: n } };
+    let user = "";
+    for (let i = 0; i < now.length; i++) if (!mine.mask[i]) user += now[i];
+    const removed = now.length - user.length;
+    if (!runs.length) {
+      mine = null;
+      return done(0, "nothing");
+    }
+    const whole = runs.length === 1 && now.slice(runs[0][0], runs[0][1]) === mine.typed;
+    const caret = caretOf(c);
+    const mask = mine.mask;
+    for (let k = runs.length - 1; k >= 0; k--) {
+      if (!selectRange(c, runs[k][0], runs[k][1])) break;
+      ownExec("delete");
+    }
+    if (textOf(c) !== user) return restore(c, user, removed);
+    mine = null;
+    if (caret) {
+      const at = (p) => {
+        let n = 0;
+        for (let i = 0; i < p && i < mask.length; i++) if (!mask[i]) n++;
+        return n;
+      };
+      selectRange(c, at(caret[0]), at(caret[1]));
+    }
+    return done(removed, whole ? "whole" : "by_position");
+  }
+  function restore(c, user, removed) {
+    selectAll(c);
+    if (user === "") ownExec("delete");
+    else ownExec("insertText", user);
+    if (textOf(c) !== user) {
+      mine = null;
+      return fail("clear_failed", "the page did not take Clanker's text out of the compose box");
+    }
+    mine = null;
+    caretToEnd(c);
+    return done(removed, "restored");
+  }
+  function withoutSubsequence(s, sub) {
+    let j = 0;
+    let rest = "";
+    for (let i = 0; i < s.length; i++) {
+      if (j < sub.length && s[i] === sub[j]) j++;
+      else rest += s[i];
+    }
+    return j === sub.length ? rest : null;
+  }
+  var before = null;
+  function watchEdits() {
+    document.addEventListener("beforeinput", (ev) => {
+      if (ownEdit || !mine) return;
+      const c = findCompose();
+      if (!c || c.el !== mine.el || !(ev.target === c.el || c.el.contains(ev.target))) return;
+      track(c);
+      const sel = caretOf(c);
+      before = sel ? { el: c.el, start: sel[0], end: sel[1], type: ev.inputType || "" } : null;
+    }, true);
+    document.addEventListener("input", (ev) => {
+      if (ownEdit || !mine) return;
+      const c = findCompose();
+      if (!c || c.el !== mine.el) return;
+      const hint = before && before.el === c.el ? before : null;
+      before = null;
+      track(c, hint);
+    }, true);
+  }
+  function track(c, hint) {
+    if (!mine || !c || mine.el !== c.el) return;
+    const now = textOf(c);
+    const old = mine.text;
+    if (now === old) return;
+    const e = editBetween(old, now, hint, caretOf(c));
+    const mask = mine.mask.slice(0, e.at).concat(new Array(e.added).fill(false), mine.mask.slice(e.at + e.removed));
+    mine.text = now;
+    mine.mask = mask;
+  }
+  function editBetween(old, now, hint, caretAfter) {
+    const fits = (at, removed2, added2) => at >= 0 && removed2 >= 0 && added2 >= 0 && at + removed2 <= old.length && at + added2 <= now.length && old.length - removed2 + added2 === now.length && now.slice(0, at) === old.slice(0, at) && now.slice(at + added2) === old.slice(at + removed2);
+    const grow = now.length - old.length;
+    if (hint) {
+      const s = Math.min(hint.start, hint.end);
+      const e = Math.max(hint.start, hint.end);
+      const cands = [];
+      if (e > s || /^insert/.test(hint.type)) cands.push([s, e - s]);
+      if (e === s && grow < 0) {
+        const k = -grow;
+        if (/Forward$/.test(hint.type)) cands.push([s, k]);
+        else cands.push([s - k, k], [s, k]);
+      }
+      for (const [at, removed2] of cands) if (fits(at, removed2, removed2 + grow)) return { at, removed: removed2, added: removed2 + grow };
+    }
+    let p = 0;
+    const max = Math.min(old.length, now.length);
+    while (p < max && old[p] === now[p]) p++;
+    let q = 0;
+    while (q < max - p && old[old.length - 1 - q] === now[now.length - 1 - q]) q++;
+    const removed = old.length - p - q;
+    const added = now.length - p - q;
+    if (caretAfter) {
+      const at = caretAfter[1] - added;
+      if (at < p && fits(at, removed, added)) return { at, removed, added };
+    }
+    return { at: p, removed, added };
   }
   function focusCompose(c) {
     if (userText(c)) return fail("user_typing", "the compose box holds the user's text besides Clanker's; Enter was not pressed");
@@ -841,405 +1855,152 @@
     return { ok: true, data: { focused: document.activeElement === c.el || c.el.contains(document.activeElement) } };
   }
 
+  // src/composewatch.js
+  var DRAFT_POLL_MS = 1500;
+  var CHANGE_READ_MS = 150;
+  var AFTER_SWITCH_MS = 5e3;
+  var AFTER_SEND_MS = [300, 1e3];
+  function createComposeWatch(emit, conversationId) {
+    const st = {
+      last: "",
+      // the last reported state, as JSON
+      draft: false,
+      // the last report said the user has a draft in the box
+      pollTimer: 0,
+      changeTimer: 0,
+      watchUntil: 0,
+      // poll whatever the belief until then (after a switch)
+      reads: 0
+      // how often the box was read (stats)
+    };
+    function report(force) {
+      st.reads++;
+      const s = composeState(conversationId());
+      const key = JSON.stringify(s);
+      st.draft = !!s.hasUserText;
+      keepPolling();
+      if (!force && key === st.last) return s;
+      st.last = key;
+      emit("compose", s);
+      return s;
+    }
+    function polling() {
+      return st.draft || performance.now() < st.watchUntil;
+    }
+    function keepPolling() {
+      if (!polling()) {
+        clearTimeout(st.pollTimer);
+        st.pollTimer = 0;
+        return;
+      }
+      if (st.pollTimer) return;
+      st.pollTimer = setTimeout(() => {
+        st.pollTimer = 0;
+        if (ownEditInProgress()) {
+          keepPolling();
+          return;
+        }
+        report(false);
+      }, DRAFT_POLL_MS);
+    }
+    function paneChanged() {
+      if (!st.draft || st.changeTimer) return;
+      st.changeTimer = setTimeout(() => {
+        st.changeTimer = 0;
+        if (!ownEditInProgress()) report(false);
+      }, CHANGE_READ_MS);
+    }
+    function ownRowAppeared() {
+      report(false);
+      for (const ms of AFTER_SEND_MS) setTimeout(() => {
+        if (!ownEditInProgress()) report(false);
+      }, ms);
+    }
+    function switched() {
+      st.watchUntil = performance.now() + AFTER_SWITCH_MS;
+      keepPolling();
+    }
+    function onEvent(ev) {
+      if (ownEditInProgress()) return;
+      const t = ev.target;
+      if (!t || t.nodeType !== 1) return;
+      if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") report(false);
+    }
+    function start() {
+      for (const t of ["input", "focusin", "focusout"]) document.addEventListener(t, onEvent, true);
+    }
+    function touches(el) {
+      return !!(el.closest(S.inputWrapper) || el.closest(S.inputBox));
+    }
+    function stats() {
+      return { composeReads: st.reads, composePolling: !!st.pollTimer };
+    }
+    return { report, start, touches, paneChanged, ownRowAppeared, switched, stats };
+  }
+
   // src/observe.js
-  var QUIET_MS = 300;
-  var EMPTY_WAIT_MS = 1e4;
-  var LABEL_WAIT_MS = 2e3;
-  var PENDING_GRACE_MS = 1500;
-  var SIDEBAR_DEBOUNCE_MS = 500;
-  var SIDEBAR_FIRST_MS = 20;
-  var STATE_CHECK_MS = 250;
-  var RECHECK_FIRST_MS = 1e3;
-  var RECHECK_MAX_MS = 3e4;
-  var LOADING_CHECK_MS = 0;
-  var LOADING_POLL_MS = 200;
+  var PANE_ANY = S.conversationContainer + "," + S.messagesList + "," + S.messageCore;
+  var SCROLL_CHECK_MS = 250;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
-    const startedAt = performance.now();
-    const st = {
-      url: "",
-      convId: "",
-      phase: "idle",
-      // idle | settling | ready
-      known: /* @__PURE__ */ new Map(),
-      // message id -> core element (null once removed)
-      tail: null,
-      // the known core that comes last in document order
-      names: /* @__PURE__ */ new Set(),
-      // sender names seen in this conversation (reaction lists)
-      sig: /* @__PURE__ */ new Map(),
-      // message id -> what was last reported of its label (text, status, reactions)
-      prevIds: /* @__PURE__ */ new Set(),
-      pending: /* @__PURE__ */ new Map(),
-      // core element -> { since, history } for rows still waiting for a label
-      removedTmp: [],
-      // { id, sender, text, direction, at }
-      // paneSince and rowsSince are when this conversation's pane and its first rows were
-      // first seen while settling (0 = not yet): the empty and label waits count from them.
-      paneSince: 0,
-      rowsSince: 0,
-      settleTimer: 0,
-      pendingTimer: 0,
-      pageState: "",
-      pageStateKey: "",
-      stateTimer: 0,
-      // recheckTimer re-checks an unrecognised page; recheckMs is the next delay (backoff).
-      recheckTimer: 0,
-      recheckMs: RECHECK_FIRST_MS,
-      stateDue: 0,
-      sidebarTimer: 0,
-      sidebarDue: 0,
-      sidebarSnap: null,
-      compose: "",
-      selfTested: false,
-      // lost is set while the page is unrecognised or signed out: nothing is tracked then,
-      // and the conversation settles afresh once the page is usable again (the engine
-      // dropped it when told the page was not usable).
-      lost: false
-    };
-    const has = (sel) => !!document.querySelector(sel);
-    function hasThread() {
-      return has(S.conversationContainer) || has(S.messagesList) || has(S.messageCore) || has(S.inputBox) || has(S.inputWrapper);
-    }
-    function computeState() {
-      const id = conversationIdFrom(location.href);
-      if (/\/authentication\b/.test(location.pathname)) return "signed_out";
-      const hasSidebar = has(S.sidebarList) || has(S.sidebarItem) || has(S.sidebarLink);
-      const thread = hasThread();
-      if (!hasSidebar && !thread && has(S.signedOut)) return "signed_out";
-      if (id && thread) return "conversation";
-      if (!id && (hasSidebar || thread)) return "no_conversation";
-      if (performance.now() - startedAt < cfg.unrecognisedGraceMs) return "loading";
-      if (id && hasSidebar) return "loading";
-      return "unrecognised";
-    }
-    function checkState() {
-      st.stateTimer = 0;
-      const s = computeState();
-      const unusable = s === "unrecognised" || s === "signed_out";
-      if (unusable && !st.lost) loseConversation();
-      else if (!unusable && st.lost) {
-        st.lost = false;
-        st.url = "";
-        st.phase = "idle";
-        checkUrl();
+    let selfWatch = null;
+    let selfTested = false;
+    let conv = null;
+    const pageState = createPageState(emit, cfg, {
+      conversationId: () => conv.id(),
+      lose: () => conv.lose(),
+      regain: () => conv.regain(),
+      changed: () => {
+        if (selfWatch) selfWatch.stateChanged();
       }
-      const key = s + "|" + st.convId;
-      if (key !== st.pageStateKey) {
-        st.pageStateKey = key;
-        st.pageState = s;
-        emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: st.convId });
-      }
-      if (s === "loading") {
-        const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
-        scheduleState(left > 0 ? Math.min(LOADING_POLL_MS, Math.max(50, left + 10)) : 1e3);
-      }
-      if (s === "unrecognised") {
-        if (!st.recheckTimer) {
-          st.recheckTimer = setTimeout(() => {
-            st.recheckTimer = 0;
-            checkState();
-          }, st.recheckMs);
-          st.recheckMs = Math.min(RECHECK_MAX_MS, st.recheckMs * 2);
-        }
-      } else {
-        clearTimeout(st.recheckTimer);
-        st.recheckTimer = 0;
-        st.recheckMs = RECHECK_FIRST_MS;
-      }
-    }
-    function loseConversation() {
-      st.lost = true;
-      clearTimeout(st.settleTimer);
-      st.settleTimer = 0;
-      st.phase = "idle";
-      st.known = /* @__PURE__ */ new Map();
-      st.tail = null;
-      st.names = /* @__PURE__ */ new Set();
-      st.sig = /* @__PURE__ */ new Map();
-      st.pending.clear();
-      st.removedTmp = [];
-      st.prevIds = /* @__PURE__ */ new Set();
-      historyBatch = [];
-    }
-    function scheduleState(ms) {
-      const wait = ms === void 0 ? STATE_CHECK_MS : ms;
-      const due = performance.now() + wait;
-      if (st.stateTimer) {
-        if (st.stateDue <= due) return;
-        clearTimeout(st.stateTimer);
-      }
-      st.stateDue = due;
-      st.stateTimer = setTimeout(checkState, wait);
-    }
-    function checkUrl() {
-      if (location.href === st.url) return;
-      st.url = location.href;
-      const id = conversationIdFrom(st.url);
-      if (id === st.convId && st.phase !== "idle") return;
-      st.prevIds = new Set(st.known.keys());
-      st.known = /* @__PURE__ */ new Map();
-      st.tail = null;
-      st.names = /* @__PURE__ */ new Set();
-      st.sig = /* @__PURE__ */ new Map();
-      st.pending.clear();
-      st.removedTmp = [];
-      st.convId = id;
-      clearTimeout(st.settleTimer);
-      st.settleTimer = 0;
-      if (id && !st.lost) {
-        st.phase = "settling";
-        st.paneSince = 0;
-        st.rowsSince = 0;
-        armSettle();
-      } else {
-        st.phase = "idle";
-      }
-      scheduleState(0);
-      scheduleSidebar();
-    }
-    function armSettle(ms) {
-      clearTimeout(st.settleTimer);
-      st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
-    }
-    function visibleCores() {
-      const out = [];
-      const seen = /* @__PURE__ */ new Set();
-      const h = ui.host();
-      for (const core of document.querySelectorAll(S.messageCore)) {
-        if (h && h.contains(core)) continue;
-        const id = core.getAttribute(S.messageIdAttr);
-        if (!id || seen.has(id)) continue;
-        if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-        seen.add(id);
-        out.push(core);
-      }
-      return out;
-    }
-    function trySettle() {
-      st.settleTimer = 0;
-      if (st.phase !== "settling") return;
-      const now = performance.now();
-      const cores = visibleCores();
-      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return armSettle();
-      if (!cores.length) {
-        if (!hasThread()) {
-          st.paneSince = 0;
-          return armSettle(500);
-        }
-        if (!st.paneSince) st.paneSince = now;
-        if (now - st.paneSince < EMPTY_WAIT_MS) return armSettle(500);
-      } else {
-        if (!st.rowsSince) st.rowsSince = now;
-        if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return armSettle(100);
-      }
-      settle(cores);
-    }
-    function hasParts(core) {
-      return !!core.querySelector(S.textPart + "," + S.imagePart);
-    }
-    function settle(cores) {
-      st.phase = "ready";
-      const header = headerNames();
-      st.names = new Set(header.filter((n) => n.indexOf(",") < 0));
-      let messages = cores.map((core) => parseCore(core, st.names));
-      const senders = [];
-      for (const m of messages) {
-        if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
-        learn(m);
-      }
-      messages = messages.map((m, i) => m.reactions.length ? parseCore(cores[i], st.names) : m);
-      st.tail = null;
-      for (let i = 0; i < cores.length; i++) {
-        const m = messages[i];
-        st.known.set(m.id, cores[i]);
-        st.sig.set(m.id, signature(m));
-        st.tail = cores[i];
-      }
-      const participants = header.slice();
-      for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
-      const automated = participants.filter(isAutomatedName);
-      const ev = {
-        conversationId: st.convId,
-        url: capString(location.href, 2048),
-        headerNames: header,
-        participants: participants.slice(0, 200),
-        automated: automated.slice(0, 50),
-        messages,
-        omitted: 0
-      };
-      while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
-        const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
-        ev.messages = ev.messages.slice(drop);
-        ev.omitted += drop;
-      }
-      emit("conversation", ev);
-      scheduleState(0);
-      reportCompose(true);
-      if (!st.selfTested) {
-        st.selfTested = true;
-        selfTest();
-      }
-    }
-    let selfTest = () => {
-    };
-    function signature(m) {
-      return JSON.stringify([m.text, m.sender, m.direction, m.timestamp, m.labelKind, m.status, m.reactions, m.images, m.quote]);
-    }
-    function learn(m) {
-      if (m.sender && m.sender !== "You" && st.names.size < 1e3) st.names.add(m.sender);
-    }
-    function rowChanged(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || st.known.get(id) !== core || st.pending.has(core)) return;
-      const m = parseCore(core, st.names);
-      learn(m);
-      const sig = signature(m);
-      if (st.sig.get(id) === sig) return;
-      st.sig.set(id, sig);
-      emit("message_update", { conversationId: st.convId, message: m });
-    }
-    function coresIn(node, into) {
-      if (node.nodeType !== 1) return;
-      if (node.matches(S.messageCore)) into.push(node);
-      else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
-    }
-    function follows(a, b) {
-      return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
-    }
-    function remember(id, core) {
-      st.known.set(id, core);
-      const t = st.tail;
-      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
-    }
-    function tailCore() {
-      const t = st.tail;
-      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
-      st.tail = null;
-      for (const c of st.known.values()) {
-        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
-      }
-      return st.tail;
-    }
-    function isAboveKnown(core) {
-      const t = tailCore();
-      return !!t && t !== core && follows(t, core);
-    }
-    function matchRemovedTmp(m) {
-      const now = performance.now();
-      st.removedTmp = st.removedTmp.filter((r) => now - r.at < 3e4);
-      for (let i = 0; i < st.removedTmp.length; i++) {
-        const r = st.removedTmp[i];
-        if ((r.sender === m.sender || !r.sender || !m.sender) && r.text === m.text && r.id !== m.id) {
-          st.removedTmp.splice(i, 1);
-          return r;
+    });
+    const labels = createLabels({
+      onDue: (core, history2) => rows.report(core, history2),
+      afterDue: () => rows.flushHistory()
+    });
+    const compose = createComposeWatch(emit, () => conv.id());
+    const rows = createRows(emit, stats, labels, () => conv.id(), {
+      onOwnRow: () => compose.ownRowAppeared(),
+      uiHost: () => ui.host()
+    });
+    const sidebar = createSidebar(emit);
+    conv = createConversation(emit, maxEventBytes, {
+      rows,
+      labels,
+      pageState,
+      ui,
+      onSwitch: () => {
+        sidebar.schedule();
+        compose.switched();
+      },
+      onSettled: () => {
+        compose.report(true);
+        compose.switched();
+        if (!selfTested && selfWatch) {
+          selfTested = true;
+          selfWatch.now();
         }
       }
-      return null;
-    }
-    let historyBatch = [];
-    function report(core, history2) {
-      st.pending.delete(core);
-      const m = parseCore(core, st.names);
-      if (!m.id || st.known.has(m.id)) return;
-      learn(m);
-      const swapped = matchRemovedTmp(m);
-      const above = history2 === void 0 ? isAboveKnown(core) : history2;
-      remember(m.id, core);
-      st.sig.set(m.id, signature(m));
-      if (swapped) {
-        st.known.delete(swapped.id);
-        st.sig.delete(swapped.id);
-        stats.idChanges++;
-        emit("message_id", { conversationId: st.convId, oldId: swapped.id, newId: m.id });
-        return;
-      }
-      if (above) {
-        stats.historyMessages++;
-        historyBatch.push(m);
-        return;
-      }
-      stats.newMessages++;
-      emit("message", { conversationId: st.convId, message: m });
-    }
-    function flushHistory() {
-      if (!historyBatch.length) return;
-      const batch = historyBatch;
-      historyBatch = [];
-      for (let i = 0; i < batch.length; i += 100) {
-        emit("history", { conversationId: st.convId, messages: batch.slice(i, i + 100) });
-      }
-    }
-    function added(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-      if (st.known.has(id)) {
-        remember(id, core);
-        rowChanged(core);
-        return;
-      }
-      if (!isReady(core)) {
-        if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: isAboveKnown(core) });
-        armPending();
-        return;
-      }
-      report(core);
-    }
-    function removed(core) {
-      st.pending.delete(core);
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || !st.known.has(id)) return;
-      st.known.set(id, null);
-      if (id.startsWith("tmp_")) {
-        const m = parseCore(core, st.names);
-        st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
-      }
-    }
-    function idChanged(core, oldId) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || id === oldId) return;
-      if (oldId && st.known.has(oldId)) {
-        st.known.delete(oldId);
-        if (st.known.has(id)) return;
-        remember(id, core);
-        st.sig.set(id, st.sig.get(oldId));
-        st.sig.delete(oldId);
-        stats.idChanges++;
-        emit("message_id", { conversationId: st.convId, oldId: capString(oldId, 200), newId: capString(id, 200) });
-        return;
-      }
-      added(core);
-    }
-    function armPending() {
-      if (st.pendingTimer) return;
-      st.pendingTimer = setTimeout(flushPending, PENDING_GRACE_MS);
-    }
-    function flushPending() {
-      st.pendingTimer = 0;
-      const now = performance.now();
-      for (const [core, p] of Array.from(st.pending)) {
-        if (!core.isConnected) {
-          st.pending.delete(core);
-          continue;
-        }
-        if (now - p.since >= PENDING_GRACE_MS - 5) report(core, p.history);
-      }
-      flushHistory();
-      if (st.pending.size) armPending();
+    });
+    function ownRow(core) {
+      const id = core.getAttribute(S.messageIdAttr) || "";
+      return core.getAttribute(S.outgoingAttr) === "true" || id.startsWith("tmp_");
     }
     function inOwnUI(node) {
       const h = ui.host();
       return !!h && node === h;
     }
-    const SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
     function onMutations(records) {
       const t0 = performance.now();
-      checkUrl();
+      conv.check();
       let addedCores = [];
+      const removedCores = [];
+      const changedIds = [];
       const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
+      let paneTouched = false;
       let structure = false;
       for (const r of records) {
         const target = r.target.nodeType === 1 ? r.target : r.target.parentElement;
@@ -1248,9 +2009,7 @@
           for (const n of r.removedNodes) {
             if (n.nodeType !== 1) continue;
             structure = true;
-            const cs = [];
-            coresIn(n, cs);
-            for (const c of cs) removed(c);
+            coresIn(n, removedCores);
           }
           for (const n of r.addedNodes) {
             if (n.nodeType !== 1 || inOwnUI(n)) continue;
@@ -1261,7 +2020,13 @@
           if (owner) touched.add(owner);
         } else if (r.type === "attributes") {
           if (r.attributeName === S.messageIdAttr) {
-            if (target.matches(S.messageCore) && st.phase === "ready") idChanged(target, r.oldValue);
+            if (target.matches(S.messageCore)) changedIds.push([target, r.oldValue]);
+            continue;
+          }
+          if (r.attributeName === "aria-hidden" || r.attributeName === "hidden") {
+            structure = true;
+            coresIn(target, addedCores);
+            sidebarTouched = true;
             continue;
           }
           if (r.attributeName === "aria-label" || r.attributeName === "src") {
@@ -1273,92 +2038,39 @@
           if (owner) touched.add(owner);
         }
         if (!sidebarTouched && target.closest(SIDEBAR_ANY)) sidebarTouched = true;
-        if (!composeTouched && (target.closest(S.inputWrapper) || target.closest(S.inputBox))) composeTouched = true;
+        if (!composeTouched && compose.touches(target)) composeTouched = true;
+        if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
-      if (st.phase === "settling") {
-        if (addedCores.length || structure) armSettle();
-      } else if (st.phase === "ready") {
-        if (addedCores.length > 1) {
-          addedCores = Array.from(new Set(addedCores)).filter((c) => c.isConnected);
-          addedCores.sort((a, b) => a === b ? 0 : follows(a, b) ? 1 : -1);
-        }
-        for (const c of addedCores) added(c);
-        for (const c of touched) if (st.pending.has(c) && isReady(c)) report(c, st.pending.get(c).history);
-        flushHistory();
-        for (const c of touched) rowChanged(c);
+      if (conv.phase() === "settling") {
+        if (addedCores.length || changedIds.length || structure) conv.changed();
+      } else if (conv.phase() === "ready") {
+        rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });
+        conv.headerBack();
       }
-      if (sidebarTouched) scheduleSidebar();
-      if (composeTouched) reportCompose(false);
-      if (structure) scheduleState(st.pageState === "loading" || !st.pageState ? LOADING_CHECK_MS : void 0);
+      if (addedCores.some(ownRow)) compose.ownRowAppeared();
+      if (sidebarTouched) sidebar.schedule();
+      if (composeTouched) compose.report(false);
+      else if (paneTouched || addedCores.length || touched.size) compose.paneChanged();
+      if (structure) pageState.afterStructureChange();
       if (structure) ui.keepAttached();
+      if (structure && selfWatch) selfWatch.structureChanged();
       const dt = performance.now() - t0;
       stats.observerMs += dt;
       stats.observerCalls++;
       if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
     }
-    function scheduleSidebar() {
-      const wait = st.sidebarSnap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
-      const due = performance.now() + wait;
-      if (st.sidebarTimer) {
-        if (st.sidebarDue <= due) return;
-        clearTimeout(st.sidebarTimer);
-      }
-      st.sidebarDue = due;
-      st.sidebarTimer = setTimeout(reportSidebar, wait);
-    }
-    function sidebarItems() {
-      const map = /* @__PURE__ */ new Map();
-      for (const a of document.querySelectorAll(S.sidebarLink)) {
-        const it = parseSidebarItem(a);
-        if (it && !map.has(it.id)) map.set(it.id, it);
-      }
-      return map;
-    }
-    function reportSidebar(force) {
-      clearTimeout(st.sidebarTimer);
-      st.sidebarTimer = 0;
-      const now = sidebarItems();
-      const prev = force ? null : st.sidebarSnap;
-      if (!now.size && !prev) return;
-      const items = [];
-      const removedIds = [];
-      const aboveKnown = /* @__PURE__ */ new Set();
-      if (prev) {
-        const ids = [...now.keys()];
-        let knownBelow = false;
-        for (let i = ids.length - 1; i >= 0; i--) {
-          if (prev.has(ids[i])) knownBelow = true;
-          else if (knownBelow) aboveKnown.add(ids[i]);
-        }
-      }
-      for (const [id, it] of now) {
-        const old = prev && prev.get(id);
-        if (!old) items.push(aboveKnown.has(id) ? { ...it, aboveKnown: true } : it);
-        else if (JSON.stringify(old) !== JSON.stringify(it)) items.push(it);
-      }
-      if (prev) {
-        for (const id of prev.keys()) if (!now.has(id)) removedIds.push(id);
-      }
-      st.sidebarSnap = now;
-      if (prev && !items.length && !removedIds.length) return;
-      emit("sidebar", { full: !prev, items: items.slice(0, 1e3), removed: removedIds.slice(0, 1e3) });
-    }
-    function reportCompose(force) {
-      const s = composeState(st.convId);
-      const key = JSON.stringify(s);
-      if (!force && key === st.compose) return;
-      st.compose = key;
-      emit("compose", s);
-    }
-    function onComposeEvent(ev) {
-      if (ownEditInProgress()) return;
-      const t = ev.target;
-      if (!t || t.nodeType !== 1) return;
-      if (t.closest(S.inputWrapper) || t.closest(S.inputBox) || ev.type === "focusout") reportCompose(false);
-    }
     let mo = null;
-    function start(selfTestFn) {
-      selfTest = selfTestFn;
+    let scrollTimer = 0;
+    function onScroll() {
+      if (scrollTimer || conv.phase() !== "ready" || rows.hasAnchor()) return;
+      scrollTimer = setTimeout(() => {
+        scrollTimer = 0;
+        if (conv.phase() === "ready") rows.viewMoved();
+      }, SCROLL_CHECK_MS);
+    }
+    function start(watch) {
+      selfWatch = watch;
+      selfWatch.start();
       mo = new MutationObserver(onMutations);
       mo.observe(document, {
         childList: true,
@@ -1366,45 +2078,56 @@
         characterData: true,
         attributes: true,
         attributeOldValue: true,
-        attributeFilter: [S.messageIdAttr, "aria-label", "src", "href", "aria-selected", "data-e2e-is-unread", "data-e2e-is-pinned", "data-e2e-is-muted"]
+        attributeFilter: [
+          S.messageIdAttr,
+          "aria-label",
+          "src",
+          "href",
+          "aria-selected",
+          "data-e2e-is-unread",
+          "data-e2e-is-pinned",
+          "data-e2e-is-muted",
+          "aria-hidden",
+          "hidden"
+        ]
       });
       for (const name of ["pushState", "replaceState"]) {
         const orig = history[name];
         if (typeof orig !== "function") continue;
+        const push = name === "pushState";
         history[name] = function() {
           const r = orig.apply(this, arguments);
           try {
-            checkUrl();
+            conv.check(push);
           } catch (e) {
           }
           return r;
         };
       }
-      window.addEventListener("popstate", () => checkUrl(), true);
-      window.addEventListener("hashchange", () => checkUrl(), true);
-      for (const t of ["input", "focusin", "focusout"]) document.addEventListener(t, onComposeEvent, true);
-      checkUrl();
-      scheduleState(0);
-      scheduleSidebar();
+      window.addEventListener("popstate", () => conv.check(), true);
+      window.addEventListener("hashchange", () => conv.check(), true);
+      document.addEventListener("scroll", onScroll, { capture: true, passive: true });
+      compose.start();
+      conv.check();
+      pageState.schedule(0);
+      sidebar.schedule();
     }
     function snapshot() {
-      st.pageStateKey = "";
-      checkState();
-      if (st.phase === "ready") settle(visibleCores());
-      else if (st.phase === "settling") armSettle(0);
-      reportSidebar(true);
-      reportCompose(true);
+      pageState.report();
+      conv.snapshot();
+      sidebar.report(true);
+      compose.report(true);
     }
     return {
       start,
       snapshot,
       stats,
       cfg,
-      state: () => st,
-      pageState: () => computeState(),
-      conversationId: () => st.convId,
-      reportCompose,
-      scheduleState
+      pageState: () => pageState.compute(),
+      conversationId: () => conv.id(),
+      reportCompose: compose.report,
+      extraStats: () => Object.assign(compose.stats(), selfWatch ? selfWatch.stats() : {}),
+      scheduleState: pageState.schedule
     };
   }
 
@@ -1729,8 +2452,9 @@
     }
     return "";
   }
-  function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+  function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
     watchUserInput();
+    watchEdits();
     let quietMs = SCHEMA.userQuietMs;
     function result(id, command, r) {
       emit("result", {
@@ -1802,6 +2526,7 @@
       clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
       focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
       compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
+      read_compose: () => ({ ok: true, data: obs.reportCompose(true) }),
       navigate,
       show_banner: (a) => {
         ui.showBanner(a.text, a.level || "warning");
@@ -1840,17 +2565,18 @@
         return { ok: true };
       },
       self_test: () => {
-        selfTest();
+        selfWatch.now();
         return { ok: true };
       },
       snapshot: () => {
         obs.snapshot();
         return { ok: true };
       },
-      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.extraStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
         if (a.userQuietMs) quietMs = a.userQuietMs;
+        if (a.selfTestEveryMs) selfWatch.every(a.selfTestEveryMs);
         obs.scheduleState(0);
         return { ok: true };
       }
@@ -1889,6 +2615,67 @@
     };
   }
 
+  // src/selfwatch.js
+  var SELF_TEST_EVERY_MS = 15e3;
+  var FAILING_RECHECK_MS = 1e3;
+  function createSelfWatch(emit, pageState) {
+    const st = {
+      last: null,
+      // the outcome last sent (state and failing keys), null before the first
+      failing: false,
+      timer: 0,
+      // the slow timer
+      every: SELF_TEST_EVERY_MS,
+      recheck: 0,
+      // the debounced re-run after changes while failing
+      runs: 0
+    };
+    function outcome(r) {
+      return r.state + "|" + r.results.filter((x) => !x.ok).map((x) => x.key).join(",");
+    }
+    function run(force) {
+      st.runs++;
+      const r = runSelfTest(pageState());
+      const o = outcome(r);
+      st.failing = r.results.some((x) => !x.ok);
+      if (force || o !== st.last) {
+        st.last = o;
+        emit("self_test", r);
+      }
+    }
+    function start() {
+      if (st.timer) return;
+      st.timer = setInterval(() => {
+        if (pageState() !== "loading") run(false);
+      }, st.every);
+    }
+    function every(ms) {
+      st.every = ms;
+      clearInterval(st.timer);
+      st.timer = 0;
+      start();
+    }
+    function structureChanged() {
+      if (!st.failing) return;
+      clearTimeout(st.recheck);
+      st.recheck = setTimeout(() => {
+        st.recheck = 0;
+        run(false);
+      }, FAILING_RECHECK_MS);
+    }
+    function stateChanged() {
+      if (st.last !== null) run(false);
+    }
+    return {
+      now: () => run(true),
+      start,
+      every,
+      structureChanged,
+      stateChanged,
+      stats: () => ({ selfTestRuns: st.runs, selfTestFailing: st.failing })
+    };
+  }
+
   // src/main.js
   var BRIDGE = "clanker-bridge/1";
   (function() {
@@ -1898,9 +2685,9 @@
     const emit = transport.emit;
     const ui = createUI(emit);
     const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
-    const selfTest = () => emit("self_test", runSelfTest(obs.pageState()));
+    const selfWatch = createSelfWatch(emit, () => obs.pageState());
     obs.stats.transport = transport.stats;
-    const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
+    const command = createCommands(emit, obs, ui, selfWatch, nativeFetch);
     const api = Object.freeze({ command: (text) => {
       try {
         command(text);
@@ -1922,6 +2709,6 @@
       ui.hideOverlay();
       emit("overlay_cancel", { reason: "key" });
     }, true);
-    obs.start(selfTest);
+    obs.start(selfWatch);
   })();
 })();

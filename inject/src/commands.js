@@ -4,7 +4,7 @@
 // with a result event carrying its id.
 
 import { SCHEMA } from '../gen/schema.gen.js';
-import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState, userText, userActiveWithin, watchUserInput } from './compose.js';
+import { findCompose, insertText, typeStep, clearInserted, focusCompose, composeState, userText, userActiveWithin, watchUserInput, watchEdits } from './compose.js';
 import { S } from './selectors.js';
 import { conversationIdFrom } from './util.js';
 
@@ -46,8 +46,9 @@ function validate(cmd) {
   return '';
 }
 
-export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+export function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
   watchUserInput(); // navigate's visit guard needs to know when the user last used the page
+  watchEdits(); // clear_inserted needs to know which characters of the box are Clanker's
   let quietMs = SCHEMA.userQuietMs;
   function result(id, command, r) {
     emit('result', {
@@ -125,6 +126,7 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     clear_inserted: (a) => needCompose(a, (c) => clearInserted(c, a.text)),
     focus_compose: (a) => needCompose(a, (c) => focusCompose(c)),
     compose_state: () => ({ ok: true, data: composeState(obs.conversationId()) }),
+    read_compose: () => ({ ok: true, data: obs.reportCompose(true) }),
     navigate,
     show_banner: (a) => { ui.showBanner(a.text, a.level || 'warning'); return { ok: true }; },
     hide_banner: () => { ui.hideBanner(); return { ok: true }; },
@@ -135,12 +137,13 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
     show_hint: (a) => { ui.showHint(a.text); return { ok: true }; },
     hide_hint: () => { ui.hideHint(); return { ok: true }; },
-    self_test: () => { selfTest(); return { ok: true }; },
+    self_test: () => { selfWatch.now(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },
-    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.extraStats(), { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
     configure: (a) => {
       if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
       if (a.userQuietMs) quietMs = a.userQuietMs;
+      if (a.selfTestEveryMs) selfWatch.every(a.selfTestEveryMs);
       obs.scheduleState(0);
       return { ok: true };
     },

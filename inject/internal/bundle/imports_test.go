@@ -18,24 +18,41 @@ import (
 // seen from inject/src), in the spirit of a DEPS file. The layers, from the bottom: util
 // holds pure helpers and may be imported anywhere; selectors is the page's DOM shape in
 // one table and imports nothing; parse reads the page and compose types into the compose
-// box, and neither knows the other; observe watches the page through parse and reads
-// compose's state; commands carries out Go's validated commands through compose;
-// transport only sends events out; ui only draws its shadow root (with ui.css) and
-// reports clicks through the emit function it is given, so it never reads conversation
-// content. main wires them together and is the only module that sees them all. The
-// generated schema is read where commands are checked (commands), where events are capped
-// (transport) and at start (main). A new module needs a line here, and a new import a
-// reason to be allowed.
+// box, and neither knows the other. The observer is split by concern, each part with its
+// own state, and the parts import one way only: pagestate (what kind of page) imports no
+// other part; pane (which pane and rows the person sees, and whether the view is at the
+// live end) only reads the page; labels (what rows say, rows waiting for a label) and rows
+// (novelty) read rows through parse, rows through pane too; conversation (the foreground
+// conversation and its settling) asks pagestate whether a pane is there and pane which one
+// it is; sidebar reads the visible list through parse and pane; composewatch
+// reads compose's state; selfwatch (the self-test kept current) runs selectors' self-test.
+// No part imports another's state: observe creates them and hands
+// each the others it calls, so the wiring is in one place. commands carries out Go's
+// validated commands through compose; transport only sends events out; ui only draws its
+// shadow root (with ui.css) and reports clicks through the emit function it is given, so
+// it never reads conversation content. main wires them together and is the only module
+// that sees them all. The generated schema is read where commands are checked (commands),
+// where events are capped (transport) and at start (main). A new module needs a line
+// here, and a new import a reason to be allowed.
 var importRules = map[string][]string{
-	"util.js":      {},
-	"selectors.js": {},
-	"parse.js":     {"selectors.js"},
-	"compose.js":   {"selectors.js"},
-	"observe.js":   {"selectors.js", "parse.js", "compose.js"},
+	"util.js":         {},
+	"selectors.js":    {},
+	"parse.js":        {"selectors.js"},
+	"compose.js":      {"selectors.js"},
+	"pagestate.js":    {"selectors.js"},
+	"pane.js":         {"selectors.js"},
+	"labels.js":       {"parse.js"},
+	"rows.js":         {"selectors.js", "parse.js", "pane.js"},
+	"conversation.js": {"selectors.js", "parse.js", "pagestate.js", "pane.js"},
+	"sidebar.js":      {"selectors.js", "parse.js", "pane.js"},
+	"composewatch.js": {"selectors.js", "compose.js"},
+	"observe.js": {"selectors.js", "pagestate.js", "labels.js", "rows.js", "conversation.js",
+		"sidebar.js", "composewatch.js"},
 	"commands.js":  {"selectors.js", "compose.js", "../gen/schema.gen.js"},
 	"transport.js": {"../gen/schema.gen.js"},
 	"ui.js":        {"ui.css"},
-	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js",
+	"selfwatch.js": {"selectors.js"},
+	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js", "selfwatch.js",
 		"../gen/schema.gen.js"},
 }
 

@@ -101,7 +101,7 @@ func TestImageThatLoadsAfterItsRowIsAnUpdateOfTheMessage(t *testing.T) {
 	m := h.mark()
 	eval(t, h.ctx, `(function(){
 		var src = function(n){ return 'blob:' + location.origin + '/' + n; };
-		var lab = 'Jane Doe sent an image. Received on February 3, 2026 at 6:50 PM.';
+		var lab = 'Jane Doe sent an image. Received on February 3, 2026 at 6:41 PM.';
 		fx.append({id:'i1', image:{label: lab, src: src('late-src'), alt:'a cat', lateSrc: 500}});
 		fx.append({id:'i2', image:{label: lab, src: src('late-img'), alt:'a dog', lateImg: 700}});
 		fx.append({id:'i3', label: fx.L('Jane Doe','look at this'), text:'look at this', image:{label:'', src: src('with-text'), lateSrc: 600}});
@@ -198,6 +198,19 @@ func TestNewChatPageIsNotAConversation(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
 	h.waitState(0, "conversation", 10*time.Second) // may follow the conversation event
+	// The compose report that follows the settle is posted right after the conversation
+	// event and may reach the test a moment later: it belongs before the mark.
+	settled := 0
+	for i, e := range h.all() {
+		if c, ok := e.Event.(protocol.Conversation); ok && c.ConversationID == "CONV_A" {
+			settled = i
+			break
+		}
+	}
+	h.waitFor(settled, "the compose report of CONV_A", minWait, func(e protocol.Event) bool {
+		c, ok := e.(protocol.Compose)
+		return ok && c.ConversationID == "CONV_A"
+	})
 	m := h.mark()
 	// The page's own new-chat navigation (SPA): URL change, thread pane emptied.
 	eval(t, h.ctx, `history.pushState({}, '', '/web/conversations/new'); document.querySelector('mws-messages-list').innerHTML = ''; 1`, nil)

@@ -1,0 +1,305 @@
+// Which conversation is in the foreground, and when its DOM has settled. The foreground
+// conversation is reported (conversation event) only after the DOM settled for it: no
+// row of the previous conversation left, at least one row (or a long wait), labels
+// filled, and no row changes for a quiet period. Those rows are the baseline, never "new".
+// A conversation is never settled before its pane is there: the wait for rows of an empty
+// conversation starts when the pane appears, not when the page started loading.
+//
+// It owns the URL, the conversation id and the settling phase; the rows and labels parts
+// it is given are reset on every switch and seeded with the baseline.
+
+import { S } from './selectors.js';
+import { isReady, headerNames } from './parse.js';
+import { hasThread } from './pagestate.js';
+import { currentPane, paneCores } from './pane.js';
+import { conversationIdFrom, capString, cleanName, isAutomatedName, utf8Bytes } from './util.js';
+
+const QUIET_MS = 300;
+const EMPTY_WAIT_MS = 10000;
+const LABEL_WAIT_MS = 2000;
+// OLD_ROWS_MAX_MS bounds the wait for the previous conversation's rows to leave the pane on
+// screen: after it the conversation settles without them (they are never reported for it).
+const OLD_ROWS_MAX_MS = 8000;
+// MAX_PREV_IDS bounds the ids kept of the conversations the page showed before.
+const MAX_PREV_IDS = 5000;
+// A pane whose header names other people than the conversation settled with shows another
+// conversation (a pane reused for the next one before the address changes, or never
+// changing it): its new rows wait, and are dropped at the switch. The header is taken as
+// the conversation's own (renamed, a member added) only when the conversation list names
+// the conversation on the address that way too. While rows wait, that is looked at again
+// every HELD_CHECK_MS; at most MAX_HELD rows wait.
+const HELD_CHECK_MS = 1000;
+const MAX_HELD = 500;
+
+// parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
+// each conversation event and onSwitch after each change of conversation.
+export function createConversation(emit, maxEventBytes, parts) {
+  const { rows, labels, pageState, ui } = parts;
+  const st = {
+    url: '',
+    convId: '',
+    phase: 'idle', // idle | settling | ready
+    prevIds: new Set(),
+    // paneSince and rowsSince are when this conversation's pane and its first rows were
+    // first seen while settling (0 = not yet): the empty and label waits count from them;
+    // oldSince when rows of the previous conversation were first seen still on screen.
+    paneSince: 0,
+    rowsSince: 0,
+    oldSince: 0,
+    settleTimer: 0,
+    header: [], // the names the conversation settled with (or first showed after)
+    held: [], // rows that came while the pane showed another conversation's header
+    heldTimer: 0,
+  };
+
+  // check follows the address. reopened says the page pushed a history entry (pushState):
+  // one for the conversation already open is the page opening it again (at a search hit,
+  // say), a new visit that settles afresh, so nothing drawn before it is new in it.
+  function check(reopened) {
+    const again = !!reopened && st.phase !== 'idle' && conversationIdFrom(location.href) === st.convId && !!st.convId;
+    if (location.href === st.url && !again) return;
+    st.url = location.href;
+    const id = conversationIdFrom(st.url);
+    if (id === st.convId && st.phase !== 'idle' && !again) return;
+    // Remember the previous conversation's rows so they are never taken for this one's. A
+    // conversation left before it settled adds nothing of its own, and must not make the
+    // page forget the rows of the one before it, which may still be on screen. A
+    // conversation opened again keeps its own rows out of that: they are its baseline.
+    const prev = st.phase === 'ready' || again ? new Set() : st.prevIds;
+    if (again) for (const k of st.prevIds) prev.add(k);
+    else for (const k of rows.knownIds()) prev.add(k);
+    while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+    st.prevIds = prev;
+    rows.reset();
+    labels.reset();
+    release('');
+    st.convId = id;
+    clearTimeout(st.settleTimer);
+    st.settleTimer = 0;
+    if (id && !pageState.lost()) {
+      st.phase = 'settling';
+      st.paneSince = 0;
+      st.rowsSince = 0;
+      st.oldSince = 0;
+      arm();
+    } else {
+      st.phase = 'idle';
+    }
+    pageState.schedule(0);
+    parts.onSwitch();
+  }
+
+  // lose forgets the conversation when the page stops being usable without a reload
+  // (Google re-rendered it into something unknown, or signed the user out): its rows are
+  // gone, and whatever appears later is a fresh baseline, never "new".
+  function lose() {
+    clearTimeout(st.settleTimer);
+    st.settleTimer = 0;
+    st.phase = 'idle';
+    rows.reset();
+    labels.reset();
+    release('');
+    st.prevIds = new Set();
+  }
+
+  // regain settles the conversation on screen afresh once the page is usable again.
+  function regain() {
+    st.url = '';
+    st.phase = 'idle';
+    check();
+  }
+
+  function arm(ms) {
+    clearTimeout(st.settleTimer);
+    st.settleTimer = setTimeout(trySettle, ms === undefined ? QUIET_MS : ms);
+  }
+
+  function trySettle() {
+    st.settleTimer = 0;
+    // An exception (a page shaped like nothing seen before) must not end settling for good.
+    try { trySettleNow(); } catch (e) { arm(500); }
+  }
+
+  function trySettleNow() {
+    if (st.phase !== 'settling') return;
+    const now = performance.now();
+    // The rows of the pane on screen, wherever they sit in it; hidden panes (a previous
+    // conversation's lingering) are not read.
+    const pane = currentPane(ui.host());
+    let cores = paneCores(pane, ui.host());
+    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+      // Old rows still shown: wait for them to go, but not for ever.
+      if (!st.oldSince) st.oldSince = now;
+      if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+      cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+    }
+    if (!pane) {
+      st.paneSince = 0;
+      return arm(500);
+    }
+    if (!cores.length) {
+      // No pane yet (the page is still loading, however long that takes): nothing can be
+      // settled, or rows drawn later would count as new. Once the pane is there, an empty
+      // conversation is settled after EMPTY_WAIT_MS without rows.
+      if (!hasThread()) {
+        st.paneSince = 0;
+        return arm(500);
+      }
+      if (!st.paneSince) st.paneSince = now;
+      if (now - st.paneSince < EMPTY_WAIT_MS) return arm(500);
+    } else {
+      if (!st.rowsSince) st.rowsSince = now;
+      if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
+    }
+    settle(cores, pane);
+  }
+
+  function hasParts(core) {
+    return !!core.querySelector(S.textPart + ',' + S.imagePart);
+  }
+
+  function settle(cores, pane) {
+    st.phase = 'ready';
+    const header = headerNames(pane);
+    st.header = header;
+    labels.useHeader(header);
+    let messages = cores.map((core) => labels.parse(core));
+    const senders = [];
+    for (const m of messages) {
+      if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
+      labels.learn(m);
+    }
+    // Reactor lists are read with every sender's name known (a name with a comma).
+    messages = messages.map((m, i) => (m.reactions.length ? labels.parse(cores[i]) : m));
+    rows.baseline(cores, messages, pane);
+    const participants = header.slice();
+    for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
+    const automated = participants.filter(isAutomatedName);
+    const ev = {
+      conversationId: st.convId,
+      url: capString(location.href, 2048),
+      headerNames: header,
+      participants: participants.slice(0, 200),
+      automated: automated.slice(0, 50),
+      messages,
+      omitted: 0,
+    };
+    // Keep the event under the size cap by leaving out the oldest rows.
+    while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
+      const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
+      ev.messages = ev.messages.slice(drop);
+      ev.omitted += drop;
+    }
+    emit('conversation', ev);
+    pageState.schedule(0);
+    parts.onSettled();
+  }
+
+  // snapshot sends the settled conversation again (or settles now if it was settling).
+  function snapshot() {
+    if (st.phase === 'ready') {
+      const pane = currentPane(ui.host());
+      settle(paneCores(pane, ui.host()), pane);
+    } else if (st.phase === 'settling') arm(0);
+  }
+
+  // hold keeps rows that came from being classified while the pane on screen names other
+  // people in its header than the conversation did: the page is drawing another
+  // conversation into this pane before (or without) changing the address. Each row waits
+  // with the header it came under: if that header turns out to be this conversation's
+  // (the conversation list names it so: a rename), the row is classified; otherwise it is
+  // dropped when the header is this conversation's again or the switch comes. A row that
+  // changes later comes again as a change of its own. It returns whether it held them.
+  function hold(cores) {
+    const now = headerNames(currentPane(ui.host()));
+    if (!st.header.length) {
+      st.header = now; // a header drawn late is the conversation's own
+      return false;
+    }
+    if (!now.length || sameNames(now, st.header)) return false;
+    if (renamed(now)) {
+      accept(now);
+      return false;
+    }
+    const under = namesKey(now);
+    for (const c of cores) {
+      if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+    }
+    if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+    return true;
+  }
+
+  // renamed says whether the conversation list names the conversation on the address as the
+  // header now does: then the header changed for the conversation itself.
+  function renamed(names) {
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      if (conversationIdFrom(a.getAttribute('href') || '') !== st.convId) continue;
+      const el = a.querySelector(S.sidebarName);
+      const name = el ? cleanName(el.textContent, 200) : '';
+      if (name && (name === names.join(', ') || (names.length === 1 && names[0] === name))) return true;
+    }
+    return false;
+  }
+
+  // accept takes names as the conversation's header: rows held under it are this
+  // conversation's, the others are dropped.
+  function accept(names) {
+    st.header = names;
+    release(namesKey(names));
+  }
+
+  // checkHeld looks again while rows wait, since the header or the list may change without
+  // any row changing.
+  function checkHeld() {
+    st.heldTimer = 0;
+    if (st.phase !== 'ready' || !st.held.length) return;
+    headerBack();
+    if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+  }
+
+  // release ends the wait of held rows: those held under the header key `take` are
+  // classified now; the rest are dropped (they came under another conversation's header).
+  function release(take) {
+    clearTimeout(st.heldTimer);
+    st.heldTimer = 0;
+    const held = st.held;
+    st.held = [];
+    const mine = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+    if (mine.length) rows.unheld(mine);
+  }
+
+  // headerBack is told about each batch of the settled conversation (and looks while rows
+  // wait): a header that names this conversation's people again, or that the list confirms
+  // as its new name, ends the wait.
+  function headerBack() {
+    if (!st.held.length) return;
+    const now = headerNames(currentPane(ui.host()));
+    if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
+  }
+
+  // changed is told about row changes while settling: the quiet period starts again.
+  function changed() { arm(); }
+
+  return {
+    check,
+    lose,
+    regain,
+    snapshot,
+    changed,
+    hold,
+    headerBack,
+    phase: () => st.phase,
+    id: () => st.convId,
+  };
+}
+
+function sameNames(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.slice().sort();
+  const y = b.slice().sort();
+  return x.every((n, i) => n === y[i]);
+}
+
+function namesKey(names) {
+  return names.slice().sort().join('\n');
+}

@@ -68,6 +68,12 @@ func Routes(s *sim.Server, mux *http.ServeMux) {
 	}) (any, error) {
 		return nil, s.LoadOlder(in.Count)
 	}))
+	mux.HandleFunc("POST /__sim/behave", route(func(_ *http.Request, b sim.Behaviour) (any, error) {
+		return nil, s.Behave(b)
+	}))
+	mux.HandleFunc("GET /__sim/truth", route(func(_ *http.Request, _ struct{}) (any, error) {
+		return s.Truth(), nil
+	}))
 	mux.HandleFunc("POST /__sim/swap-pending", route(func(_ *http.Request, in struct {
 		Mode sim.SwapMode `json:"mode"`
 	}) (any, error) {
@@ -245,6 +251,18 @@ func (c *Control) ClickConversation(conv string) error {
 // LoadOlder makes the page insert up to n older rows at the top of the open conversation.
 func (c *Control) LoadOlder(n int) error {
 	return c.do("POST", "/__sim/load-older", map[string]int{"count": n}, nil)
+}
+
+// Behave makes the page carry out one behaviour (see sim.Behaviour).
+func (c *Control) Behave(b sim.Behaviour) error {
+	return c.do("POST", "/__sim/behave", b, nil)
+}
+
+// Truth returns the page's ground-truth records so far (sim.Options.Truth).
+func (c *Control) Truth() ([]sim.TruthRecord, error) {
+	var out []sim.TruthRecord
+	err := c.do("GET", "/__sim/truth", nil, &out)
+	return out, err
 }
 
 // SwapPendingIDs gives every pending tmp_ message its permanent id now, shown the given way.

@@ -23,15 +23,16 @@ func (s *Server) CreateConversation(nc NewConversation) (Conversation, error) {
 	if err != nil {
 		return Conversation{}, fmt.Errorf("create conversation: %w", err)
 	}
-	s.publishLocked(event{Type: "sidebar", Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: "sidebar", Sidebar: s.pageSidebarLocked()})
 	return *c, nil
 }
 
-// Conversations lists the conversations in sidebar order, with snippets.
+// Conversations lists the conversations in sidebar order, with snippets; archived ones
+// (not in the sidebar) come last.
 func (s *Server) Conversations() []Conversation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sidebarLocked()
+	return s.listLocked(true)
 }
 
 // Messages returns every stored message of a conversation, oldest first (not only the
@@ -66,7 +67,7 @@ func (s *Server) Deliver(conv string, m Message) (Message, error) {
 	if m.Reaction != nil {
 		typ = "update"
 	}
-	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.pageSidebarLocked()})
 	out := *stored
 	out.Shape = v.Shape
 	return out, nil

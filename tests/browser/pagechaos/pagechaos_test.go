@@ -1,0 +1,184 @@
+package pagechaos
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clanker-desktop/clanker/app/demo/sim"
+	"github.com/clanker-desktop/clanker/tests/browser"
+)
+
+var (
+	seedsFlag = flag.Int("pagechaos.seeds", 0, "sweep this many seeds (base+1 .. base+seeds) instead of the fixed ones")
+	baseFlag  = flag.Uint64("pagechaos.base", 0, "the sweep's base")
+	seedFlag  = flag.Uint64("pagechaos.seed", 0, "play only this seed")
+	stepsFlag = flag.Int("pagechaos.steps", 30, "steps per seed")
+	parFlag   = flag.Int("pagechaos.parallel", 2, "seeds played at once (tabs of one browser)")
+	traceFlag = flag.Bool("pagechaos.trace", false, "log every seed's steps and violations even when it passes")
+)
+
+// fixedSeeds run in every `go test` (make test). Each runs 30 steps in well under a
+// minute together.
+var fixedSeeds = []uint64{1, 2, 3, 4}
+
+// knownFailures are the failure classes the bridge at this commit is known to have on
+// fixed seeds and scripted shapes (key "seed=N" or "shape=NAME"). Such a run must still fail
+// with every class listed (so the entry goes when the bridge is fixed) and with no other
+// class. It is filled from real runs; see SWEEPS.md.
+var knownFailures = map[string][]string{}
+
+// outcome is one seed's or shape's result.
+type outcome struct {
+	key        string
+	violations []violation
+	report     string
+	took       time.Duration
+	events     int
+}
+
+// judge fails t when the outcome differs from what knownFailures says.
+func judge(t *testing.T, o outcome) {
+	t.Helper()
+	got := classes(o.violations)
+	want := knownFailures[o.key]
+	slices.Sort(want)
+	switch {
+	case len(want) == 0 && len(got) > 0:
+		t.Errorf("%s broke %v:\n%s", o.key, got, o.report)
+	case len(want) > 0 && !slices.Equal(got, want):
+		t.Errorf("%s is listed in knownFailures with %v but failed with %v: update the table (a class that no longer fails means a fix landed; a new one is a new failure)\n%s",
+			o.key, want, got, o.report)
+	case len(want) > 0:
+		t.Logf("%s failed as known with %v (%d violations)", o.key, got, len(o.violations))
+	}
+}
+
+// playPlan runs one plan and checks it.
+func playPlan(t *testing.T, b *browser.Browser, key string, p sim.Plan) outcome {
+	t.Helper()
+	t0 := time.Now()
+	r := startRun(t, b, p)
+	t1 := time.Now()
+	if err := r.play(p.Steps); err != nil {
+		t.Fatalf("%s: the harness could not play the plan: %v", key, err)
+	}
+	t2 := time.Now()
+	if err := r.finish(); err != nil {
+		t.Fatalf("%s: the harness could not end the session: %v", key, err)
+	}
+	t3 := time.Now()
+	recs, err := r.truth()
+	if err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	w, err := r.world(recs)
+	if err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	if w.end, err = r.now(); err != nil {
+		t.Fatalf("%s: read the page's clock: %v", key, err)
+	}
+	evs := r.all()
+	vs := r.check(w, evs)
+	if *traceFlag {
+		t.Logf("%s: start %v, steps %v, end %v, truth and checks %v", key, t1.Sub(t0).Round(time.Millisecond),
+			t2.Sub(t1).Round(time.Millisecond), t3.Sub(t2).Round(time.Millisecond), time.Since(t3).Round(time.Millisecond))
+	}
+	return outcome{key: key, violations: vs, report: r.report(p, vs, recs), took: time.Since(t0), events: len(evs)}
+}
+
+// report says what broke and how to replay it, with the plan.
+func (r *run) report(p sim.Plan, vs []violation, recs []sim.TruthRecord) string {
+	var b strings.Builder
+	shown := map[string]int{}
+	for _, v := range vs {
+		if shown[v.Class]++; shown[v.Class] <= 5 {
+			fmt.Fprintf(&b, "  [%s] %s\n", v.Class, v.Detail)
+		}
+	}
+	for _, c := range classes(vs) {
+		if shown[c] > 5 {
+			fmt.Fprintf(&b, "  [%s] ... %d more like these\n", c, shown[c]-5)
+		}
+	}
+	fmt.Fprintf(&b, "replay: go test ./tests/browser/pagechaos -run 'TestPageBehaviours$' -pagechaos.seed=%d -pagechaos.steps=%d -v\n", p.Seed, len(p.Steps))
+	fmt.Fprintf(&b, "variants: %s\nconversations:", p.VariantList())
+	for i, id := range r.w.IDs {
+		fmt.Fprintf(&b, " c%d=%s", i, id)
+	}
+	fmt.Fprintf(&b, "\nsteps:\n")
+	for i, s := range r.played {
+		fmt.Fprintf(&b, "  %3d  %s\n", i, s)
+	}
+	var behaved int
+	for _, rec := range recs {
+		if rec.Kind == sim.TruthBehave {
+			behaved++
+		}
+	}
+	fmt.Fprintf(&b, "%d bridge events, %d truth records (%d behaviours carried out)\n", len(r.all()), len(recs), behaved)
+	return b.String()
+}
+
+// TestPageBehaviours plays seeded combinations of page behaviours through the real bridge
+// and checks its events against the simulator's ground truth: the fixed seeds, or a sweep
+// with -pagechaos.seeds (make pagechaos).
+func TestPageBehaviours(t *testing.T) {
+	seeds := fixedSeeds
+	switch {
+	case *seedFlag != 0:
+		seeds = []uint64{*seedFlag}
+	case *seedsFlag > 0:
+		seeds = nil
+		for i := 1; i <= *seedsFlag; i++ {
+			seeds = append(seeds, *baseFlag+uint64(i))
+		}
+	}
+	sweep := *seedsFlag > 0
+	b := browser.New(t)
+	start := time.Now()
+	var mu sync.Mutex
+	failed := map[string][]uint64{}
+	var events int
+	sem := make(chan struct{}, max(1, *parFlag))
+	t.Run("seeds", func(t *testing.T) {
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				p := sim.NewPlan(seed, *stepsFlag)
+				o := playPlan(t, b, fmt.Sprintf("seed=%d", seed), p)
+				mu.Lock()
+				events += o.events
+				for _, c := range classes(o.violations) {
+					failed[c] = append(failed[c], seed)
+				}
+				mu.Unlock()
+				if *traceFlag || (sweep && len(o.violations) > 0) {
+					t.Logf("seed %d (%v, %d events, variants %s): %v\n%s", seed, o.took.Round(time.Millisecond), o.events, p.VariantList(), classes(o.violations), o.report)
+				}
+				if sweep {
+					return // a sweep records failures (below) instead of judging each seed
+				}
+				judge(t, o)
+			})
+		}
+	})
+	var lines []string
+	for c, ss := range failed {
+		slices.Sort(ss)
+		lines = append(lines, fmt.Sprintf("%s: %d seeds %v", c, len(ss), ss))
+	}
+	slices.Sort(lines)
+	t.Logf("%d seeds (%d..%d) x %d steps in %v, %d bridge events; failures by class:\n  %s",
+		len(seeds), seeds[0], seeds[len(seeds)-1], *stepsFlag, time.Since(start).Round(time.Second), events, strings.Join(append(lines, fmt.Sprintf("(%d classes)", len(lines))), "\n  "))
+	if sweep && len(failed) > 0 {
+		t.Errorf("the sweep found failures; record them in tests/browser/pagechaos/SWEEPS.md")
+	}
+}

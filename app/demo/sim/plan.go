@@ -76,8 +76,11 @@ type PlanConversation struct {
 
 // Plan is one generated session.
 type Plan struct {
-	Seed          uint64             `json:"seed"`
-	Variants      []Variant          `json:"variants"`
+	Seed     uint64    `json:"seed"`
+	Variants []Variant `json:"variants"`
+	// LingerMS is how long old panes stay hidden with VariantLinger (Options.LingerMS): from
+	// a transition's moment to a page stack that keeps them for seconds.
+	LingerMS      int                `json:"lingerMs"`
 	Conversations []PlanConversation `json:"conversations"`
 	Steps         []PlanStep         `json:"steps"`
 }
@@ -108,6 +111,7 @@ func NewPlan(seed uint64, n int) Plan {
 			p.Variants = append(p.Variants, v)
 		}
 	}
+	p.LingerMS = []int{400, 1000, 3000, 10000}[r.IntN(4)]
 	live := len(planCast) - 1 // conversations in the sidebar (the last of the cast is archived)
 	current := 0              // the test opens conversation 0 first
 	msgs := map[int]int{}     // messages delivered so far per conversation

@@ -27,6 +27,9 @@ const (
 	// TruthArrive: message ID of Conv reached the page. Shown is true when the page drew it
 	// at once at the live end of the conversation it showed: a message the bridge owes Go.
 	TruthArrive = "arrive"
+	// TruthUpdate: a reaction to message ID of Conv reached the page; Shown is true when its
+	// row was on the page of the open conversation and changed there.
+	TruthUpdate = "update"
 	// TruthSnippet: the real sidebar drew Snippet as Conv's snippet.
 	TruthSnippet = "snippet"
 	// TruthBehave: the page carried out a behaviour (Detail says which and how).

@@ -13,15 +13,15 @@ import (
 
 // Failure classes: each is one way the bridge can tell Go something untrue or nothing.
 const (
-	classProtocol     = "protocol"          // an event Go refuses
-	classOldAsNew     = "old-as-new"        // a message that was there when the visit began reported as new
-	classAgainAsNew   = "again-as-new"      // a message reported as new after it was already reported
+	classProtocol     = "protocol"           // an event Go refuses
+	classOldAsNew     = "old-as-new"         // a message that was there when the visit began reported as new
+	classAgainAsNew   = "again-as-new"       // a message reported as new after it was already reported
 	classWrongConv    = "wrong-conversation" // a row, header or sender of another conversation reported for this one
-	classIDSwap       = "id-swap"           // a real message id reported as renamed to another
-	classWrongContent = "wrong-content"     // a message reported with another message's text
-	className         = "name"              // a name not as a person reads it
-	classSidebar      = "sidebar"           // something other than the real conversation list reported as the sidebar
-	classMissed       = "missed"            // a message drawn at the live end never reported, or a visit never settled
+	classIDSwap       = "id-swap"            // a real message id reported as renamed to another
+	classWrongContent = "wrong-content"      // a message reported with another message's text
+	className         = "name"               // a name not as a person reads it
+	classSidebar      = "sidebar"            // something other than the real conversation list reported as the sidebar
+	classMissed       = "missed"             // a message drawn at the live end never reported, or a visit never settled
 )
 
 // violation is one broken property.
@@ -53,6 +53,7 @@ type world struct {
 	created  map[string]bool
 	visits   map[string][]visit
 	arrive   map[string]sim.TruthRecord // message id -> its arrival at the page
+	updates  []sim.TruthRecord          // reactions that reached the page
 	snippets map[string]map[string]bool // conversation -> every snippet the real sidebar drew, as read
 	end      float64                    // the page time when the run ended
 }
@@ -97,6 +98,8 @@ func (r *run) world(recs []sim.TruthRecord) (*world, error) {
 			if _, seen := w.arrive[rec.ID]; !seen {
 				w.arrive[rec.ID] = rec
 			}
+		case sim.TruthUpdate:
+			w.updates = append(w.updates, rec)
 		case sim.TruthSnippet:
 			if w.snippets[rec.Conv] == nil {
 				w.snippets[rec.Conv] = map[string]bool{}
@@ -230,6 +233,32 @@ func (r *run) check(w *world, evs []bridgeEvent) []violation {
 			bad(classMissed, a.ID, "message %s of %s drawn at the live end was reported only %.0f ms later (bound %v)", a.ID, r.label(a.Conv), at-a.T, liveBound)
 		} else {
 			bad(classMissed, a.ID, "message %s of %s (%q) drawn at the live end was never reported in the %.0f ms the page showed it", a.ID, r.label(a.Conv), w.msgs[a.ID].text, end-a.T)
+		}
+	}
+	// A reaction the page drew on a row of the open conversation is reported (an update, or
+	// the row in a settled conversation) within the bound.
+	for _, u := range w.updates {
+		if !u.Shown {
+			continue
+		}
+		v, ok := w.visitAt(u.Conv, u.T)
+		if !ok || math.Min(v.leave, w.end)-u.T < bound {
+			continue
+		}
+		reported := false
+		for _, e := range evs {
+			if e.T < u.T || e.T > u.T+bound || e.Err != nil {
+				continue
+			}
+			switch ev := e.Env.Event.(type) {
+			case protocol.MessageUpdate:
+				reported = reported || ev.ConversationID == u.Conv && ev.Message.ID == u.ID
+			case protocol.Conversation:
+				reported = reported || ev.ConversationID == u.Conv && mentions(e, u.ID)
+			}
+		}
+		if !reported {
+			bad(classMissed, "update "+u.ID+fmt.Sprint(u.T), "a reaction to message %s of %s (%q), drawn on its row, was never reported", u.ID, r.label(u.Conv), w.msgs[u.ID].text)
 		}
 	}
 	// Every visit that lasted the bound was settled: the bridge reported the conversation.

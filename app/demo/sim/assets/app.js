@@ -901,7 +901,7 @@
       last = Math.max(last, nl);
     }
     liveMarkers();
-    if (!wasLive && atLive()) truth({ kind: 'live', conv: current });
+    if (!wasLive && !opts.appending && atLive()) truth({ kind: 'live', conv: current });
   }
 
   // appendLive draws a row that just arrived, if the view is at its live end, and keeps the
@@ -911,9 +911,9 @@
     if (!shown || !list() || last !== rows.length - 1) return false;
     var n = rows.length;
     if (variants.recycle || variants['index-keyed']) {
-      setRange(Math.max(first, n - st.window), n, true);
+      setRange(Math.max(first, n - st.window), n, true, { appending: true });
     } else {
-      setRange(first, n, true);
+      setRange(first, n, true, { appending: true });
       if (last - first > st.window) setRange(last - st.window, last, false);
     }
     return true;
@@ -1194,13 +1194,14 @@
       case 'message':
       case 'update':
       case 'swap':
+        var kind = ev.type === 'message' ? 'arrive' : ev.type === 'update' ? 'update' : '';
         if (variants.unrecognised || ev.conversation !== current || !rowsReady) {
-          if (ev.type === 'message' && ev.row) truth({ kind: 'arrive', conv: ev.conversation, id: ev.row.id, shown: false });
+          if (kind && ev.row) truth({ kind: kind, conv: ev.conversation, id: ev.row.id, shown: false });
           if (!variants.unrecognised && ev.conversation === current) convQueue.push(ev);
           return;
         }
         var drawn = applyRow(ev);
-        if (ev.type === 'message' && ev.row) truth({ kind: 'arrive', conv: ev.conversation, id: ev.row.id, shown: drawn });
+        if (kind && ev.row) truth({ kind: kind, conv: ev.conversation, id: ev.row.id, shown: drawn });
         return;
       case 'draft': {
         var box = composeBox();
@@ -1225,7 +1226,8 @@
   }
 
   // applyRow applies a row event of the open conversation; for a new message it returns
-  // whether the row was drawn at the live end.
+  // whether the row was drawn at the live end, for a reaction whether the row it changed is
+  // on the page.
   function applyRow(ev) {
     var l = list();
     if (ev.type === 'message') {
@@ -1265,7 +1267,7 @@
     var chip = core.querySelector('.reactions');
     chip.textContent = ev.row.reactions || '';
     chip.classList.toggle('empty', !ev.row.reactions);
-    return false;
+    return wrapper.isConnected && list() && list().isConnected;
   }
 
   boot();

@@ -135,9 +135,9 @@ const (
 	// VariantClearSilently empties the compose box after a send by setting its value, with
 	// no input event (a framework's model binding).
 	VariantClearSilently Variant = "clear-silently"
-	// VariantRestoreDraft keeps each conversation's unsent draft and puts it back in the box
-	// by script, with no event, when the conversation is opened again (or its pane is drawn
-	// again).
+	// VariantRestoreDraft keeps each conversation's unsent draft and, when the conversation
+	// is opened again, puts it back into the (empty) box by script with no event, 300-1200 ms
+	// after the rows are drawn, as a page that loads stored drafts does.
 	VariantRestoreDraft Variant = "restore-draft"
 )
 

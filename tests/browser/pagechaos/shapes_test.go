@@ -152,4 +152,3 @@ func TestPageShapes(t *testing.T) {
 		})
 	}
 }
-

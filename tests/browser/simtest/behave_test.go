@@ -499,7 +499,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 	})
 
 	run("restore-draft puts the draft back without events", func(t *testing.T) {
-		e := startIn(t, b, sim.Options{Variants: []sim.Variant{sim.VariantRestoreDraft}})
+		e := startIn(t, b, sim.Options{Variants: []sim.Variant{sim.VariantRestoreDraft}, Truth: true})
 		jane, bob := e.conv(sim.DemoJane), e.conv(sim.DemoBob)
 		e.openConv(jane.ID)
 		browser.Run(t, e.ctx, "type a draft", chromedp.SendKeys(boxSel, "half a thought", chromedp.ByQuery))
@@ -512,6 +512,22 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.wait(fmt.Sprintf(`document.body.getAttribute('data-sim-shown') === %q`, jane.ID))
+		e.wait(`document.querySelector('[data-e2e-message-input-box]').value !== ''`)
+		// On the page's clock: the draft comes back after the rows, as a stored draft does.
+		restored := e.truthHas("the draft restored", func(r sim.TruthRecord) bool { return r.Detail == "restore-draft" && r.Conv == jane.ID })
+		recs, err := e.ctl.Truth()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live sim.TruthRecord
+		for _, r := range recs {
+			if r.Kind == sim.TruthLive && r.Conv == jane.ID && r.T < restored.T {
+				live = r // the last time Jane's rows were drawn before the draft came back
+			}
+		}
+		if live.T == 0 || restored.T-live.T < 300 {
+			t.Errorf("the draft came back %.0f ms after the rows; want 300 ms or more", restored.T-live.T)
+		}
 		var res struct {
 			Value  string
 			Events int

@@ -441,6 +441,9 @@
     }).then(function () {
       if (token !== openToken || !rowsReady) return;
       renderRows(how.back || 0);
+      if (variants['restore-draft']) {
+        setTimeout(function () { if (token === openToken) restoreDraft(id); }, 300 + Math.floor(rng() * 900));
+      }
       if (how.deferUrl) {
         setTimeout(function () {
           if (token !== openToken) return;
@@ -505,10 +508,8 @@
       })));
     }
     // A pane drawn again for the same conversation keeps what the box held (the framework's
-    // model); a conversation opened again gets its saved draft with restore-draft. Neither
-    // fires an event.
+    // model), without an event.
     if (c && lingerMs !== undefined && oldDraft) writeDraft(composeBox(), oldDraft);
-    else if (c) restoreDraft(c.id);
   }
 
   function makeList() {
@@ -537,7 +538,6 @@
     setText(btn, kind);
     setAttr(btn, 'aria-label', 'Send ' + kind);
     writeDraft(composeBox(), '');
-    restoreDraft(c.id);
     document.body.setAttribute('data-sim-conversation', c.id);
   }
 
@@ -551,10 +551,16 @@
     if (text) drafts[current] = text; else delete drafts[current];
   }
 
+  // restoreDraft puts a conversation's saved draft back into an empty box, as a page does
+  // once it has loaded the conversation's stored draft: after its rows, with no event.
   function restoreDraft(id) {
-    if (!variants['restore-draft'] || !drafts[id]) return;
+    if (!variants['restore-draft'] || !drafts[id] || current !== id) return;
     var box = composeBox();
-    if (box) writeDraft(box, drafts[id]);
+    if (box && !readDraft(box)) {
+      writeDraft(box, drafts[id]);
+      truth({ kind: 'behave', conv: id, detail: 'restore-draft' });
+    }
+    delete drafts[id];
   }
 
   // ---- message rows ---------------------------------------------------------------------------

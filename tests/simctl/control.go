@@ -94,6 +94,11 @@ func Routes(s *sim.Server, mux *http.ServeMux) {
 	}) (any, error) {
 		return nil, s.SetVariant(in.Variants...)
 	}))
+	mux.HandleFunc("POST /__sim/linger", route(func(_ *http.Request, in struct {
+		MS int `json:"ms"`
+	}) (any, error) {
+		return nil, s.SetLinger(in.MS)
+	}))
 	mux.HandleFunc("POST /__sim/hold", route(func(_ *http.Request, _ struct{}) (any, error) {
 		s.HoldPages()
 		return nil, nil
@@ -295,6 +300,12 @@ func (c *Control) SetVariant(vs ...sim.Variant) error {
 		vs = []sim.Variant{}
 	}
 	return c.do("POST", "/__sim/variant", map[string][]sim.Variant{"variants": vs}, nil)
+}
+
+// SetLinger sets how long the linger variant keeps old panes, in milliseconds, and
+// re-renders pages.
+func (c *Control) SetLinger(ms int) error {
+	return c.do("POST", "/__sim/linger", map[string]int{"ms": ms}, nil)
 }
 
 // HoldPages keeps pages loaded from now on blank (no app drawn) until ReleasePages.

@@ -23,6 +23,7 @@
 //	GET  /__sim/sent, /__sim/rejected         -> [Send]
 //	POST /__sim/reset
 //	POST /__sim/variant                       {variants: ["slow", ...]}
+//	POST /__sim/linger                        {ms}: how long the linger variant keeps old panes
 //	POST /__sim/hold, /__sim/release          pages stay blank (no app drawn) until released
 //	GET  /__sim/status                        -> Status
 //

@@ -171,6 +171,20 @@ func (s *Server) SetVariant(vs ...Variant) error {
 	return nil
 }
 
+// SetLinger sets how long VariantLinger keeps an old pane (1..60000 ms) and makes the pages
+// render again. With SetVariant(VariantLinger) a full-app test selects the lingering panes of
+// issue 33 on a running simulator.
+func (s *Server) SetLinger(ms int) error {
+	if ms < 1 || ms > 60000 {
+		return fmt.Errorf("set linger: %d ms is not 1..60000", ms)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.LingerMS = ms
+	s.publishLocked(event{Type: "reload"})
+	return nil
+}
+
 // HoldPages keeps pages that load from now on from drawing the app: their request for the
 // state waits until ReleasePages, so the document stays blank. It stands for a machine so slow
 // that the app appears later than any fixed threshold, for as long as a test needs, without a

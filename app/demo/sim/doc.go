@@ -50,6 +50,7 @@
 //	Sent() / Rejected() []Send  // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
 //	Reset()                     // clock, ids, demo content, logs, variants, sign-in; pages re-render
 //	SetVariant(vs ...Variant)   // replace active variants; pages re-render
+//	SetLinger(ms)               // how long VariantLinger keeps old panes; pages re-render
 //	HoldPages() / ReleasePages() // pages loaded while held stay blank until released
 //	Status() Status             // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
 //

@@ -210,9 +210,19 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 	// Issue 28 and 33: the pane drawn again, the old one lingering hidden; quick switches
 	// leave one hidden pane per conversation, the newest pane first.
 	run("panes linger hidden after a re-render and quick switches", func(t *testing.T) {
-		e := startIn(t, b, sim.Options{Variants: []sim.Variant{sim.VariantLinger}, LingerMS: 2500})
+		// Selected on the running page, as a full-app test selects it (issue 33).
+		e := startIn(t, b, sim.Options{})
 		jane, bob, fam := e.conv(sim.DemoJane), e.conv(sim.DemoBob), e.conv(sim.DemoFamily)
 		e.openConv(jane.ID)
+		for _, set := range []func() error{func() error { return e.ctl.SetLinger(2500) }, func() error { return e.ctl.SetVariant(sim.VariantLinger) }} {
+			e.eval(`window.__pane = document.querySelector('[data-e2e-conversation-container]'); return true;`, &ok)
+			if err := set(); err != nil {
+				t.Fatal(err)
+			}
+			// The page draws itself again: a new pane, with Jane's rows.
+			e.wait(fmt.Sprintf(`(() => { const p = document.querySelector('[data-e2e-conversation-container]');
+			  return !!p && p !== window.__pane && document.body.getAttribute('data-sim-shown') === %q; })()`, jane.ID))
+		}
 		want := ids(e.stored(jane.ID))
 		e.behave(sim.Behaviour{Kind: sim.BehaveRerenderPane, MS: 2500})
 		type paneInfo struct {

@@ -52,15 +52,18 @@ type world struct {
 	archived map[string]bool
 	created  map[string]bool
 	visits   map[string][]visit
-	arrive   map[string]sim.TruthRecord // message id -> its arrival at the page
-	updates  []sim.TruthRecord          // reactions that reached the page
-	snippets map[string]map[string]bool // conversation -> every snippet the real sidebar drew, as read
-	end      float64                    // the page time when the run ended
+	// firstLive is when the page first drew each conversation's newest row: from then on the
+	// bridge had seen it at its live end, and what arrives later is new.
+	firstLive map[string]float64
+	arrive    map[string]sim.TruthRecord // message id -> its arrival at the page
+	updates   []sim.TruthRecord          // reactions that reached the page
+	snippets  map[string]map[string]bool // conversation -> every snippet the real sidebar drew, as read
+	end       float64                    // the page time when the run ended
 }
 
 func (r *run) world(recs []sim.TruthRecord) (*world, error) {
 	w := &world{msgs: map[string]truthMsg{}, convName: map[string]string{}, parts: map[string][]string{},
-		archived: map[string]bool{}, created: map[string]bool{}, visits: map[string][]visit{},
+		archived: map[string]bool{}, created: map[string]bool{}, visits: map[string][]visit{}, firstLive: map[string]float64{},
 		arrive: map[string]sim.TruthRecord{}, snippets: map[string]map[string]bool{}}
 	for _, c := range r.s.Conversations() {
 		w.convName[c.ID] = c.Name
@@ -90,6 +93,10 @@ func (r *run) world(recs []sim.TruthRecord) (*world, error) {
 		switch rec.Kind {
 		case sim.TruthOpen:
 			w.visits[rec.Conv] = append(w.visits[rec.Conv], visit{open: rec.T, leave: math.Inf(1), at: rec.At})
+		case sim.TruthLive:
+			if _, ok := w.firstLive[rec.Conv]; !ok {
+				w.firstLive[rec.Conv] = rec.T
+			}
 		case sim.TruthLeave:
 			if vs := w.visits[rec.Conv]; len(vs) > 0 && math.IsInf(vs[len(vs)-1].leave, 1) {
 				vs[len(vs)-1].leave = rec.T
@@ -166,15 +173,21 @@ func (r *run) check(w *world, evs []bridgeEvent) []violation {
 			c, m := ev.ConversationID, ev.Message
 			r.checkMessage(w, bad, c, m, "message")
 			if tm, ok := w.msgs[m.ID]; ok && tm.conv == c {
+				// Truly new is what arrived after the page first showed the conversation at
+				// its live end; everything else was history when the bridge first saw it.
 				v, inVisit := w.visitAt(c, e.T)
 				arr, arrived := w.arrive[m.ID]
+				live, seenLive := w.firstLive[c]
 				switch {
 				case !inVisit:
 					bad(classWrongConv, "novisit "+m.ID, "message %s reported new for %s, which the page never opened", m.ID, r.label(c))
-				case !arrived || arr.T < v.open:
+				case !arrived || !seenLive || arr.T < live:
 					when := "before the page loaded"
-					if arrived {
-						when = fmt.Sprintf("%.0f ms before the visit began", v.open-arr.T)
+					switch {
+					case arrived && !seenLive:
+						when = "while the page had never shown the conversation's newest row"
+					case arrived:
+						when = fmt.Sprintf("%.0f ms before the page first showed the conversation's newest row", live-arr.T)
 					}
 					bad(classOldAsNew, m.ID, "message %s of %s (%q) reported new at +%.0f ms into a visit (%s), but it arrived %s",
 						m.ID, r.label(c), tm.text, e.T-v.open, v.at, when)

@@ -7,8 +7,9 @@
 // with bidi marks) and a session of messages, switches and behaviours; the real bridge bundle
 // runs in headless Chromium, and its events are checked against the simulator's ground truth:
 //
-//   - no old message is ever reported as new (a `message` event for a message that was there
-//     when the page began the visit, or one already reported);
+//   - no old message is ever reported as new: a `message` event only for a message that
+//     arrived after the page first showed its conversation at the live end (truly new), and
+//     only if no earlier event carried it;
 //   - no row is attributed to the wrong conversation, no real message id is renamed;
 //   - every name (senders, reactors, header, sidebar) equals the name as a person reads it;
 //   - the sidebar is the real conversation list, never search results;

@@ -24,8 +24,6 @@ func deliver(conv int, from, text string, after int) sim.PlanStep {
 	return sim.PlanStep{Kind: sim.StepDeliver, Conv: conv, From: from, Text: text, After: after}
 }
 
-func wait(ms int) sim.PlanStep { return sim.PlanStep{Kind: sim.StepWait, MS: ms} }
-
 func click(conv, after int) sim.PlanStep {
 	return sim.PlanStep{Kind: sim.StepClick, Conv: conv, After: after}
 }

@@ -214,7 +214,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		e := startIn(t, b, sim.Options{})
 		jane, bob, fam := e.conv(sim.DemoJane), e.conv(sim.DemoBob), e.conv(sim.DemoFamily)
 		e.openConv(jane.ID)
-		for _, set := range []func() error{func() error { return e.ctl.SetLinger(2500) }, func() error { return e.ctl.SetVariant(sim.VariantLinger) }} {
+		for _, set := range []func() error{func() error { return e.ctl.SetLinger(8000) }, func() error { return e.ctl.SetVariant(sim.VariantLinger) }} {
 			e.eval(`window.__pane = document.querySelector('[data-e2e-conversation-container]'); return true;`, &ok)
 			if err := set(); err != nil {
 				t.Fatal(err)
@@ -224,7 +224,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			  return !!p && p !== window.__pane && document.body.getAttribute('data-sim-shown') === %q; })()`, jane.ID))
 		}
 		want := ids(e.stored(jane.ID))
-		e.behave(sim.Behaviour{Kind: sim.BehaveRerenderPane, MS: 2500})
+		e.behave(sim.Behaviour{Kind: sim.BehaveRerenderPane, MS: 8000})
 		type paneInfo struct {
 			Hidden, Display string
 			IDs, Header     []string

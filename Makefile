@@ -12,7 +12,7 @@ PKGS       ?= ./...
 # the installer's clanker.exe with, so make check builds the same files.
 WINDOWS_TAGS := desktop,production,$(TAGS),wv2runtime.download
 
-.PHONY: all deps check fmt run demo test test-unit test-windows bench chaos fuzz sim generate screenshots clean
+.PHONY: all deps check fmt run demo test test-unit test-windows bench chaos pagechaos fuzz sim generate screenshots clean
 
 all: test
 
@@ -106,6 +106,15 @@ chaos:
 	@echo "chaos: base $(BASE), $(SEEDS) seeds (BASE+1 .. BASE+SEEDS; the run prints the exact range)"
 	@set -o pipefail; go test -tags $(TAGS) -count=1 -timeout 120m ./tests/chaos -run '^TestChaosSeedsKeepEveryInvariant$$' \
 	  -seeds=$(SEEDS) -base=$(BASE) -v 2>&1 | grep -Ev '^ *(=== (RUN|PAUSE|CONT|NAME)|--- PASS)'
+
+## pagechaos: the bridge's property test on the simulator's page-behaviour generator: seeds
+## BASE+1..BASE+SEEDS, PAR at once (make test plays the fixed seeds and the scripted shapes);
+## record sweeps in tests/browser/pagechaos/SWEEPS.md
+PAR ?= 2
+pagechaos:
+	@echo "pagechaos: base $(BASE), $(SEEDS) seeds (BASE+1 .. BASE+SEEDS), $(PAR) at once, at $$(git rev-parse --short HEAD)"
+	@set -o pipefail; go test -tags $(TAGS) -count=1 -timeout 1200m ./tests/browser/pagechaos -run '^TestPageBehaviours$$' \
+	  -pagechaos.seeds=$(SEEDS) -pagechaos.base=$(BASE) -pagechaos.parallel=$(PAR) -v 2>&1 | grep -Ev '^ *(=== (RUN|PAUSE|CONT|NAME)|--- PASS)'
 
 ## fuzz: run every fuzz target (of PKGS) for FUZZTIME each (their seed corpora run in make test). A failing
 ## target does not stop the run: every failing one is listed at the end and the exit code is 1.

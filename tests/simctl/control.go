@@ -68,6 +68,12 @@ func Routes(s *sim.Server, mux *http.ServeMux) {
 	}) (any, error) {
 		return nil, s.LoadOlder(in.Count)
 	}))
+	mux.HandleFunc("POST /__sim/behave", route(func(_ *http.Request, b sim.Behaviour) (any, error) {
+		return nil, s.Behave(b)
+	}))
+	mux.HandleFunc("GET /__sim/truth", route(func(_ *http.Request, _ struct{}) (any, error) {
+		return s.Truth(), nil
+	}))
 	mux.HandleFunc("POST /__sim/swap-pending", route(func(_ *http.Request, in struct {
 		Mode sim.SwapMode `json:"mode"`
 	}) (any, error) {
@@ -87,6 +93,11 @@ func Routes(s *sim.Server, mux *http.ServeMux) {
 		Variants []sim.Variant `json:"variants"`
 	}) (any, error) {
 		return nil, s.SetVariant(in.Variants...)
+	}))
+	mux.HandleFunc("POST /__sim/linger", route(func(_ *http.Request, in struct {
+		MS int `json:"ms"`
+	}) (any, error) {
+		return nil, s.SetLinger(in.MS)
 	}))
 	mux.HandleFunc("POST /__sim/hold", route(func(_ *http.Request, _ struct{}) (any, error) {
 		s.HoldPages()
@@ -247,6 +258,18 @@ func (c *Control) LoadOlder(n int) error {
 	return c.do("POST", "/__sim/load-older", map[string]int{"count": n}, nil)
 }
 
+// Behave makes the page carry out one behaviour (see sim.Behaviour).
+func (c *Control) Behave(b sim.Behaviour) error {
+	return c.do("POST", "/__sim/behave", b, nil)
+}
+
+// Truth returns the page's ground-truth records so far (sim.Options.Truth).
+func (c *Control) Truth() ([]sim.TruthRecord, error) {
+	var out []sim.TruthRecord
+	err := c.do("GET", "/__sim/truth", nil, &out)
+	return out, err
+}
+
 // SwapPendingIDs gives every pending tmp_ message its permanent id now, shown the given way.
 func (c *Control) SwapPendingIDs(mode sim.SwapMode) ([]sim.Swap, error) {
 	var out []sim.Swap
@@ -277,6 +300,12 @@ func (c *Control) SetVariant(vs ...sim.Variant) error {
 		vs = []sim.Variant{}
 	}
 	return c.do("POST", "/__sim/variant", map[string][]sim.Variant{"variants": vs}, nil)
+}
+
+// SetLinger sets how long the linger variant keeps old panes, in milliseconds, and
+// re-renders pages.
+func (c *Control) SetLinger(ms int) error {
+	return c.do("POST", "/__sim/linger", map[string]int{"ms": ms}, nil)
 }
 
 // HoldPages keeps pages loaded from now on blank (no app drawn) until ReleasePages.

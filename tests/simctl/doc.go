@@ -11,16 +11,19 @@
 // # HTTP control API (loopback clients only; JSON bodies; errors are 4xx with a plain sentence)
 //
 //	GET  /__sim/conversations                 -> [Conversation]
-//	POST /__sim/conversations                 {name?, participants[], pinned?, muted?, rcs?} -> Conversation
+//	POST /__sim/conversations                 {name?, participants[], pinned?, muted?, rcs?, archived?} -> Conversation
 //	GET  /__sim/conversations/{id}/messages   -> [Message]
 //	POST /__sim/deliver                       {conversation, message: Message} -> Message
 //	POST /__sim/draft                         {text}
 //	POST /__sim/click                         {conversation}
 //	POST /__sim/load-older                    {count}
+//	POST /__sim/behave                        Behaviour {kind, n?, ms?, conversation?, query?, seed?}
+//	GET  /__sim/truth                         -> [TruthRecord] (with Options.Truth)
 //	POST /__sim/swap-pending                  {mode: "in-place"|"replace"} -> [Swap]
 //	GET  /__sim/sent, /__sim/rejected         -> [Send]
 //	POST /__sim/reset
 //	POST /__sim/variant                       {variants: ["slow", ...]}
+//	POST /__sim/linger                        {ms}: how long the linger variant keeps old panes
 //	POST /__sim/hold, /__sim/release          pages stay blank (no app drawn) until released
 //	GET  /__sim/status                        -> Status
 //

@@ -23,15 +23,16 @@ func (s *Server) CreateConversation(nc NewConversation) (Conversation, error) {
 	if err != nil {
 		return Conversation{}, fmt.Errorf("create conversation: %w", err)
 	}
-	s.publishLocked(event{Type: "sidebar", Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: "sidebar", Sidebar: s.pageSidebarLocked()})
 	return *c, nil
 }
 
-// Conversations lists the conversations in sidebar order, with snippets.
+// Conversations lists the conversations in sidebar order, with snippets; archived ones
+// (not in the sidebar) come last.
 func (s *Server) Conversations() []Conversation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sidebarLocked()
+	return s.listLocked(true)
 }
 
 // Messages returns every stored message of a conversation, oldest first (not only the
@@ -66,7 +67,7 @@ func (s *Server) Deliver(conv string, m Message) (Message, error) {
 	if m.Reaction != nil {
 		typ = "update"
 	}
-	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: typ, Conversation: conv, Row: &v, Sidebar: s.pageSidebarLocked()})
 	out := *stored
 	out.Shape = v.Shape
 	return out, nil
@@ -166,6 +167,20 @@ func (s *Server) SetVariant(vs ...Variant) error {
 	s.variants = slices.Clone(vs)
 	s.signedIn = !s.hasVariant(VariantSignedOut)
 	s.signInOrigin = ""
+	s.publishLocked(event{Type: "reload"})
+	return nil
+}
+
+// SetLinger sets how long VariantLinger keeps an old pane (1..60000 ms) and makes the pages
+// render again. With SetVariant(VariantLinger) a full-app test selects the lingering panes of
+// issue 33 on a running simulator.
+func (s *Server) SetLinger(ms int) error {
+	if ms < 1 || ms > 60000 {
+		return fmt.Errorf("set linger: %d ms is not 1..60000", ms)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.LingerMS = ms
 	s.publishLocked(event{Type: "reload"})
 	return nil
 }

@@ -19,7 +19,8 @@
 // ConfirmAfter (tmp_ → UUID delay, default 1 s, negative = only on SwapPendingIDs), SwapMode
 // (automatic swaps: SwapInPlace default, or SwapReplace), SlowDelay (VariantSlow, default 3 s),
 // Variants, Logger, Mount (extra routes on the app origin; the tests mount their JSON control API
-// there, which the app itself never serves), Script (scripted friends, off by default).
+// there, which the app itself never serves), Script (scripted friends, off by default), LingerMS
+// (VariantLinger, default 400), Truth (the page reports its ground truth, see below).
 //
 // # Script (the demo's friends)
 //
@@ -35,24 +36,63 @@
 // State changes, in process (errors are sentences; a missing conversation is an
 // UnknownConversationError):
 //
-//	CreateConversation(NewConversation{Name, Participants, Pinned, Muted, RCS}) (Conversation, error)
-//	Conversations()             // sidebar order, with Snippet, Unread, Time
+//	CreateConversation(NewConversation{Name, Participants, Pinned, Muted, RCS, Archived}) (Conversation, error)
+//	Conversations()             // sidebar order, with Snippet, Unread, Time; archived ones last
 //	Messages(conv) ([]Message, error)            // every stored row, not only the DOM window
 //	Deliver(conv, Message{From, Text, Image, ReplyTo, Tombstone, Attachment, TimeOnlyLabel, Status})
 //	Deliver(conv, Message{Reaction: &Reaction{Target: msgID, From: "Jane Doe", Kind: "love"}})
 //	UserTypesDraft(text)        // the page focuses the compose box, sets the draft, fires input
 //	ClickConversation(conv)     // the page calls .click() on the sidebar link (SPA navigation)
 //	LoadOlder(n)                // the page inserts up to n older rows at the top
+//	Behave(Behaviour{Kind, N, MS, Conversation, Query, Seed}) // one page behaviour (below)
+//	Truth() / TruthComplete(n)  // the page's ground-truth records (Options.Truth)
 //	SwapPendingIDs(SwapInPlace|SwapReplace) ([]Swap, error)
 //	Sent() / Rejected() []Send  // {Conversation, Text, Trusted, Via, MessageID, At, Wall}
 //	Reset()                     // clock, ids, demo content, logs, variants, sign-in; pages re-render
 //	SetVariant(vs ...Variant)   // replace active variants; pages re-render
+//	SetLinger(ms)               // how long VariantLinger keeps old panes; pages re-render
 //	HoldPages() / ReleasePages() // pages loaded while held stay blank until released
 //	Status() Status             // SignedIn, Variants, OpenConversation, SignInOrigin, Pages, Pending
 //
-// UserTypesDraft, ClickConversation and LoadOlder are carried out by the page, so they fail with
-// ErrNoPage when no page is connected; they return when the command is sent, so wait on the DOM
-// after.
+// UserTypesDraft, ClickConversation, LoadOlder and Behave are carried out by the page, so they
+// fail with ErrNoPage when no page is connected; they return when the command is sent, so wait on
+// the DOM after.
+//
+// # Page behaviours and ground truth (issue 28)
+//
+// Behaviour variants make the page act as a virtual-scrolling chat page may: recycle (a view
+// cache: a fixed rendered range that slides, elements of leaving rows reused for entering ones,
+// some inserted still showing their old message), index-keyed (elements keyed by position,
+// rewritten in place), linger (old panes stay hidden with aria-hidden and display:none after a
+// switch, the new pane drawn first, its header late), reuse-pane (a switch rewrites the pane's
+// elements; the address changes before or after the rows), noise (date separators, a typing
+// indicator, placeholder rows whose core has no id until filled), bidi-names (names drawn with
+// isolates, direction marks and no-break spaces), labels-change (a live row's label is first
+// "Received at 3:04 PM.", then the full one). Behave runs one-shot behaviours: scroll-back,
+// scroll-down, jump-live, rerender-list (drawn again with N older rows on top), rerender-pane
+// (the old pane lingering MS), reinsert (the list out of the document for MS), move-row,
+// open-at (a conversation opened N rows above its live end, as a search hit opens it), typing,
+// search (results drawn with the sidebar's row markup, archived conversations too, the list
+// hidden; an empty query closes it). A view away from its live end has a spacer below its rows
+// and a jump-to-newest button, as a virtual scroller has.
+//
+// With Options.Truth the page reports what really happened (Truth): each visit ("open" at the
+// live end or at a hit, "leave"), when the view reached the live end, every message's arrival
+// and whether the page drew it at once at the live end of the open conversation (Shown: a
+// message the bridge owes Go), the snippets the real sidebar drew, and every behaviour carried
+// out, each stamped with the page's clock (performance.timeOrigin + now). The stored messages
+// and conversations are the rest of the truth: which conversation every id belongs to, and
+// names as a person reads them (PlainName; stored names are plain).
+//
+// NewPlan(seed, n) is the generator: a combination of behaviour variants and n steps
+// (messages, reactions, switches, quick switches, behaviours, pauses, a first-time writer)
+// over a cast whose names are hard to read right (Arabic and Hebrew, emoji sequences, a comma,
+// a period); Plan.Setup creates the cast and Plan.Play runs a step. tests/browser/pagechaos
+// plays plans through the bridge.
+//
+// Compose variants (issue 27): clear-silently empties the box after a send without an input
+// event; restore-draft puts a conversation's unsent draft back by script, with no event, when
+// it is opened again.
 //
 // The page's own endpoints (/__sim/page/...) serve its state, messages, an event stream
 // (Server-Sent Events), send reports, open-conversation reports and the sign-in report;

@@ -89,11 +89,66 @@ const (
 	VariantAstral Variant = "astral"
 )
 
+// Behaviour variants: how a virtual-scrolling chat page may behave that the bridge was not
+// written for (issue 28). Each keeps ground truth (Server.Truth, Options.Truth): which rows
+// arrived while the page showed their conversation at its live end, which conversation every
+// id belongs to, and each person's plain name. One-shot behaviours are Server.Behave.
+const (
+	// VariantRecycle renders the message list as a virtual scroller with a view cache
+	// (Angular CDK's cdkVirtualFor): a fixed number of rows (Options.Window) is rendered and
+	// the range slides, so scrolling back takes the newest rows out at the bottom (the view
+	// leaves the live end) and a new message at the live end pushes the oldest out at the
+	// top. Rows leaving the range go to a cache of 20 elements, and rows entering reuse them:
+	// the same element is rewritten with another message's id and content and moved; some
+	// reused elements are inserted still showing their old message and rewritten a moment
+	// later, as a recycled view is before change detection runs.
+	VariantRecycle Variant = "recycle"
+	// VariantIndexKeyed keys rendered rows by position (a list keyed by index): each element
+	// shows whatever message is at its index, so scrolling back, re-rendering or (with
+	// VariantRecycle) a new message rewrites the ids and content of elements in place, and
+	// elements are added or removed only at the bottom.
+	VariantIndexKeyed Variant = "index-keyed"
+	// VariantLinger keeps the old conversation pane after a switch (or a pane re-render) for
+	// Options.LingerMS, hidden with aria-hidden and display:none, and draws the new pane
+	// before it; the new pane's header names come up to 300 ms after its rows. Quick
+	// switches leave several hidden panes (issue 33).
+	VariantLinger Variant = "linger"
+	// VariantReusePane keeps the pane, its header and its row elements on a switch and
+	// rewrites them for the other conversation (a router that reuses the component); the
+	// address changes before or after the rows are rewritten, chosen per switch.
+	VariantReusePane Variant = "reuse-pane"
+	// VariantNoise adds rows that are not messages: date separators
+	// (mws-tombstone-message-wrapper), a typing indicator (Behave typing) and, while older
+	// rows load, placeholder rows whose core has no message id until it is filled in.
+	VariantNoise Variant = "noise"
+	// VariantBidiNames draws every name (labels, reactors, header, sidebar, group sender
+	// lines, snippets) with bidi isolates, direction marks or no-break spaces, chosen per
+	// name and place; the names a person reads are the plain ones the simulator stores.
+	VariantBidiNames Variant = "bidi-names"
+	// VariantLabelsChange gives live rows a first label with only the direction and time
+	// ("Received at 3:04 PM.": no sender, no text) and the full label 300-1500 ms later.
+	VariantLabelsChange Variant = "labels-change"
+
+	// Compose variants (issue 27): the default page fires an input event whenever it changes
+	// the box by script; these do not.
+
+	// VariantClearSilently empties the compose box after a send by setting its value, with
+	// no input event (a framework's model binding).
+	VariantClearSilently Variant = "clear-silently"
+	// VariantRestoreDraft keeps each conversation's unsent draft and, when the conversation
+	// is opened again, puts it back into the (empty) box by script with no event, 300-1200 ms
+	// after the rows are drawn, as a page that loads stored drafts does.
+	VariantRestoreDraft Variant = "restore-draft"
+)
+
 var knownVariants = map[Variant]bool{
 	VariantSignedOut: true, VariantUnrecognised: true, VariantSlow: true,
 	VariantContentEditable: true, VariantMirror: true,
 	VariantNest1: true, VariantNest2: true, VariantNestMixed: true, VariantLateSrc: true, VariantLateLabels: true,
 	VariantPunctuatedNames: true, VariantManyReactors: true, VariantAstral: true,
+	VariantRecycle: true, VariantIndexKeyed: true, VariantLinger: true, VariantReusePane: true,
+	VariantNoise: true, VariantBidiNames: true, VariantLabelsChange: true,
+	VariantClearSilently: true, VariantRestoreDraft: true,
 }
 
 // StructureVariants are the page-shape variants, and ContentVariants those that add demo
@@ -101,6 +156,11 @@ var knownVariants = map[Variant]bool{
 var (
 	StructureVariants = []Variant{VariantNest1, VariantNest2, VariantNestMixed, VariantLateSrc, VariantLateLabels}
 	ContentVariants   = []Variant{VariantPunctuatedNames, VariantManyReactors, VariantAstral}
+	// BehaviourVariants are the page behaviours the generator (Plan) combines.
+	BehaviourVariants = []Variant{VariantRecycle, VariantIndexKeyed, VariantLinger, VariantReusePane,
+		VariantNoise, VariantBidiNames, VariantLabelsChange}
+	// ComposeVariants change how the page treats the compose box by script.
+	ComposeVariants = []Variant{VariantClearSilently, VariantRestoreDraft}
 )
 
 // Conversation is one thread as the sidebar shows it.
@@ -117,6 +177,9 @@ type Conversation struct {
 	Snippet string `json:"snippet"`
 	// Time is the sidebar's relative timestamp, e.g. "6:41 PM".
 	Time string `json:"time"`
+	// Archived conversations are not drawn in the sidebar; search results (Behave search)
+	// still show them.
+	Archived bool `json:"archived,omitempty"`
 
 	activity int // higher = more recent; orders the sidebar
 }
@@ -129,6 +192,8 @@ type NewConversation struct {
 	Pinned       bool     `json:"pinned,omitempty"`
 	Muted        bool     `json:"muted,omitempty"`
 	RCS          bool     `json:"rcs,omitempty"`
+	// Archived keeps the conversation out of the sidebar (search results show it).
+	Archived bool `json:"archived,omitempty"`
 }
 
 // Reaction is one person's reaction to a message. In a delivery (Message.Reaction), Target names the

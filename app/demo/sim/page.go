@@ -31,7 +31,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 			"window":         s.opts.Window,
 			"slowDelayMs":    s.opts.SlowDelay.Milliseconds(),
 			"media":          []string{MediaPhoto, MediaChart, MediaGIF},
-			"sidebar":        s.sidebarLocked(),
+			"sidebar":        s.pageSidebarLocked(),
+			"seed":           s.opts.Seed,
+			"lingerMs":       s.opts.LingerMS,
+			"truth":          s.opts.Truth,
 		})
 	})
 	mux.HandleFunc("GET /__sim/page/messages", func(w http.ResponseWriter, r *http.Request) {
@@ -46,6 +49,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		writeJSON(w, map[string]any{"conversation": *c, "rows": s.rowsLocked(id)})
 	})
 	mux.HandleFunc("GET /__sim/page/events", s.serveEvents)
+	mux.HandleFunc("GET /__sim/page/search", s.pageSearch)
+	mux.HandleFunc("POST /__sim/page/truth", s.pageTruth)
 	mux.HandleFunc("POST /__sim/page/send", s.pageSend)
 	mux.HandleFunc("POST /__sim/page/open", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -59,7 +64,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		s.openConv = req.Conversation
 		if c := s.conv(req.Conversation); c != nil && c.Unread {
 			c.Unread = false
-			s.publishLocked(event{Type: "sidebar", Sidebar: s.sidebarLocked()})
+			s.publishLocked(event{Type: "sidebar", Sidebar: s.pageSidebarLocked()})
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
@@ -156,7 +161,7 @@ func (s *Server) pageSend(w http.ResponseWriter, r *http.Request) {
 	rec.Text, rec.MessageID, rec.At = text, m.ID, m.Time
 	s.sent = append(s.sent, rec)
 	v := s.viewLocked(m)
-	s.publishLocked(event{Type: "message", Conversation: m.Conversation, Row: &v, Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: "message", Conversation: m.Conversation, Row: &v, Sidebar: s.pageSidebarLocked()})
 	s.confirmLaterLocked(m.Conversation, m.ID)
 	s.log.Info("page sent a message", "conversation", req.Conversation, "via", req.Via, "id", m.ID)
 	writeJSON(w, rec)

@@ -120,7 +120,7 @@ func (s *Server) deliverLocked(conv string, m Message) {
 		return
 	}
 	v := s.viewLocked(stored)
-	s.publishLocked(event{Type: "message", Conversation: conv, Row: &v, Sidebar: s.sidebarLocked()})
+	s.publishLocked(event{Type: "message", Conversation: conv, Row: &v, Sidebar: s.pageSidebarLocked()})
 }
 
 // ScriptGroup is the id of the group the script created, or "" without a script.

@@ -51,6 +51,11 @@ type Options struct {
 	// Script, when set, makes scripted friends write by themselves (see Script; the demo
 	// plays DemoScript). Nil, the default, leaves the simulator changing only when told.
 	Script *Script
+	// LingerMS is how long VariantLinger keeps an old pane, hidden, after a switch; default 400.
+	LingerMS int
+	// Truth makes the page report its ground truth (Server.Truth): visits, arrivals, the
+	// snippets it drew. Off by default: the demo and most tests do not need it.
+	Truth bool
 }
 
 // Send is one entry of the send log: a send the page accepted (Trusted) or rejected.
@@ -127,6 +132,10 @@ type Server struct {
 	held chan struct{}
 	// script is the running script's state; nil without Options.Script.
 	script *scriptState
+	// truth is what the page reported of its ground truth (Options.Truth), oldest first,
+	// and truthDropped counts the records beyond its cap.
+	truth        []TruthRecord
+	truthDropped int
 }
 
 // Start listens on loopback and serves the simulator until Close.
@@ -184,6 +193,9 @@ func newServer(opts Options) (*Server, error) {
 	}
 	if opts.SlowDelay <= 0 {
 		opts.SlowDelay = 3 * time.Second
+	}
+	if opts.LingerMS <= 0 {
+		opts.LingerMS = 400
 	}
 	for _, v := range opts.Variants {
 		if !knownVariants[v] {
@@ -249,6 +261,7 @@ func (s *Server) resetLocked() {
 	s.signedIn = !slices.Contains(s.variants, VariantSignedOut)
 	s.signInOrigin = ""
 	s.openConv = ""
+	s.truth, s.truthDropped = nil, 0
 	for t := range s.timers {
 		t.Stop()
 		delete(s.timers, t)
@@ -309,7 +322,7 @@ func (s *Server) createLocked(nc NewConversation) (*Conversation, error) {
 	}
 	s.activity++
 	c := &Conversation{ID: s.ids.conversation(), Name: name, Participants: parts, Pinned: nc.Pinned,
-		Muted: nc.Muted, RCS: nc.RCS, activity: s.activity}
+		Muted: nc.Muted, RCS: nc.RCS, Archived: nc.Archived, activity: s.activity}
 	s.convs = append(s.convs, c)
 	return c, nil
 }
@@ -378,10 +391,20 @@ func (s *Server) addLocked(convID string, in Message, outgoing bool) (*Message, 
 	return m, nil
 }
 
-// sidebarLocked returns the conversations in sidebar order with their snippets filled in.
+// sidebarLocked returns the conversations the sidebar draws (not the archived ones) in
+// sidebar order, with their snippets filled in and names as stored.
 func (s *Server) sidebarLocked() []Conversation {
+	return s.listLocked(false)
+}
+
+// listLocked returns the conversations in sidebar order, the archived ones too when asked
+// (after the others).
+func (s *Server) listLocked(archived bool) []Conversation {
 	out := make([]Conversation, 0, len(s.convs))
 	for _, c := range s.convs {
+		if c.Archived && !archived {
+			continue
+		}
 		cc := *c
 		cc.Participants = slices.Clone(c.Participants)
 		ms := s.msgs[c.ID]
@@ -393,6 +416,12 @@ func (s *Server) sidebarLocked() []Conversation {
 		out = append(out, cc)
 	}
 	slices.SortStableFunc(out, func(a, b Conversation) int {
+		if a.Archived != b.Archived {
+			if b.Archived {
+				return -1
+			}
+			return 1
+		}
 		if a.Pinned != b.Pinned {
 			if a.Pinned {
 				return -1
@@ -423,11 +452,17 @@ type rowView struct {
 	Shape
 	Reactions     string `json:"reactions,omitempty"`
 	PendingStatus bool   `json:"pending,omitempty"`
+	// FirstTextLabel and FirstImageLabel are what VariantLabelsChange puts on a live row
+	// before its full labels: only the direction and time ("Received at 3:04 PM.").
+	FirstTextLabel  string `json:"firstTextLabel,omitempty"`
+	FirstImageLabel string `json:"firstImageLabel,omitempty"`
 }
 
 func (s *Server) viewLocked(m *Message) rowView {
-	v := rowView{ID: m.ID, Outgoing: m.Outgoing, From: m.Sender(), Text: m.Text, TextLabel: m.TextLabel(),
-		Image: m.Image, ImageLabel: m.ImageLabel(), Tombstone: m.Tombstone, Attachment: m.Attachment,
+	// Names are drawn decorated with VariantBidiNames; the stored message keeps them plain.
+	dm, from := s.drawnLocked(m, "label"), s.drawName("sender", m.Sender())
+	v := rowView{ID: m.ID, Outgoing: m.Outgoing, From: from, Text: m.Text, TextLabel: dm.TextLabel(),
+		Image: m.Image, ImageLabel: dm.ImageLabel(), Tombstone: m.Tombstone, Attachment: m.Attachment,
 		Time: m.Time.Format("3:04 PM"), LabelDelayMS: m.LabelDelayMS, Shape: shapeOf(s.opts.Seed, m.ID), PendingStatus: m.Pending}
 	if m.Tombstone {
 		v.Text, v.Image = "", ""
@@ -435,9 +470,21 @@ func (s *Server) viewLocked(m *Message) rowView {
 	if len(m.Reactions) > 0 {
 		v.Reactions = strings.Join(groupReactions(m.Reactions), " · ")
 	}
+	if s.hasVariant(VariantLabelsChange) && !m.Tombstone {
+		// First only the time, as "Received at 3:04 PM.": no sender, no text.
+		bare := dm
+		bare.TimeOnlyLabel, bare.Status, bare.Reactions = true, "", nil
+		if m.Text != "" {
+			v.FirstTextLabel = bare.labelTail()
+		}
+		if m.Image != "" {
+			v.FirstImageLabel = bare.labelTail()
+		}
+	}
 	if m.ReplyTo != "" {
 		if p := s.findMsg(m.Conversation, m.ReplyTo); p != nil {
-			v.QuoteFrom, v.QuoteText, v.QuoteLabel = p.Sender(), p.Text, p.TextLabel()
+			dp := s.drawnLocked(p, "label")
+			v.QuoteFrom, v.QuoteText, v.QuoteLabel = s.drawName("sender", p.Sender()), p.Text, dp.TextLabel()
 		}
 	}
 	return v
@@ -463,6 +510,7 @@ type event struct {
 	Mode         SwapMode       `json:"mode,omitempty"`
 	Text         string         `json:"text,omitempty"`
 	Count        int            `json:"count,omitempty"`
+	Behaviour    *Behaviour     `json:"behaviour,omitempty"`
 }
 
 func (s *Server) publishLocked(e event) {

@@ -74,6 +74,28 @@ type headless struct {
 	// selfVisit records the first time the engine "visited" the conversation already on
 	// screen (see knownSelfVisit), or "" when it has not.
 	selfVisit string
+	// told are the banners and toasts the engine showed the user: the user-visible reasons
+	// the liveness oracles accept for an owed answer not given.
+	told []toldUser
+}
+
+// toldUser is one banner or toast the engine asked the page to show.
+type toldUser struct {
+	at                time.Time
+	kind, level, text string
+	conv              string
+}
+
+// watchedPage is the page link as the engine sees it, noting what the engine tells the user.
+type watchedPage struct{ h *headless }
+
+func (p watchedPage) Do(cmd engine.Command) {
+	if (cmd.Kind == engine.CmdBanner && cmd.Text != "") || cmd.Kind == engine.CmdToast {
+		p.h.mu.Lock()
+		p.h.told = append(p.h.told, toldUser{at: time.Now(), kind: string(cmd.Kind), level: cmd.Level, text: cmd.Text, conv: string(cmd.Conversation)})
+		p.h.mu.Unlock()
+	}
+	p.h.link.Do(cmd)
 }
 
 // knownBug is the description of the known engine bug once the run has seen it.
@@ -168,7 +190,7 @@ func startHeadless(t *testing.T, tab context.Context, seed uint64, w *world, vs 
 		Images: images.NewPreparer(8<<20, db, logger), Logger: logger,
 	}
 	es := engineSettings()
-	h.eng, err = engine.New(engine.Config{Page: h.link, Store: db.Engine(), LLM: adapter,
+	h.eng, err = engine.New(engine.Config{Page: watchedPage{h}, Store: db.Engine(), LLM: adapter,
 		Rand: rand.New(rand.NewPCG(seed, 7)), Location: time.UTC, Settings: &es, HasAPIKey: true, Logger: logger})
 	if err != nil {
 		t.Fatalf("engine.New: %v", err)
@@ -315,6 +337,12 @@ func (h *headless) quiet() (bool, string) {
 	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && len(s.VisitQueue) == 0
 	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q visitQueue=%d",
 		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.VisitQueue))
+}
+
+// sentLog is the simulator's send log (nil when it cannot be read; check reports that).
+func (h *headless) sentLog() []sim.Send {
+	out, _ := h.ctl.Sent()
+	return out
 }
 
 // waitFor is testkit.Poll that fails the test when the condition never comes true.

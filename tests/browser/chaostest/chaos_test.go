@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,8 @@ func TestChaosThroughTheBridgeKeepsEveryInvariant(t *testing.T) {
 	knownHits := 0
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			r := runSeed(t, b, seed, sessionEvents(seed, *eventsFlag), variants(*variantFlag))
+			vs := append(variants(*variantFlag), composeVariantFor(seed)...)
+			r := runSeed(t, b, fmt.Sprintf("seed=%d", seed), seed, sessionEvents(seed, *eventsFlag), vs)
 			total.clankerSends += r.clankerSends
 			total.userSends += r.userSends
 			total.farewells += r.farewells
@@ -111,8 +113,8 @@ func TestChaosThroughTheBridgeKeepsEveryInvariant(t *testing.T) {
 func TestChaosThroughTheBridgeOnANestedPage(t *testing.T) {
 	b := browser.New(t)
 	seed := *nestedFlag
-	vs := []sim.Variant{sim.VariantNestMixed, sim.VariantLateSrc}
-	r := runSeed(t, b, seed, sessionEvents(seed, *eventsFlag), vs)
+	vs := append([]sim.Variant{sim.VariantNestMixed, sim.VariantLateSrc}, composeVariantFor(seed)...)
+	r := runSeed(t, b, fmt.Sprintf("nested=%d", seed), seed, sessionEvents(seed, *eventsFlag), vs)
 	t.Logf("seed %d on %v: %d of %d events in %v; %d model requests, %d Clanker sends, %d user sends",
 		seed, vs, r.played, *eventsFlag, r.took.Round(time.Millisecond), r.requests, r.clankerSends, r.userSends)
 	if r.requests == 0 {
@@ -122,13 +124,14 @@ func TestChaosThroughTheBridgeOnANestedPage(t *testing.T) {
 
 // runSeed plays one seed on a page with the given simulator variants and fails the test
 // with the seed and the event list when an invariant breaks.
-func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event, vs []sim.Variant) seedResult {
+func runSeed(t *testing.T, b *browser.Browser, key string, seed uint64, evs []event, vs []sim.Variant) seedResult {
 	t0 := time.Now()
 	tab := b.NewTab(t)
 	browser.Run(t, tab, "bring the tab to the front", chromedp.ActionFunc(func(ctx context.Context) error {
 		return cdppage.BringToFront().Do(ctx)
 	}))
 	w := newWorld()
+	w.restore = slices.Contains(vs, sim.VariantRestoreDraft)
 	h := startHeadless(t, tab, seed, w, vs)
 	if *traceFlag {
 		t.Logf("seed %d started in %v", seed, time.Since(t0).Round(time.Millisecond))
@@ -172,6 +175,9 @@ func runSeed(t *testing.T, b *browser.Browser, seed uint64, evs []event, vs []si
 	if len(v) > 0 {
 		fail(played, v)
 	}
+	s.settleDraftBelief()
+	s.checkLiveness(h.sentLog())
+	judgeLiveness(t, key, s.live, s.report(seed, evs, played-1, nil))
 	res := seedResult{checkStats: st, requests: len(h.llm.Requests()), skipped: len(w.skipped), played: played,
 		knownBug: h.knownBug(), took: time.Since(t0)}
 	h.mu.Lock()

@@ -61,6 +61,10 @@ func (s *session) check() ([]string, checkStats) {
 				st.userSends++
 				continue
 			}
+			if strings.Contains(e.Text, strings.TrimSpace(engine.Prefix)) {
+				s.checkMixed(j, e, userTags) // the user's Enter sent Clanker's text with theirs
+				continue
+			}
 			bad("send %d in %s is not the user's and lacks the prefix: %q (expected the user's next send to be %s)", j, s.name(e.Conversation), engine.Clip(e.Text, 80), s.nextUser(user))
 			continue
 		}
@@ -92,12 +96,9 @@ func (s *session) check() ([]string, checkStats) {
 				bad("Clanker's send in %s quotes message %s of %s: it went to the wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), engine.Clip(e.Text, 80))
 			}
 		}
+		s.checkMixed(j, e, userTags)
 		for _, t := range draftTag.FindAllString(e.Text, -1) {
-			owner, ok := userTags[t]
-			switch {
-			case !ok:
-				bad("Clanker's send in %s contains the user's unsent draft %s: %q", s.name(e.Conversation), t, engine.Clip(e.Text, 80))
-			case owner != e.Conversation:
+			if owner, ok := userTags[t]; ok && owner != e.Conversation {
 				bad("Clanker's send in %s quotes the user's message %s of %s: wrong conversation: %q", s.name(e.Conversation), t, s.name(owner), engine.Clip(e.Text, 80))
 			}
 		}
@@ -115,6 +116,7 @@ func (s *session) check() ([]string, checkStats) {
 		v = append(v, s.checkThread(c, msgs)...)
 	}
 	v = append(v, s.checkDraft()...)
+	s.sampleDraftBelief()
 	return v, st
 }
 

@@ -13,6 +13,17 @@
 // truth of what left the page. Everything lives in the test files; this file only exists so the
 // directory is a package that `go vet` and `go build ./...` see.
 //
+// The liveness oracles (liveness_test.go, issue 27) see silence: a message naming Clanker in an
+// Available conversation gets an answer unless the mode changed, the user was shown an error
+// toast or a banner, the model declined when asked, or the user's draft holds it; the engine's
+// belief that the user has a draft never differs from the box for more than 5 s; nothing
+// posted in Available answers a message that does not name Clanker; no send mixes the user's
+// characters with Clanker's. Every third seed's page empties the compose box after a send with
+// no event, every third restores drafts on return with no event (sim's clear-silently and
+// restore-draft). These oracles do not stop a seed: its classes are compared with
+// knownLiveness, which lists what today's engine and bridge fail (each entry must still
+// fail); TestLivenessCasesThroughTheBridge plays one scripted session per issue-27 case.
+//
 // Run it with `go test ./tests/browser/chaostest` (5 seeds of 40 events, plus one seed on the
 // simulator's nest-mixed page with late image sources), `-bchaos.seeds=N` for more,
 // `-bchaos.seed=S` for one seed, `-bchaos.events=N` to change the session length,

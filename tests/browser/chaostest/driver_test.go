@@ -33,6 +33,9 @@ const (
 	evSetMode
 	evLLM
 	evWait
+	// evSleep lets time pass whatever the app does (scripted sessions only; the generator
+	// never draws it).
+	evSleep
 )
 
 // event is one step of a session, drawn when the session is generated and resolved against
@@ -127,6 +130,8 @@ func (e event) String() string {
 		return fmt.Sprintf("model now answers %s after %v", policies[e.Var], e.D)
 	case evWait:
 		return fmt.Sprintf("wait until the app is quiet (at most %v)", e.D)
+	case evSleep:
+		return fmt.Sprintf("let %v pass", e.D)
 	}
 	return "?"
 }
@@ -204,13 +209,24 @@ type world struct {
 	tagConv map[string]string
 
 	skipped []string // actions the world did not allow (no pill on screen, Clanker text in the box)
+
+	// What the liveness oracles need (liveness_test.go).
+	remotes  []remoteMsg
+	prompts  []prompt       // the user's own sends that name Clanker
+	modes    []modeChange   // every mode change the driver asked for, with when the store had it
+	policies []policyChange // what the model answered from when
+	// drafts keeps each conversation's unsent draft when the page restores drafts on return
+	// (sim.VariantRestoreDraft); restore is set then.
+	drafts  map[string]string
+	restore bool
 }
 
 type userSend struct{ conv, text string }
 
 func newWorld() *world {
 	return &world{participating: map[string]bool{}, deactivatedAt: map[string]int{},
-		kinds: map[string]string{}, tagConv: map[string]string{}}
+		kinds: map[string]string{}, tagConv: map[string]string{}, drafts: map[string]string{},
+		policies: []policyChange{{at: time.Now(), policy: "demo"}}}
 }
 
 func (w *world) create(ctl *simctl.Control) error {
@@ -247,6 +263,13 @@ type session struct {
 	h    *headless
 	w    *world
 	step int
+
+	// The liveness oracles' findings (liveness_test.go) and the draft-belief sampler's state.
+	live       []liveViolation
+	liveSeen   map[string]bool
+	lastSample time.Time
+	draftSince time.Time
+	draftKey   string
 }
 
 // apply plays one event. It returns an error only when the harness itself failed (the
@@ -290,9 +313,12 @@ func (s *session) apply(e event) error {
 				m.Text = "[clanker] hello fellow clanker " + w.tag(c, "other-clanker") + "?"
 			}
 		}
+		before := time.Now()
 		if _, err := h.ctl.Deliver(c.id, m); err != nil {
 			return fmt.Errorf("deliver to %s: %w", c.spec.name, err)
 		}
+		w.remotes = append(w.remotes, remoteMsg{conv: c.id, text: m.Text, before: before, at: time.Now(),
+			auto: c.spec.auto, otherClanker: strings.HasPrefix(variant, "other-clanker"), mention: mentions(m.Text)})
 	case evUserType:
 		return s.userType()
 	case evUserClear:
@@ -307,8 +333,17 @@ func (s *session) apply(e event) error {
 		return s.setMode(w.convs[e.Conv], modeNames[e.Var%3])
 	case evLLM:
 		h.llm.SetDefault(policyReply(policies[e.Var], e.D))
+		w.policies = append(w.policies, policyChange{at: time.Now(), policy: policies[e.Var]})
 	case evWait:
-		testkit.Poll(e.D, h.quiet)
+		testkit.Poll(e.D, func() (bool, string) {
+			s.sampleDraftBelief()
+			return h.quiet()
+		})
+	case evSleep:
+		testkit.Poll(e.D, func() (bool, string) {
+			s.sampleDraftBelief()
+			return false, ""
+		})
 	}
 	return nil
 }
@@ -512,6 +547,9 @@ func (s *session) userSend(naming bool) error {
 		return fmt.Errorf("a visit to %s began while the user's draft %q was in the box of %s", shown, engine.Clip(want, 80), cur)
 	}
 	before := len(s.sent())
+	if naming {
+		w.prompts = append(w.prompts, prompt{conv: cur, at: time.Now()})
+	}
 	if err := s.run("press Enter", chromedp.KeyEvent(kb.Enter)); err != nil {
 		return err
 	}
@@ -573,7 +611,21 @@ func (s *session) switchTo(i int) error {
 		})
 		if ok {
 			s.w.current = i
-			s.w.draft = "" // the user left it behind: the page shows another conversation's box
+			// The user left the draft behind: the page shows another conversation's box, empty,
+			// or (restore-draft) holding the draft the user left in that conversation.
+			if s.w.restore && s.w.draft != "" {
+				s.w.drafts[s.w.draftConv] = s.w.draft
+			}
+			s.w.draft, s.w.draftConv = "", ""
+			if d := s.w.drafts[c.id]; s.w.restore && d != "" {
+				delete(s.w.drafts, c.id)
+				// The page puts it back a moment after the rows; the user waits to see it.
+				if ok, _ := testkit.Poll(5*time.Second, func() (bool, string) { text, _, _ := s.box(); return text == d, "" }); ok {
+					s.w.draft, s.w.draftConv = d, c.id
+				} else {
+					s.w.skipped = append(s.w.skipped, fmt.Sprintf("step %d: the draft left in %s did not come back", s.step, c.spec.name))
+				}
+			}
 			return nil
 		}
 		if s.findPart("overlay") != nil {
@@ -613,6 +665,7 @@ func (s *session) pill(mode engine.Mode) error {
 		return nil
 	}
 	// A click that races the pill's redraw is lost, so the gesture is tried a few times.
+	start := time.Now()
 	for attempt := 0; attempt < 3; attempt++ {
 		if !s.clickPart("pill") {
 			w.skipped = append(w.skipped, fmt.Sprintf("step %d: no status pill on screen", s.step))
@@ -626,6 +679,7 @@ func (s *session) pill(mode engine.Mode) error {
 		}
 		var c *conv
 		if ok, _ := testkit.Poll(3*time.Second, func() (bool, string) { c = changed(); return c != nil, "" }); ok {
+			w.modes = append(w.modes, modeChange{conv: c.id, mode: mode, start: start, confirmed: time.Now()})
 			if mode != engine.ModeDeactivated {
 				w.participating[c.id] = true
 				w.deactivatedAt[c.id] = -1
@@ -651,11 +705,16 @@ func (s *session) setMode(c *conv, mode engine.Mode) error {
 		w.participating[c.id] = true
 		w.deactivatedAt[c.id] = -1
 	}
+	start := time.Now()
 	if err := s.h.eng.Send(engine.SetMode{Conversation: engine.ConversationID(c.id), Mode: mode, Source: "tray"}); err != nil {
 		return fmt.Errorf("engine refused SetMode: %w", err)
 	}
 	if ok, _ := testkit.Poll(5*time.Second, func() (bool, string) { return s.h.mode(c.id) == mode, "" }); ok {
 		s.confirmMode(c, mode)
+		w.modes = append(w.modes, modeChange{conv: c.id, mode: mode, start: start, confirmed: time.Now()})
+	} else {
+		// Not confirmed in time: the mode is unknown from now on for the oracles.
+		w.modes = append(w.modes, modeChange{conv: c.id, mode: mode, start: start})
 	}
 	return nil
 }

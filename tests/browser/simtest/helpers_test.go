@@ -48,6 +48,24 @@ func start(t *testing.T, opts sim.Options) *env {
 	return &env{t: t, s: s, ctl: s.Control(), b: b, ctx: b.Context()}
 }
 
+// startIn starts a simulator and opens a tab for it in a browser shared by several
+// subtests (each browser costs seconds to start).
+func startIn(t *testing.T, b *browser.Browser, opts sim.Options) *env {
+	t.Helper()
+	s, err := simctl.Start(opts)
+	if err != nil {
+		t.Fatalf("start simulator: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := b.NewTab(t)
+	t.Cleanup(func() {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		chromedp.Run(c, chromedp.Navigate("about:blank"))
+	})
+	return &env{t: t, s: s, ctl: s.Control(), b: b, ctx: ctx}
+}
+
 // open loads a page URL and waits until the simulator has rendered its state.
 func (e *env) open(url string) {
 	e.t.Helper()

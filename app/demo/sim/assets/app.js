@@ -5,6 +5,11 @@
 // server's events (new rows, id swaps, reactions, typing, clicks, scroll-back), and reports sends.
 // A send counts only when it comes from trusted input (event.isTrusted): that is the property of the
 // real page that forces Clanker to deliver its final Enter as native input.
+//
+// The behaviour variants and Behave commands make it act as a virtual-scrolling page may (row
+// elements reused for other messages, panes drawn again or left behind hidden, views away from
+// the live end, rows that are not messages, names with bidi marks); with the truth option it
+// reports what really happened (truth()), so tests can check what the bridge made of it.
 (function () {
   'use strict';
 
@@ -21,6 +26,7 @@
   var rowsReady = false; // rows holds the server's list for current
   var convQueue = []; // events for current that arrived while its rows were being fetched
   var first = 0; // index in rows of the first row in the DOM
+  var last = 0; // index in rows after the last row in the DOM (rows.length at the live end)
   var shown = false; // rows are in the DOM
   var openToken = 0;
   var stickBottom = true;
@@ -57,6 +63,39 @@
   }
 
   function sleep(ms) { return new Promise(function (res) { setTimeout(res, ms); }); }
+
+  // prng is a small seeded generator (xorshift32) for the page's own choices, so a seed gives
+  // the same page decisions; timing still varies.
+  function prng(seed) {
+    var x = (seed >>> 0) || 0x9e3779b9;
+    return function () {
+      x ^= x << 13; x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5; x >>>= 0;
+      return x / 4294967296;
+    };
+  }
+  var rng = prng(1);
+
+  // ---- ground truth (Options.Truth) ------------------------------------------------------------
+
+  // truth records what the page really did, stamped with the page's clock, and posts it to the
+  // server in order; body[data-sim-truth] counts the records so a reader knows when it has all.
+  var truthN = 0;
+  var truthQueue = [];
+  var truthChain = Promise.resolve();
+  function truth(rec) {
+    if (!st || !st.truth) return;
+    rec.t = performance.timeOrigin + performance.now();
+    rec.n = ++truthN;
+    truthQueue.push(rec);
+    document.body.setAttribute('data-sim-truth', String(truthN));
+    truthChain = truthChain.then(function () {
+      var batch = truthQueue;
+      truthQueue = [];
+      return batch.length ? post('/__sim/page/truth', { records: batch }) : null;
+    });
+  }
 
   function convById(id) {
     for (var i = 0; i < sidebar.length; i++) if (sidebar[i].id === id) return sidebar[i];
@@ -130,6 +169,7 @@
       st.variants.forEach(function (v) { variants[v] = true; });
       Object.keys(urlVariants).forEach(function (v) { variants[v] = true; });
       sidebar = st.sidebar;
+      rng = prng(st.seed);
       return preloadMedia(st.media);
     }).then(function () {
       render();
@@ -310,7 +350,7 @@
   // renderSidebar updates items in place and moves only those whose position changed, so each
   // change is a small mutation, as on the real page.
   function renderSidebar() {
-    var nav = document.querySelector('mws-conversations-list nav');
+    var nav = document.querySelector('mws-conversations-list:not(.search-results) nav');
     if (!nav) return;
     var keep = {};
     var unread = 0;
@@ -324,7 +364,9 @@
       setAttr(a, 'data-e2e-is-unread', String(c.unread));
       setAttr(a, 'aria-selected', String(c.id === current));
       setText(item.querySelector('[data-e2e-conversation-name]'), c.name);
-      setText(item.querySelector('mws-conversation-snippet span'), c.snippet);
+      var sn = item.querySelector('mws-conversation-snippet span');
+      if (sn.textContent !== c.snippet) truth({ kind: 'snippet', conv: c.id, snippet: c.snippet });
+      setText(sn, c.snippet);
       setText(item.querySelector('mws-relative-timestamp'), c.time);
       var tc = item.querySelector('.text-content');
       tc.classList.toggle('unread', c.unread);
@@ -344,6 +386,13 @@
   // ---- navigation -------------------------------------------------------------------------------
 
   function navigate(id) {
+    if (variants['reuse-pane'] && paneEl && current && id && rng() < 0.5) {
+      // A router that reuses the pane and updates the address only once the new rows are
+      // drawn ('deferred'): for a moment the rows are the new conversation's and the address
+      // still the old one.
+      openConversation(id, { deferUrl: true });
+      return;
+    }
     history.pushState(null, '', '/web/conversations/' + id);
     openConversation(id);
   }
@@ -355,17 +404,28 @@
   }
 
   // openConversation swaps the pane synchronously (old rows gone with the URL change), then renders
-  // the new rows once fetched (after the slow variant's delay).
-  function openConversation(id) {
+  // the new rows once fetched (after the slow variant's delay). how.back opens the view that many
+  // rows above the live end (a search hit); how.deferUrl (reuse-pane) sets the address after the
+  // rows are drawn.
+  function openConversation(id, how) {
+    how = how || {};
+    if (current) {
+      saveDraft();
+      truth({ kind: 'leave', conv: current });
+    }
     current = id;
     rows = [];
     rowsReady = false;
     convQueue = [];
     first = 0;
+    last = 0;
     shown = false;
     stickBottom = true;
+    cache = [];
+    if (!variants['reuse-pane']) nodes = [];
     var token = ++openToken;
     document.body.removeAttribute('data-sim-shown');
+    if (id) truth({ kind: 'open', conv: id, at: how.back ? 'hit' : 'live' });
     renderSidebar();
     renderPane();
     post('/__sim/page/open', { conversation: id || '' });
@@ -376,43 +436,131 @@
       rowsReady = true;
       var q = convQueue;
       convQueue = [];
-      q.forEach(apply);
+      q.forEach(function (ev) { applyRow(ev); });
       return variants.slow ? sleep(st.slowDelayMs) : null;
     }).then(function () {
       if (token !== openToken || !rowsReady) return;
-      renderRows();
+      renderRows(how.back || 0);
+      if (variants['restore-draft']) {
+        setTimeout(function () { if (token === openToken) restoreDraft(id); }, 300 + Math.floor(rng() * 900));
+      }
+      if (how.deferUrl) {
+        setTimeout(function () {
+          if (token !== openToken) return;
+          history.pushState(null, '', '/web/conversations/' + id);
+        }, Math.floor(rng() * 150));
+      }
     }).catch(function (e) { console.error('sim: open conversation', e); });
   }
 
-  function renderPane() {
-    var pane = document.querySelector('mw-conversation-container');
-    if (!pane) return;
+  // paneHost is where conversation panes go; paneEl is the open conversation's pane (the
+  // landing pane on the landing page) and listEl its message list, kept as references so a
+  // lingering hidden pane or a list taken out for a moment never stands in for them.
+  var paneEl = null;
+  var listEl = null;
+
+  function paneHost() { return document.querySelector('mw-conversation-container'); }
+
+  // renderPane draws the pane for current: in place of the old one, or (linger) before it,
+  // the old one hidden and removed later, or (reuse-pane) the old one's elements rewritten.
+  function renderPane(lingerMs) {
+    var host = paneHost();
+    if (!host) return;
     var c = current && convById(current);
-    if (!c) {
-      var landing = h('div', { 'class': 'landing' });
-      landing.appendChild(h('div', { 'class': 'landing-art' }));
-      landing.appendChild(h('p', null, 'Select a conversation to start messaging'));
-      pane.replaceChildren(landing);
-      document.body.removeAttribute('data-sim-conversation');
+    if (c && variants['reuse-pane'] && paneEl && paneEl.isConnected && listEl && lingerMs === undefined) {
+      reusePane(c);
       return;
     }
-    var box = h('div', { 'class': 'conversation', 'data-e2e-conversation-container': '' });
-    var header = h('div', { 'class': 'conv-header' });
-    var title = h('div', { 'class': 'title', 'data-e2e-header-title': '' });
-    c.participants.forEach(function (p) { title.appendChild(h('h2', null, p)); });
-    header.appendChild(title);
-    box.appendChild(header);
-    var list = h('mws-messages-list', { role: 'list' });
-    list.addEventListener('scroll', function () {
-      stickBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    var old = paneEl && paneEl.isConnected ? paneEl : null;
+    var oldDraft = old ? readDraft(old.querySelector('[data-e2e-message-input-box]')) : '';
+    var box;
+    if (!c) {
+      box = h('div', { 'class': 'landing' });
+      box.appendChild(h('div', { 'class': 'landing-art' }));
+      box.appendChild(h('p', null, 'Select a conversation to start messaging'));
+      listEl = null;
+      document.body.removeAttribute('data-sim-conversation');
+    } else {
+      box = h('div', { 'class': 'conversation', 'data-e2e-conversation-container': '' });
+      var header = h('div', { 'class': 'conv-header' });
+      var title = h('div', { 'class': 'title', 'data-e2e-header-title': '' });
+      var names = function () { c.participants.forEach(function (p) { title.appendChild(h('h2', null, p)); }); };
+      // A lingering switch draws the header's names a moment after the pane.
+      if (variants.linger && old && lingerMs === undefined) setTimeout(names, Math.floor(rng() * 300)); else names();
+      header.appendChild(title);
+      box.appendChild(header);
+      listEl = makeList();
+      box.appendChild(listEl);
+      box.appendChild(makeCompose(c));
+      document.body.setAttribute('data-sim-conversation', c.id);
+    }
+    paneEl = box;
+    var linger = lingerMs !== undefined ? lingerMs : (variants.linger ? st.lingerMs : 0);
+    if (old && linger > 0) {
+      old.setAttribute('aria-hidden', 'true');
+      old.style.display = 'none';
+      host.insertBefore(box, host.firstChild);
+      setTimeout(function () { old.remove(); }, linger);
+    } else {
+      if (old) old.remove();
+      host.replaceChildren.apply(host, [box].concat(Array.prototype.slice.call(host.children).filter(function (el) {
+        return el.getAttribute('aria-hidden') === 'true'; // other lingering panes stay their time
+      })));
+    }
+    // A pane drawn again for the same conversation keeps what the box held (the framework's
+    // model), without an event.
+    if (c && lingerMs !== undefined && oldDraft) writeDraft(composeBox(), oldDraft);
+  }
+
+  function makeList() {
+    var l = h('mws-messages-list', { role: 'list' });
+    l.addEventListener('scroll', function () {
+      stickBottom = l.scrollHeight - l.scrollTop - l.clientHeight < 80;
     });
-    list.addEventListener('wheel', function (e) {
-      if (e.deltaY < 0 && list.scrollTop === 0) loadOlder(10);
+    l.addEventListener('wheel', function (e) {
+      if (e.deltaY < 0 && l.scrollTop === 0) scrollBack(10);
     });
-    box.appendChild(list);
-    box.appendChild(makeCompose(c));
-    pane.replaceChildren(box);
+    return l;
+  }
+
+  // reusePane rewrites the open pane for conversation c: the header's names in place, the
+  // compose box emptied by script (or given c's saved draft); the rows are rewritten when they
+  // come (renderRows).
+  function reusePane(c) {
+    var title = paneEl.querySelector('[data-e2e-header-title]');
+    var hs = title.querySelectorAll('h2');
+    c.participants.forEach(function (p, i) {
+      if (hs[i]) setText(hs[i], p); else title.appendChild(h('h2', null, p));
+    });
+    for (var i = c.participants.length; i < hs.length; i++) hs[i].remove();
+    var btn = paneEl.querySelector('[data-e2e-send-text-button]');
+    var kind = c.rcs ? 'RCS' : 'SMS';
+    setText(btn, kind);
+    setAttr(btn, 'aria-label', 'Send ' + kind);
+    writeDraft(composeBox(), '');
     document.body.setAttribute('data-sim-conversation', c.id);
+  }
+
+  // ---- drafts (restore-draft) ----------------------------------------------------------------
+
+  var drafts = {};
+
+  function saveDraft() {
+    if (!variants['restore-draft'] || !current) return;
+    var text = readDraft(composeBox());
+    if (text) drafts[current] = text; else delete drafts[current];
+  }
+
+  // restoreDraft puts a conversation's saved draft back into an empty box, as a page does
+  // once it has loaded the conversation's stored draft: after its rows, with no event.
+  function restoreDraft(id) {
+    if (!variants['restore-draft'] || !drafts[id] || current !== id) return;
+    var box = composeBox();
+    if (box && !readDraft(box)) {
+      writeDraft(box, drafts[id]);
+      truth({ kind: 'behave', conv: id, detail: 'restore-draft' });
+    }
+    delete drafts[id];
   }
 
   // ---- message rows ---------------------------------------------------------------------------
@@ -434,6 +582,13 @@
     });
     if (row.tombstone) core.setAttribute('data-e2e-message-tombstone', '');
     wrapper.appendChild(core);
+    fillCore(core, row, delayLabels);
+    wrapper.__rowId = row.id;
+    return wrapper;
+  }
+
+  // fillCore draws row's content into core (whose own attributes the caller set).
+  function fillCore(core, row, delayLabels) {
     if (!row.outgoing && isGroup()) core.appendChild(h('div', { 'class': 'sender' }, row.from));
     var bubble = h('div', { 'class': 'bubble' });
     core.appendChild(bubble);
@@ -446,7 +601,7 @@
       qp.appendChild(h('div', { 'class': 'text' }, row.quoteText));
       embed.appendChild(qp);
       bubble.appendChild(embed);
-      parts.push([qp, row.quoteLabel]);
+      parts.push([qp, row.quoteLabel, row.quoteLabel]);
     }
     if (row.image) {
       var ip = h('mws-image-message-part');
@@ -459,13 +614,13 @@
       frame.appendChild(img);
       ip.appendChild(frame);
       bubble.appendChild(ip);
-      parts.push([ip, row.imageLabel]);
+      parts.push([ip, row.imageLabel, row.firstImageLabel]);
     }
     if (row.text) {
       var tp = h('mws-text-message-part', { 'data-e2e-text-message-content': '' });
       tp.appendChild(h('div', { 'class': 'text' }, row.text));
       bubble.appendChild(tp);
-      parts.push([tp, row.textLabel]);
+      parts.push([tp, row.textLabel, row.firstTextLabel]);
     }
     if (row.attachment) {
       bubble.appendChild(h('div', { 'class': 'attachment' },
@@ -474,12 +629,45 @@
     var meta = h('div', { 'class': 'meta' }, row.time);
     core.appendChild(meta);
     core.appendChild(h('div', { 'class': 'reactions' + (row.reactions ? '' : ' empty') }, row.reactions || ''));
-    var fill = function () { parts.forEach(function (p) { p[0].setAttribute('aria-label', p[1]); }); };
-    if (delayLabels) setTimeout(fill, variants['late-labels'] ? row.lateLabelMs : row.labelDelayMs); else fill();
+    var fill = function (i) { parts.forEach(function (p) { if (p[i]) p[0].setAttribute('aria-label', p[i]); }); };
+    if (!delayLabels) { fill(1); return; }
+    var delay = variants['late-labels'] ? row.lateLabelMs : row.labelDelayMs;
+    if (variants['labels-change'] && (row.firstTextLabel || row.firstImageLabel)) {
+      // First the short time-only label, the full one later.
+      setTimeout(function () { fill(2); }, delay);
+      setTimeout(function () { fill(1); }, delay + 300 + Math.floor(rng() * 1200));
+      return;
+    }
+    setTimeout(function () { fill(1); }, delay);
+  }
+
+  // rebind rewrites an existing row element to show another row: the same elements, another
+  // message id and content, as a virtual scroller's recycled view.
+  function rebind(wrapper, row, delayLabels) {
+    var core = wrapper.querySelector('[data-e2e-message-wrapper-core]');
+    wrapper.setAttribute('msg-id', row.id);
+    wrapper.className = row.outgoing ? 'outgoing' : 'incoming';
+    core.setAttribute('data-e2e-message-id', row.id);
+    core.setAttribute('data-e2e-message-outgoing', String(row.outgoing));
+    if (row.tombstone) core.setAttribute('data-e2e-message-tombstone', ''); else core.removeAttribute('data-e2e-message-tombstone');
+    core.replaceChildren();
+    core.classList.remove('placeholder');
+    fillCore(core, row, delayLabels);
+    wrapper.__rowId = row.id;
+    wrapper.__stale = null;
+  }
+
+  // placeholder is a row element whose core has no message id yet (noise: a row loading).
+  function placeholder() {
+    var wrapper = h('mws-message-wrapper', { 'data-e2e-message-wrapper': '', 'class': 'incoming' });
+    var core = h('div', { 'class': 'core placeholder', 'data-e2e-message-wrapper-core': '' });
+    core.appendChild(h('div', { 'class': 'bubble' }, '\u2026'));
+    wrapper.appendChild(core);
+    wrapper.__rowId = '';
     return wrapper;
   }
 
-  function list() { return document.querySelector('mws-messages-list'); }
+  function list() { return listEl; }
 
   // ---- row nesting (variants nest-1, nest-2, nest-mixed) ---------------------------------------
 
@@ -530,55 +718,386 @@
     return el;
   }
 
-  function rowCount(l) { return l.querySelectorAll('mws-message-wrapper').length; }
-
   function scrollToBottom() {
     var l = list();
     if (l) l.scrollTop = l.scrollHeight;
   }
 
-  function renderRows() {
-    var l = list();
-    if (!l) return;
-    first = Math.max(0, rows.length - st.window);
-    l.replaceChildren();
-    var host = rowHost(l, false);
-    var frag = document.createDocumentFragment();
-    for (var i = first; i < rows.length; i++) frag.appendChild(framed(makeRow(rows[i], false), rows[i]));
-    host.appendChild(frag);
-    shown = true;
-    scrollToBottom();
-    document.body.setAttribute('data-sim-shown', current);
+  // ---- the rendered range -------------------------------------------------------------------
+  //
+  // rows[first..last) are in the DOM, nodes[i] is the element of rows[first + i]. The view is at
+  // its live end when last === rows.length. How the range changes depends on the variants:
+  // by default rows are keyed by id (entering rows get new elements, leaving ones are removed);
+  // recycle reuses the elements of leaving rows for entering ones; index-keyed rewrites the
+  // elements in place by position.
+
+  var nodes = [];
+  var cache = [];
+  var CACHE_SIZE = 20;
+
+  function atLive() { return last === rows.length; }
+
+  // separatorFor is the date separator drawn above row index i (noise), or null.
+  function separatorFor(i) {
+    if (!variants.noise || i % 12 !== 0 || !rows[i]) return null;
+    var s = h('mws-tombstone-message-wrapper', { 'class': 'separator' });
+    s.appendChild(h('div', { 'class': 'tombstone-text' }, 'Today \u00b7 ' + rows[i].time));
+    return s;
   }
 
-  // trimWindow removes the oldest rows while more than the window are in the DOM.
-  function trimWindow() {
+  // place puts a row element (with its frames and separator) at the top or bottom of the list.
+  function place(el, rowIndex, top, host) {
     var l = list();
-    while (l && rowCount(l) > st.window) {
-      var o = outermost(l.querySelector('mws-message-wrapper'));
-      var parent = o.parentElement;
-      o.remove();
-      if (parent && parent.classList.contains('msg-group') && !parent.firstElementChild) parent.remove();
-      first++;
+    host = host || rowHost(l, top);
+    var o = framed(el, rows[rowIndex] || { depth: 0 });
+    var sep = separatorFor(rowIndex);
+    el.__sep = sep;
+    if (top) {
+      var anchor = host.__anchor !== undefined ? host.__anchor : host.firstElementChild;
+      if (sep) host.insertBefore(sep, anchor);
+      host.insertBefore(o, anchor);
+    } else {
+      var tail = host.querySelector(':scope > .sim-typing, :scope > .sim-spacer');
+      if (sep) host.insertBefore(sep, tail);
+      host.insertBefore(o, tail);
     }
   }
 
-  // loadOlder inserts up to n earlier rows at the top, keeping the visible rows in place.
-  function loadOlder(n) {
+  // unplace takes a row element out of the list (with its frames, separator and an emptied
+  // group), keeping it for reuse when keep is set.
+  function unplace(el, keep) {
+    var o = outermost(el);
+    var parent = o.parentElement;
+    if (el.__sep) { el.__sep.remove(); el.__sep = null; }
+    o.remove();
+    if (parent && parent.classList.contains('msg-group') && !parent.firstElementChild) parent.remove();
+    if (keep && cache.length < CACHE_SIZE) {
+      // A cached view keeps its elements but not its frames.
+      if (el.parentElement) el.remove();
+      cache.push(el);
+    }
+  }
+
+  // renderRows draws the open conversation's rows: the last window of them, or (back > 0) the
+  // window ending back rows above the live end. With reuse-pane the elements already in the
+  // list are rewritten instead.
+  function renderRows(back) {
+    var l = list();
+    if (!l) return;
+    last = Math.max(Math.min(rows.length, 1), rows.length - (back || 0));
+    first = Math.max(0, last - st.window);
+    if (variants['reuse-pane'] && nodes.length && nodes[0].isConnected && l.contains(nodes[0])) {
+      rewriteInPlace(first, last);
+    } else {
+      l.replaceChildren();
+      nodes = [];
+      var host = rowHost(l, false);
+      for (var i = first; i < last; i++) {
+        var el = makeRow(rows[i], false);
+        nodes.push(el);
+        place(el, i, false, host);
+      }
+    }
+    shown = true;
+    liveMarkers();
+    if (atLive()) {
+      scrollToBottom();
+      truth({ kind: 'live', conv: current });
+    } else if (nodes.length) {
+      // A view opened at an older message shows that message, not the bottom.
+      var hit = outermost(nodes[nodes.length - 1]);
+      l.scrollTop = Math.max(0, hit.offsetTop - l.clientHeight / 2);
+    }
+    document.body.setAttribute('data-sim-shown', current);
+  }
+
+  // liveMarkers shows, while the view is not at its live end, what a virtual scroller shows: a
+  // spacer standing for the rows not rendered below (the list's scroll height covers the whole
+  // conversation) and a button to jump to the newest message.
+  function liveMarkers() {
+    var l = list();
+    if (!l || !paneEl) return;
+    var spacer = l.querySelector(':scope > .sim-spacer');
+    var jump = paneEl.querySelector('.jump-to-bottom');
+    if (atLive() || !shown) {
+      if (spacer) spacer.remove();
+      if (jump) jump.remove();
+      return;
+    }
+    if (!spacer) { spacer = h('div', { 'class': 'sim-spacer', 'aria-hidden': 'true' }); l.appendChild(spacer); }
+    spacer.style.height = ((rows.length - last) * 56) + 'px';
+    if (!jump) {
+      jump = h('button', { type: 'button', 'class': 'jump-to-bottom', 'aria-label': 'Jump to newest message' }, '\u2193');
+      jump.addEventListener('click', function () { behave({ kind: 'jump-live' }); });
+      l.parentNode.insertBefore(jump, l.nextSibling);
+    }
+  }
+
+  // rewriteInPlace makes the elements show rows[nf..nl) by position: each element is rewritten
+  // to the row at its index when that differs, elements are added or removed at the bottom.
+  function rewriteInPlace(nf, nl, delayLabels) {
+    var want = nl - nf;
+    for (var i = 0; i < Math.min(want, nodes.length); i++) {
+      if (nodes[i].__rowId !== rows[nf + i].id) rebind(nodes[i], rows[nf + i], delayLabels && nf + i >= last);
+    }
+    for (var j = nodes.length; j < want; j++) {
+      var el = makeRow(rows[nf + j], delayLabels && nf + j >= last);
+      nodes.push(el);
+      place(el, nf + j, false);
+    }
+    while (nodes.length > want) unplace(nodes.pop(), false);
+    first = nf;
+    last = nl;
+  }
+
+  // setRange moves the rendered range to rows[nf..nl). delayLabels labels rows that enter at
+  // the bottom late (live rows); opts.placeholders draws rows entering at the top as
+  // placeholders first (noise); opts.seed drives which reused elements show their old row for
+  // a moment (recycle).
+  function setRange(nf, nl, delayLabels, opts) {
+    opts = opts || {};
+    var l = list();
+    if (!l) return;
+    var wasLive = atLive();
+    if (variants['index-keyed']) {
+      rewriteInPlace(nf, nl, delayLabels);
+    } else {
+      var r = opts.rand || rng;
+      // Rows leaving at the top and the bottom.
+      while (nodes.length && first < Math.min(nf, last)) { unplace(nodes.shift(), variants.recycle); first++; }
+      while (nodes.length && last > Math.max(nl, first)) { unplace(nodes.pop(), variants.recycle); last--; }
+      if (!nodes.length) { first = nf; last = nf; }
+      var make = function (i, late) {
+        var el = variants.recycle && cache.length ? cache.pop() : null;
+        if (!el) return opts.placeholders ? placeholder() : makeRow(rows[i], late);
+        if (r() < 0.3) {
+          // Inserted still showing its old row; rewritten a moment later.
+          var row = rows[i];
+          el.__stale = row;
+          setTimeout(function () { if (el.__stale === row) rebind(el, row, late); }, Math.floor(r() * 40));
+        } else {
+          rebind(el, rows[i], late);
+        }
+        return el;
+      };
+      // Rows entering at the top, nearest first, so each goes above the one before.
+      var host = nf < first ? rowHost(l, true) : null;
+      if (host) host.__anchor = host.firstElementChild;
+      var top = [];
+      for (var i = first - 1; i >= nf; i--) {
+        var el = make(i, true);
+        top.unshift(el);
+        place(el, i, true, host);
+        if (host) host.__anchor = outermost(el.__sep && el.__sep.parentElement === host ? el.__sep : el);
+      }
+      if (host) delete host.__anchor;
+      if (opts.placeholders) {
+        top.forEach(function (el, k) {
+          var row = rows[nf + k];
+          setTimeout(function () { if (el.__rowId === '') rebind(el, row, false); }, 50 + Math.floor(r() * 200));
+        });
+      }
+      nodes = top.concat(nodes);
+      first = nf;
+      for (var j = last; j < nl; j++) {
+        var b = make(j, delayLabels);
+        nodes.push(b);
+        place(b, j, false);
+      }
+      last = Math.max(last, nl);
+    }
+    liveMarkers();
+    if (!wasLive && !opts.appending && atLive()) truth({ kind: 'live', conv: current });
+  }
+
+  // appendLive draws a row that just arrived, if the view is at its live end, and keeps the
+  // window: the oldest rows go (recycle: their elements are reused). It returns whether it drew
+  // the row.
+  function appendLive() {
+    if (!shown || !list() || last !== rows.length - 1) return false;
+    var n = rows.length;
+    if (variants.recycle || variants['index-keyed']) {
+      setRange(Math.max(first, n - st.window), n, true, { appending: true });
+    } else {
+      setRange(first, n, true, { appending: true });
+      if (last - first > st.window) setRange(last - st.window, last, false);
+    }
+    return true;
+  }
+
+  // scrollBack brings up to n older rows into view at the top: by default the range grows
+  // upward (loading more); with recycle it slides, so the newest rows leave at the bottom.
+  function scrollBack(n, seed) {
     var l = list();
     if (!shown || !l || first === 0) return;
-    var from = Math.max(0, first - n);
+    var nf = Math.max(0, first - n);
     var before = l.scrollHeight;
-    var host = rowHost(l, true);
-    var anchor = host.firstElementChild;
-    for (var i = from; i < first; i++) host.insertBefore(framed(makeRow(rows[i], true), rows[i]), anchor);
-    first = from;
+    var rand = seed ? prng(seed) : rng;
+    if (variants.recycle) setRange(nf, last - (first - nf), false, { rand: rand });
+    else setRange(nf, last, false, { rand: rand, placeholders: variants.noise && !variants['index-keyed'] });
     l.scrollTop += l.scrollHeight - before;
   }
 
-  function coreById(id) {
+  // scrollDown brings up to n newer rows into view at the bottom of a view that is not at its
+  // live end.
+  function scrollDown(n, seed) {
+    if (!shown || !list() || atLive()) return;
+    var nl = Math.min(rows.length, last + n);
+    var rand = seed ? prng(seed) : rng;
+    if (variants.recycle) setRange(first + (nl - last), nl, false, { rand: rand });
+    else {
+      setRange(first, nl, false, { rand: rand });
+      if (last - first > st.window) setRange(last - st.window, last, false, { rand: rand });
+    }
+    if (atLive()) scrollToBottom();
+  }
+
+  // rerenderList draws the list again with n more older rows on top: fresh elements for every
+  // row, or (index-keyed) the old elements rewritten in place and new ones added at the bottom.
+  function rerenderList(n) {
     var l = list();
-    return l && l.querySelector('[data-e2e-message-id="' + CSS.escape(id) + '"]');
+    if (!shown || !l) return;
+    var nf = Math.max(0, first - n);
+    if (variants['index-keyed']) {
+      rewriteInPlace(nf, last, false);
+      return;
+    }
+    l.replaceChildren();
+    nodes = [];
+    cache = [];
+    first = nf;
+    shown = true;
+    var host = rowHost(l, false);
+    for (var i = first; i < last; i++) {
+      var el = makeRow(rows[i], false);
+      nodes.push(el);
+      place(el, i, false, host);
+    }
+    liveMarkers();
+  }
+
+  // rerenderPane draws the whole pane of the open conversation again; the old one lingers
+  // hidden for ms.
+  function rerenderPane(ms) {
+    if (!current || !shown) return;
+    nodes = [];
+    cache = [];
+    renderPane(ms);
+    var l = list();
+    var host = rowHost(l, false);
+    for (var i = first; i < last; i++) {
+      var el = makeRow(rows[i], false);
+      nodes.push(el);
+      place(el, i, false, host);
+    }
+    liveMarkers();
+    if (atLive()) scrollToBottom();
+  }
+
+  // reinsert takes the list out of the document and puts the same element back ms later.
+  function reinsert(ms) {
+    var l = list();
+    if (!l || !l.parentNode) return;
+    var parent = l.parentNode;
+    var next = l.nextSibling;
+    l.remove();
+    setTimeout(function () {
+      if (listEl === l && !l.isConnected && parent.isConnected) parent.insertBefore(l, next && next.parentNode === parent ? next : null);
+    }, ms);
+  }
+
+  // moveRow takes the row n places from the bottom out and puts it back in the same place.
+  function moveRow(n) {
+    var el = nodes[nodes.length - 1 - Math.min(n, nodes.length - 1)];
+    if (!el) return;
+    var o = outermost(el);
+    var parent = o.parentNode;
+    var next = o.nextSibling;
+    if (!parent) return;
+    o.remove();
+    parent.insertBefore(o, next);
+  }
+
+  // typing shows a typing indicator row at the bottom of the list for ms.
+  function typing(ms) {
+    var l = list();
+    if (!l) return;
+    var host = rowHost(l, false);
+    var old = host.querySelector(':scope > .sim-typing');
+    if (old) old.remove();
+    var c = convById(current);
+    var who = c ? c.participants[0] : '';
+    var el = h('mws-message-wrapper', { 'class': 'sim-typing incoming', 'data-e2e-message-wrapper': '' });
+    el.appendChild(h('div', { 'class': 'typing-indicator', 'aria-label': who + ' is typing' }, '\u2022\u2022\u2022'));
+    host.appendChild(el);
+    setTimeout(function () { el.remove(); }, ms || 1500);
+  }
+
+  function nodeById(id) {
+    for (var i = 0; i < nodes.length; i++) if (nodes[i].__rowId === id) return nodes[i];
+    return null;
+  }
+
+  // ---- search results (drawn with the sidebar's row markup) ------------------------------------
+
+  var searchEl = null;
+
+  function search(query, seed) {
+    var listBox = document.querySelector('mws-conversations-list');
+    if (searchEl) { searchEl.remove(); searchEl = null; }
+    if (listBox && !query) {
+      listBox.style.display = '';
+      listBox.removeAttribute('aria-hidden');
+      return;
+    }
+    getJSON('/__sim/page/search?q=' + encodeURIComponent(query)).then(function (d) {
+      var r = prng(seed || 1);
+      // Either a list element of its own or a second conversation list, above the real one.
+      var outer = r() < 0.5 ? h('mws-search-results', { 'class': 'search-results' }) : h('mws-conversations-list', { 'class': 'search-results' });
+      var nav = h('nav', { 'class': 'conversation-list', role: 'listbox' });
+      d.hits.forEach(function (hit) {
+        var item = makeItem(hit);
+        var a = item.querySelector('a');
+        setAttr(a, 'data-e2e-is-unread', 'false');
+        setText(item.querySelector('[data-e2e-conversation-name]'), hit.name);
+        setText(item.querySelector('mws-conversation-snippet span'), hit.snippet);
+        nav.appendChild(item);
+      });
+      outer.appendChild(nav);
+      var lb = document.querySelector('mws-conversations-list:not(.search-results)');
+      if (!lb) return;
+      lb.style.display = 'none';
+      lb.setAttribute('aria-hidden', 'true');
+      lb.parentNode.insertBefore(outer, lb);
+      searchEl = outer;
+    }).catch(function (e) { console.error('sim: search', e); });
+  }
+
+  // ---- behaviours ---------------------------------------------------------------------------
+
+  function behave(b) {
+    truth({ kind: 'behave', conv: current || '', detail: JSON.stringify(b) });
+    switch (b.kind) {
+      case 'scroll-back': scrollBack(b.n || 10, b.seed); return;
+      case 'scroll-down': scrollDown(b.n || 10, b.seed); return;
+      case 'jump-live':
+        if (shown && list() && !atLive()) {
+          setRange(Math.max(0, rows.length - st.window), rows.length, false, { rand: prng(b.seed || 1) });
+          scrollToBottom();
+        }
+        return;
+      case 'rerender-list': rerenderList(b.n || 0); return;
+      case 'rerender-pane': rerenderPane(b.ms || 0); return;
+      case 'reinsert': reinsert(b.ms || 0); return;
+      case 'move-row': moveRow(b.n || 0); return;
+      case 'open-at':
+        if (!convById(b.conversation)) return;
+        history.pushState(null, '', '/web/conversations/' + b.conversation);
+        openConversation(b.conversation, { back: b.n || 0 });
+        return;
+      case 'typing': typing(b.ms); return;
+      case 'search': search(b.query || '', b.seed); return;
+    }
   }
 
   // ---- compose box ----------------------------------------------------------------------------
@@ -622,7 +1141,10 @@
     return outer;
   }
 
-  function composeBox() { return document.querySelector('[data-e2e-message-input-box]'); }
+  // composeBox is the open pane's box (never a lingering hidden pane's).
+  function composeBox() {
+    return paneEl && paneEl.isConnected ? paneEl.querySelector('[data-e2e-message-input-box]') : document.querySelector('[data-e2e-message-input-box]');
+  }
 
   function readDraft(box) {
     if (!box) return '';
@@ -630,6 +1152,7 @@
   }
 
   function writeDraft(box, text) {
+    if (!box) return;
     if (box.tagName === 'TEXTAREA') {
       box.value = text;
       if (variants.mirror) box.textContent = text;
@@ -649,7 +1172,9 @@
     }
     if (!current || !text.trim()) return;
     writeDraft(box, '');
-    box.dispatchEvent(new Event('input', { bubbles: true }));
+    // clear-silently: the box is emptied the way a framework's model binding does it, without
+    // an input event.
+    if (!variants['clear-silently']) box.dispatchEvent(new Event('input', { bubbles: true }));
     reportSend({ conversation: current, text: text, trusted: true, via: via });
   }
 
@@ -675,9 +1200,14 @@
       case 'message':
       case 'update':
       case 'swap':
-        if (variants.unrecognised || ev.conversation !== current) return;
-        if (!rowsReady) { convQueue.push(ev); return; }
-        applyRow(ev);
+        var kind = ev.type === 'message' ? 'arrive' : ev.type === 'update' ? 'update' : '';
+        if (variants.unrecognised || ev.conversation !== current || !rowsReady) {
+          if (kind && ev.row) truth({ kind: kind, conv: ev.conversation, id: ev.row.id, shown: false });
+          if (!variants.unrecognised && ev.conversation === current) convQueue.push(ev);
+          return;
+        }
+        var drawn = applyRow(ev);
+        if (kind && ev.row) truth({ kind: kind, conv: ev.conversation, id: ev.row.id, shown: drawn });
         return;
       case 'draft': {
         var box = composeBox();
@@ -693,38 +1223,47 @@
         return;
       }
       case 'loadOlder':
-        loadOlder(ev.count);
+        scrollBack(ev.count);
+        return;
+      case 'behave':
+        if (ev.behaviour) behave(ev.behaviour);
         return;
     }
   }
 
+  // applyRow applies a row event of the open conversation; for a new message it returns
+  // whether the row was drawn at the live end, for a reaction whether the row it changed is
+  // on the page.
   function applyRow(ev) {
     var l = list();
     if (ev.type === 'message') {
-      if (indexOfRow(ev.row.id) >= 0) return;
+      if (indexOfRow(ev.row.id) >= 0) return false;
       rows.push(ev.row);
-      if (!shown || !l) return;
+      if (!shown || !l) return false;
       var stick = stickBottom || ev.row.outgoing;
-      rowHost(l, false).appendChild(framed(makeRow(ev.row, true), ev.row));
-      trimWindow();
-      if (stick) scrollToBottom();
-      return;
+      var drawn = appendLive();
+      if (drawn && stick) scrollToBottom();
+      return drawn;
     }
     var oldId = ev.type === 'swap' ? ev.from : ev.row.id;
     var i = indexOfRow(oldId);
-    if (i < 0) return;
+    if (i < 0) return false;
     rows[i] = ev.row;
-    var core = shown && coreById(oldId);
-    if (!core) return;
-    var wrapper = core.closest('mws-message-wrapper');
+    var wrapper = shown && nodeById(oldId);
+    if (!wrapper) return false;
+    var core = wrapper.querySelector('[data-e2e-message-wrapper-core]');
     if (ev.type === 'swap' && ev.mode === 'replace') {
-      wrapper.replaceWith(makeRow(ev.row, false));
-      return;
+      var fresh = makeRow(ev.row, false);
+      wrapper.replaceWith(fresh);
+      nodes[nodes.indexOf(wrapper)] = fresh;
+      fresh.__sep = wrapper.__sep;
+      return false;
     }
     if (ev.type === 'swap') {
       core.setAttribute('data-e2e-message-id', ev.row.id);
       wrapper.setAttribute('msg-id', ev.row.id);
-      return;
+      wrapper.__rowId = ev.row.id;
+      return false;
     }
     // A reaction: the labels change in place (attributes only), and the chip shows it.
     core.querySelectorAll('mws-text-message-part, mws-image-message-part').forEach(function (p) {
@@ -734,6 +1273,7 @@
     var chip = core.querySelector('.reactions');
     chip.textContent = ev.row.reactions || '';
     chip.classList.toggle('empty', !ev.row.reactions);
+    return wrapper.isConnected && list() && list().isConnected;
   }
 
   boot();

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
@@ -17,12 +18,14 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8377", "listen address of the Messages app origin (loopback)")
 	accounts := flag.String("accounts-addr", "127.0.0.1:0", "listen address of the fake Google accounts origin")
 	seed := flag.Uint64("seed", 1, "seed for ids and label delays (same seed, same ids)")
-	variant := flag.String("variant", "", "start with a page variant: signed-out, unrecognised, slow, contenteditable, mirror")
+	variant := flag.String("variant", "", "start with page variants, comma-separated (see app/demo/sim: signed-out, slow, recycle, linger, clear-silently, ...)")
 	flag.Parse()
 
 	opts := sim.Options{Seed: *seed, Addr: *addr, AccountsAddr: *accounts}
-	if *variant != "" {
-		opts.Variants = []sim.Variant{sim.Variant(*variant)}
+	for _, v := range strings.Split(*variant, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			opts.Variants = append(opts.Variants, sim.Variant(v))
+		}
 	}
 	s, err := simctl.Start(opts)
 	if err != nil {

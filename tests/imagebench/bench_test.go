@@ -37,18 +37,24 @@ func reportQuality(b *testing.B, p photo, out []byte) {
 	b.ReportMetric(float64(len(out))/1024, "out-KiB")
 }
 
-// BenchmarkOptimize12MP is the production optimiser, images.Optimize, on each photo.
-func BenchmarkOptimize12MP(b *testing.B) {
-	for _, p := range photos {
+// BenchmarkOptimize12MP is the production optimiser, images.Optimize, on each 12 MP photo.
+func BenchmarkOptimize12MP(b *testing.B) { benchOptimize(b, photos) }
+
+// BenchmarkOptimize2MP is images.Optimize on the 1600x1200 photo.
+func BenchmarkOptimize2MP(b *testing.B) { benchOptimize(b, photos2MP) }
+
+func benchOptimize(b *testing.B, list []photo) {
+	for _, p := range list {
 		b.Run(string(p), func(b *testing.B) {
 			data := p.bytes()
+			tw, th := p.target()
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var out []byte
 			for b.Loop() {
 				res, err := images.Optimize(data)
-				if err != nil || res.Width != 1344 || res.Height != 1008 {
-					b.Fatalf("Optimize: %v (%dx%d)", err, res.Width, res.Height)
+				if err != nil || res.Width != tw || res.Height != th {
+					b.Fatalf("Optimize: %v (%dx%d, want %dx%d)", err, res.Width, res.Height, tw, th)
 				}
 				out = res.JPEG
 			}
@@ -60,8 +66,13 @@ func BenchmarkOptimize12MP(b *testing.B) {
 // BenchmarkOptimize12MPBaseline is the plain way to do the same in Go: image/jpeg decode,
 // golang.org/x/image/draw's CatmullRom scaling of the decoded image straight into an RGBA
 // of the target size (draw.Src), image/jpeg at quality 80.
-func BenchmarkOptimize12MPBaseline(b *testing.B) {
-	for _, p := range photos {
+func BenchmarkOptimize12MPBaseline(b *testing.B) { benchBaseline(b, photos) }
+
+// BenchmarkOptimize2MPBaseline is the baseline on the 1600x1200 photo.
+func BenchmarkOptimize2MPBaseline(b *testing.B) { benchBaseline(b, photos2MP) }
+
+func benchBaseline(b *testing.B, list []photo) {
+	for _, p := range list {
 		b.Run(string(p), func(b *testing.B) {
 			data := p.bytes()
 			b.SetBytes(int64(len(data)))
@@ -110,10 +121,16 @@ async function shrink(w, h, wantData) {
 // BenchmarkOptimize12MPCanvas is the same job in headless Chromium's canvas, for reference:
 // ns/op is the page's own time for decode, draw and encode (the DevTools round trip is
 // left out), after one warm-up run.
-func BenchmarkOptimize12MPCanvas(b *testing.B) {
-	for _, p := range photos {
+func BenchmarkOptimize12MPCanvas(b *testing.B) { benchCanvas(b, photos) }
+
+// BenchmarkOptimize2MPCanvas is the canvas on the 1600x1200 photo.
+func BenchmarkOptimize2MPCanvas(b *testing.B) { benchCanvas(b, photos2MP) }
+
+func benchCanvas(b *testing.B, list []photo) {
+	for _, p := range list {
 		b.Run(string(p), func(b *testing.B) {
 			data := p.bytes()
+			tw, th := p.target()
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/photo.jpg" {
 					w.Header().Set("Content-Type", "image/jpeg")
@@ -133,7 +150,7 @@ func BenchmarkOptimize12MPCanvas(b *testing.B) {
 			}
 			shrink := func(wantData bool) shrunk {
 				var s shrunk
-				browser.Run(b, ctx, "shrink on canvas", chromedp.Evaluate(fmt.Sprintf("shrink(1344, 1008, %v)", wantData), &s,
+				browser.Run(b, ctx, "shrink on canvas", chromedp.Evaluate(fmt.Sprintf("shrink(%d, %d, %v)", tw, th, wantData), &s,
 					func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 				return s
 			}
@@ -165,7 +182,7 @@ func BenchmarkOptimize12MPCanvas(b *testing.B) {
 // covers the peak inside each call. The target is 64 MiB.
 func BenchmarkOptimize12MPHeap(b *testing.B) {
 	var inputs [][]byte
-	for _, p := range photos {
+	for _, p := range heapPhotos {
 		inputs = append(inputs, p.bytes())
 	}
 	var inuse, held float64

@@ -137,42 +137,157 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 	// Sizes are worked out in the stored orientation; TargetSize treats both edges alike.
 	tw, th := TargetSize(cfg.Width, cfg.Height)
 	orientation := 1
-	var src []plane
 	if format == "jpeg" {
 		hdr, err := readJPEGHeader(data)
 		if hdr.orientation >= 1 && hdr.orientation <= 8 {
 			orientation = hdr.orientation // read even when a later marker upsets the fast decoder
 		}
-		if err == nil {
-			if hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
-				n := dctScale(cfg.Width, cfg.Height, tw, th)
-				if p, _, err := decodeJPEGScaled(data, n, s.alloc); err == nil {
-					src, wk.dctScale = p, n
-				} else {
-					s.reset() // the standard decoder gets its turn and says what is wrong
-				}
+		if err == nil && hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
+			res, jwk, err := optimizeJPEG(data, tw, th, orientation, s)
+			if err == nil {
+				return res, jwk, nil
 			}
+			s.reset() // the standard decoder gets its turn and says what is wrong
 		}
 	}
-	if src == nil {
-		return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)
-	}
-	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
+	return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)
+}
 
-	// Scale each plane to the output: luma to the target size, chroma to half of it
-	// each way (the 4:2:0 layout the encoder writes), then turn them upright.
-	out := make([]plane, len(src))
-	for i, p := range src {
+// optimizeJPEG is the fast path for the JPEGs this package's decoder reads: each component
+// decoded at the smallest DCT scale that leaves the filter its margin, its planes scaled
+// as they are (luma to tw x th, chroma to half of that each way, the 4:2:0 layout the
+// encoder writes), turned upright and encoded, with no detour through RGB.
+//
+// The work is shared by two goroutines, for the two cores a laptop has at least: while
+// one reads a sequential file's entropy-coded data (which has to be read in order) the
+// other rebuilds the MCU rows already read and scales them across; a progressive file is
+// read first and then rebuilt in two halves. Scaling down, turning and the encoder's
+// transform run in two bands of output rows; only the Huffman coding at the end is one.
+func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, work, error) {
+	var wk work
+	d := &jpegDecoder{data: data}
+	if err := d.parseHeaders(); err != nil {
+		return Result{}, wk, err
+	}
+	out := make([]plane, len(d.comps))
+	for i := range d.comps {
+		c := &d.comps[i]
 		w, h := tw, th
 		if i > 0 {
 			w, h = (tw+1)/2, (th+1)/2
 		}
+		c.n = dctScale(c.cw, c.ch, w, h)
 		out[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
-		resize(out[i], p, catmullRom, s.alloc)
-		out[i] = orient(out[i], orientation, s.alloc)
 	}
+	d.allocate(s.alloc, true)
+	src := d.planes()
+	rs := make([]*resizer, len(d.comps))
+	for i := range d.comps {
+		rs[i] = newResizer(out[i], src[i], catmullRom, s.alloc)
+	}
+	rebuild := func(r int) {
+		d.reconstruct(r)
+		for i := range d.comps {
+			rs[i].across(d.rowsOf(&d.comps[i], r))
+		}
+	}
+	if d.stream {
+		ready := make(chan int, ringRows)
+		free := make(chan struct{}, ringRows)
+		for range ringRows {
+			free <- struct{}{}
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for r := range ready {
+				rebuild(r)
+				free <- struct{}{}
+			}
+		}()
+		err := d.decode(func(int) { <-free }, func(r int) { ready <- r })
+		close(ready)
+		<-done
+		if err != nil {
+			return Result{}, wk, err
+		}
+	} else {
+		if err := d.decode(nil, nil); err != nil {
+			return Result{}, wk, err
+		}
+		inHalves(d.my, func(r0, r1 int, _ *[2][257]int) {
+			for r := r0; r < r1; r++ {
+				rebuild(r)
+			}
+		})
+	}
+	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
+	wk.dctScale = d.comps[0].n
+
+	// Scale down, turn upright, transform and quantise, in two bands of the encoder's MCU
+	// rows; each band's rows of every plane are its own.
+	enc := out
+	turned := orientation >= 2 && orientation <= 8
+	if turned {
+		enc = make([]plane, len(out))
+		for i, p := range out {
+			w, h := orientedSize(p.w, p.h, orientation)
+			enc[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
+		}
+	}
+	e := newPlaneEncoder(enc[0], enc[1:], Quality, s.alloc16)
+	rowsOf := func(i, r0, r1 int) (int, int) {
+		v := e.comps[i].v * 8
+		return min(r0*v, enc[i].h), min(r1*v, enc[i].h)
+	}
+	var freq [2][257]int
+	if !turned {
+		freq = inHalves(e.my, func(r0, r1 int, f *[2][257]int) {
+			for i := range out {
+				rs[i].down(rowsOf(i, r0, r1))
+			}
+			e.quantize(r0, r1, f)
+		})
+	} else {
+		for i := range out {
+			inHalves(out[i].h, func(y0, y1 int, _ *[2][257]int) { rs[i].down(y0, y1) })
+		}
+		freq = inHalves(e.my, func(r0, r1 int, f *[2][257]int) {
+			for i := range out {
+				y0, y1 := rowsOf(i, r0, r1)
+				orientRows(enc[i], out[i], orientation, y0, y1)
+			}
+			e.quantize(r0, r1, f)
+		})
+	}
+	s.buf.Reset()
+	e.write(&s.buf, freq)
 	w, h := orientedSize(tw, th, orientation)
-	return encodeResult(s, out, w, h, format), wk, nil
+	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: "jpeg"}, wk, nil
+}
+
+// inHalves runs f over [0, n) in two halves at once, the second on another goroutine, and
+// returns the sum of the symbol counts each half gave f.
+func inHalves(n int, f func(lo, hi int, freq *[2][257]int)) [2][257]int {
+	var a, b [2][257]int
+	mid := n / 2
+	if n < 2 {
+		f(0, n, &a)
+		return a
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(mid, n, &b)
+	}()
+	f(0, mid, &a)
+	<-done
+	for t := range a {
+		for i := range a[t] {
+			a[t][i] += b[t][i]
+		}
+	}
+	return a
 }
 
 // optimizeWithImaging is the general path, for PNG, GIF, WebP, TIFF, BMP and the JPEGs the

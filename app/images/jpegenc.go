@@ -125,86 +125,119 @@ type encTable struct {
 // encodeJPEGPlanes writes y (and cb, cr when not nil, each half of y's size rounded up) as
 // a baseline JPEG of quality q to out.
 func encodeJPEGPlanes(out *bytes.Buffer, y plane, chroma []plane, q int, alloc16 func(int) []int16) {
-	qt := [2][64]int32{quantTable(&baseQuant[0], q), quantTable(&baseQuant[1], q)}
-	// Divisors with the AAN scale folded in, as reciprocals.
-	var recip [2][64]float32
+	e := newPlaneEncoder(y, chroma, q, alloc16)
+	var freq [2][257]int
+	e.quantize(0, e.my, &freq)
+	e.write(out, freq)
+}
+
+// planeEncoder is one encode, in two steps so the first can be shared between goroutines:
+// quantize transforms and quantises MCU rows (any disjoint ranges at once) and counts their
+// AC symbols; write makes the Huffman tables and writes the file.
+type planeEncoder struct {
+	y      plane
+	comps  []encComponent
+	mx, my int
+	qt     [2][64]int32
+	recip  [2][64]float32 // divisors with the AAN scale folded in, as reciprocals
+	tables int
+}
+
+func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16) *planeEncoder {
+	e := &planeEncoder{y: y, qt: [2][64]int32{quantTable(&baseQuant[0], q), quantTable(&baseQuant[1], q)}}
 	for t := range 2 {
 		for i := range 64 {
-			recip[t][i] = float32(1 / (float64(qt[t][i]) * aanScale[i/8] * aanScale[i%8] * 8))
+			e.recip[t][i] = float32(1 / (float64(e.qt[t][i]) * aanScale[i/8] * aanScale[i%8] * 8))
 		}
 	}
 	hmax := 1
+	e.tables = 1
 	if len(chroma) == 2 {
-		hmax = 2
+		hmax, e.tables = 2, 2
 	}
-	mx, my := (y.w+8*hmax-1)/(8*hmax), (y.h+8*hmax-1)/(8*hmax)
-	comps := []encComponent{{p: y, table: 0, h: hmax, v: hmax}}
+	e.mx, e.my = (y.w+8*hmax-1)/(8*hmax), (y.h+8*hmax-1)/(8*hmax)
+	e.comps = []encComponent{{p: y, table: 0, h: hmax, v: hmax}}
 	for _, c := range chroma {
-		comps = append(comps, encComponent{p: c, table: 1, h: 1, v: 1})
+		e.comps = append(e.comps, encComponent{p: c, table: 1, h: 1, v: 1})
 	}
 	total := 0
-	for ci := range comps {
-		c := &comps[ci]
-		c.bx, c.by = mx*c.h, my*c.v
+	for ci := range e.comps {
+		c := &e.comps[ci]
+		c.bx, c.by = e.mx*c.h, e.my*c.v
 		total += c.bx * c.by * 64
 	}
 	coefs := alloc16(total)
-	for ci := range comps {
-		c := &comps[ci]
+	for ci := range e.comps {
+		c := &e.comps[ci]
 		c.coef, coefs = coefs[:c.bx*c.by*64], coefs[c.bx*c.by*64:]
 	}
-	// Pass 1: transform and quantise every block, keeping the coefficients.
+	return e
+}
+
+// quantize transforms and quantises the blocks of MCU rows r0 to r1 and adds their AC
+// symbols to acFreq (per table).
+func (e *planeEncoder) quantize(r0, r1 int, acFreq *[2][257]int) {
 	var blk [64]float32
-	for ci := range comps {
-		c := &comps[ci]
-		for by := range c.by {
+	for ci := range e.comps {
+		c := &e.comps[ci]
+		r := &e.recip[c.table]
+		freq := &acFreq[c.table]
+		for by := r0 * c.v; by < r1*c.v; by++ {
 			for bx := range c.bx {
 				loadBlock(&blk, c.p, bx*8, by*8)
 				fdct(&blk)
 				dst := c.coef[(by*c.bx+bx)*64:][:64]
-				r := &recip[c.table]
+				run := 0
 				for k, z := range zigzag {
-					dst[k] = int16(math.Round(float64(blk[z] * r[z])))
+					f := blk[z] * r[z]
+					// Round half away from zero, as math.Round does, without the call.
+					var v int16
+					if f >= 0 {
+						v = int16(f + 0.5)
+					} else {
+						v = -int16(0.5 - f)
+					}
+					dst[k] = v
+					if k == 0 {
+						continue
+					}
+					if v == 0 {
+						run++
+						continue
+					}
+					for run > 15 {
+						freq[0xF0]++
+						run -= 16
+					}
+					freq[run<<4|bitLen(int32(v))]++
+					run = 0
+				}
+				if run > 0 {
+					freq[0x00]++
 				}
 			}
 		}
 	}
-	// Symbol statistics per table, then tables fitted to them.
-	var dcFreq, acFreq [2][257]int
+}
+
+// write counts the DC symbols, makes the tables from them and acFreq (the sum of every
+// quantize call's counts), and writes the file.
+func (e *planeEncoder) write(out *bytes.Buffer, acFreq [2][257]int) {
+	comps, mx, my := e.comps, e.mx, e.my
+	var dcFreq [2][257]int
 	walk(comps, mx, my, func(c *encComponent, blk []int16) {
 		diff := int32(blk[0]) - c.pred
 		c.pred = int32(blk[0])
 		dcFreq[c.table][bitLen(diff)]++
-		run := 0
-		for k := 1; k < 64; k++ {
-			v := blk[k]
-			if v == 0 {
-				run++
-				continue
-			}
-			for run > 15 {
-				acFreq[c.table][0xF0]++
-				run -= 16
-			}
-			acFreq[c.table][run<<4|bitLen(int32(v))]++
-			run = 0
-		}
-		if run > 0 {
-			acFreq[c.table][0x00]++
-		}
 	})
-	ntables := 1
-	if len(chroma) == 2 {
-		ntables = 2
-	}
 	var dcT, acT [2]encTable
-	for t := range ntables {
+	for t := range e.tables {
 		dcT[t] = buildEncTable(&dcFreq[t])
 		acT[t] = buildEncTable(&acFreq[t])
 	}
 
-	writeHeaders(out, y.w, y.h, comps, qt[:ntables], dcT[:ntables], acT[:ntables])
-	// Pass 2: the entropy-coded data.
+	writeHeaders(out, e.y.w, e.y.h, comps, e.qt[:e.tables], dcT[:e.tables], acT[:e.tables])
+	// The entropy-coded data.
 	var bw bitWriter
 	bw.out = out
 	for i := range comps {

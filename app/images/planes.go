@@ -96,41 +96,66 @@ func makeWeights(src, dst int, k kernel) weights {
 // resize scales src into dst (whose w, h and stride are set and pix allocated), first
 // across into a w x src.h scratch plane, then down.
 func resize(dst, src plane, k kernel, alloc func(int) []byte) {
-	if src.w == dst.w && src.h == dst.h {
-		for y := range src.h {
-			copy(dst.pix[y*dst.stride:y*dst.stride+dst.w], src.pix[y*src.stride:])
-		}
-		return
-	}
-	mid := src
+	r := newResizer(dst, src, k, alloc)
+	r.across(0, src.h)
+	r.down(0, dst.h)
+}
+
+// resizer is one plane's scaling in two passes that can be run in pieces: across, row by
+// row of the source as rows become available, then down, any ranges of output rows on
+// any goroutines at once.
+type resizer struct {
+	src, mid, dst plane
+	hw, vw        weights
+}
+
+// newResizer prepares the scaling of src into dst; mid is src when the width stays.
+func newResizer(dst, src plane, k kernel, alloc func(int) []byte) *resizer {
+	r := &resizer{src: src, mid: src, dst: dst}
 	if src.w != dst.w {
-		mid = plane{w: dst.w, h: src.h, stride: dst.w}
-		mid.pix = alloc(mid.w * mid.h)
-		hw := makeWeights(src.w, dst.w, k)
-		for y := range src.h {
-			in := src.pix[y*src.stride : y*src.stride+src.w]
-			out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
-			for x := range out {
-				s := in[hw.start[x] : hw.start[x]+hw.taps]
-				w := hw.w[x*hw.taps : (x+1)*hw.taps]
-				w = w[:len(s)] // one bounds check here instead of one per tap
-				var acc int32
-				for i, v := range s {
-					acc += int32(v) * w[i]
-				}
-				out[x] = clampByte((acc + 1<<(weightBits-1)) >> weightBits)
+		r.mid = plane{w: dst.w, h: src.h, stride: dst.w}
+		r.mid.pix = alloc(r.mid.w * r.mid.h)
+		r.hw = makeWeights(src.w, dst.w, k)
+	}
+	if src.h != dst.h {
+		r.vw = makeWeights(src.h, dst.h, k)
+	}
+	return r
+}
+
+// across scales source rows y0 to y1 to the output width.
+func (r *resizer) across(y0, y1 int) {
+	src, mid, hw := r.src, r.mid, &r.hw
+	if src.w == mid.w {
+		return // mid is src
+	}
+	for y := y0; y < y1; y++ {
+		in := src.pix[y*src.stride : y*src.stride+src.w]
+		out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
+		for x := range out {
+			s := in[hw.start[x] : hw.start[x]+hw.taps]
+			w := hw.w[x*hw.taps : (x+1)*hw.taps]
+			w = w[:len(s)] // one bounds check here instead of one per tap
+			var acc int32
+			for i, v := range s {
+				acc += int32(v) * w[i]
 			}
+			out[x] = clampByte((acc + 1<<(weightBits-1)) >> weightBits)
 		}
 	}
+}
+
+// down makes output rows y0 to y1 from the rows across has scaled (all those they need).
+func (r *resizer) down(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
 	if mid.h == dst.h {
-		for y := range mid.h {
+		for y := y0; y < y1; y++ {
 			copy(dst.pix[y*dst.stride:y*dst.stride+dst.w], mid.pix[y*mid.stride:])
 		}
 		return
 	}
-	vw := makeWeights(mid.h, dst.h, k)
 	acc := make([]int32, dst.w)
-	for y := range dst.h {
+	for y := y0; y < y1; y++ {
 		clear(acc)
 		for t := range vw.taps {
 			w := vw.w[y*vw.taps+t]
@@ -167,7 +192,14 @@ func orient(p plane, o int, alloc func(int) []byte) plane {
 	}
 	w, h := orientedSize(p.w, p.h, o)
 	out := plane{w: w, h: h, stride: w, pix: alloc(w * h)}
-	for dy := range h {
+	orientRows(out, p, o, 0, h)
+	return out
+}
+
+// orientRows writes rows y0 to y1 of out, p turned upright by orientation o (2..8).
+func orientRows(out, p plane, o, y0, y1 int) {
+	w := out.w
+	for dy := y0; dy < y1; dy++ {
 		row := out.pix[dy*w : dy*w+w]
 		switch o {
 		case 2:
@@ -200,7 +232,6 @@ func orient(p plane, o int, alloc func(int) []byte) plane {
 			}
 		}
 	}
-	return out
 }
 
 // planesOf returns the Y, Cb, Cr planes of a decoded image (or just Y for greyscale),

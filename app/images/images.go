@@ -144,10 +144,18 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 		}
 		if err == nil && hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
 			res, jwk, err := optimizeJPEG(data, tw, th, orientation, s)
-			if err == nil {
+			switch {
+			case err == nil:
 				return res, jwk, nil
+			case !errors.Is(err, errFallback):
+				// Damaged data in a file whose headers the fast decoder reads: image/jpeg
+				// refuses such files too (the differential tests hold the fast decoder to
+				// reading whatever image/jpeg reads), and asking it anyway would let a few
+				// bytes claiming a 50-megapixel progressive picture make it allocate its
+				// full-size coefficients (hundreds of megabytes) before it finds the damage.
+				return Result{}, jwk, fmt.Errorf("%w: decode jpeg: %v", ErrCorrupt, err)
 			}
-			s.reset() // the standard decoder gets its turn and says what is wrong
+			s.reset() // a later marker asks for what only image/jpeg reads
 		}
 	}
 	return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)

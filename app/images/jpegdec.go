@@ -82,7 +82,9 @@ type jpegDecoder struct {
 	acc      uint64
 	nbits    uint
 	atMarker bool // the next byte at pos is a marker: feed zero bits
-	eof      bool // the data ended inside the entropy-coded segment
+	// fake counts the zero bits fed after the segment's data ran out (at a marker or the
+	// end of the file); the last fake bits of acc are made up.
+	fake uint
 
 	qt          [4][64]int32 // in zig-zag order
 	qtSet       [4]bool
@@ -614,9 +616,8 @@ func (d *jpegDecoder) fill() {
 	for d.nbits <= 56 {
 		var b byte
 		switch {
-		case d.atMarker:
-		case d.pos >= len(d.data):
-			d.eof = true
+		case d.atMarker || d.pos >= len(d.data):
+			d.fake += 8
 		default:
 			b = d.data[d.pos]
 			if b != 0xFF {
@@ -625,12 +626,21 @@ func (d *jpegDecoder) fill() {
 				d.pos += 2 // stuffed zero after a data 0xFF
 			} else {
 				d.atMarker, b = true, 0
+				d.fake += 8
 			}
 		}
 		d.acc |= uint64(b) << (56 - d.nbits)
 		d.nbits += 8
 	}
 }
+
+// overrun reports whether the decoder has used bits that are not in the data: the
+// entropy-coded segment ended (at a marker or the end of the file) before the blocks it
+// should hold. image/jpeg refuses such a file, and so does this decoder.
+func (d *jpegDecoder) overrun() bool { return d.fake > d.nbits }
+
+// resetBits empties the bit reader at the start of a segment.
+func (d *jpegDecoder) resetBits() { d.acc, d.nbits, d.atMarker, d.fake = 0, 0, false, 0 }
 
 // huff decodes one symbol, or returns -1 for a code the table does not have.
 func (d *jpegDecoder) huff(t *huffTable) int {
@@ -887,7 +897,10 @@ func (d *jpegDecoder) acRefine(c *jpegComponent, blk []int16, dropped *uint64) e
 // restart expects a restart marker at pos, skips it, and resets the bit reader, the DC
 // predictions and the end-of-band run.
 func (d *jpegDecoder) restart() error {
-	d.acc, d.nbits, d.atMarker = 0, 0, false
+	if d.overrun() {
+		return fmt.Errorf("data ends inside a restart interval, at byte %d", d.pos)
+	}
+	d.resetBits()
 	for d.pos < len(d.data) && d.data[d.pos] == 0xFF && d.pos+1 < len(d.data) && d.data[d.pos+1] == 0xFF {
 		d.pos++
 	}
@@ -915,7 +928,7 @@ func (d *jpegDecoder) decode(before, after func(r int)) error {
 		}
 		// The scan's data ends at the next marker that is not a restart marker.
 		d.pos = d.nextMarker(d.pos)
-		d.acc, d.nbits, d.atMarker, d.eof = 0, 0, false, false
+		d.resetBits()
 		eoi, err := d.markers()
 		if err != nil {
 			if d.pos >= len(d.data) {
@@ -958,7 +971,7 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 	for i := range d.comps {
 		d.comps[i].pred = 0
 	}
-	d.acc, d.nbits, d.atMarker, d.eof = 0, 0, false, false
+	d.resetBits()
 	var decodeBlock func(c *jpegComponent, bx, by int) error
 	switch {
 	case !d.progressive:
@@ -1010,8 +1023,8 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 					return fmt.Errorf("block %d,%d of component %d: %w", bx, by, d.scan[0], err)
 				}
 			}
-			if d.eof {
-				return fmt.Errorf("data ends inside the image, at block row %d of %d", by+1, bh)
+			if d.overrun() {
+				return fmt.Errorf("data ends inside the scan, at block row %d of %d", by+1, bh)
 			}
 		}
 		return nil
@@ -1043,8 +1056,8 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 				}
 			}
 		}
-		if d.eof {
-			return fmt.Errorf("data ends inside the image, at MCU row %d of %d", y+1, d.my)
+		if d.overrun() {
+			return fmt.Errorf("data ends inside the scan, at MCU row %d of %d", y+1, d.my)
 		}
 		if after != nil {
 			after(y)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // This file is a decoder for 8-bit Huffman-coded JPEG, sequential (what phone cameras write)
@@ -19,8 +20,8 @@ import (
 // sequential file with one scan of every component is read into a ring of MCU rows that
 // another goroutine rebuilds as they complete; a progressive file, or a sequential one
 // with a scan per component, is read whole first. A progressive refinement scan must know
-// which coefficients are already non-zero, including those the scale drops: a bit per
-// dropped coefficient keeps that.
+// which coefficients are already non-zero, including those the scale drops: a mask of
+// the non-zero AC coefficients of each block keeps that.
 //
 // Arithmetic coding, 12-bit samples, lossless and hierarchical files, four components
 // (CMYK), RGB-transformed and fractionally subsampled files are left to the standard
@@ -61,10 +62,12 @@ type jpegComponent struct {
 	// coefficients a block stores (up to the last one inside n x n).
 	n, keep int
 	// coef holds keep coefficients per block, quantised, for rows MCU rows (all of them,
-	// or a ring); dropped has, per block, a bit for each coefficient k >= keep that is
-	// non-zero (progressive files only).
-	coef    []int16
-	dropped []uint64
+	// or a ring); nz has, per block, bit k set when AC coefficient k (zig-zag) is non-zero,
+	// kept or dropped (progressive files only). A block's storage index is its block row
+	// modulo ringRows times bx, plus its column.
+	coef     []int16
+	nz       []uint64
+	ringRows int
 	q       [64]int32 // dequantisation, zig-zag order, latched at the component's first scan
 	qSet    bool
 	seen    bool // has been in a scan
@@ -575,9 +578,10 @@ func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
 			blocks = c.bx * d.rows
 		}
 		c.coef = make([]int16, blocks*c.keep)
-		if d.progressive && c.keep < 64 {
-			c.dropped = make([]uint64, blocks)
+		if d.progressive {
+			c.nz = make([]uint64, blocks)
 		}
+		c.ringRows = d.rows * d.vblocks(c)
 		c.w, c.hgt = (c.cw*c.n+7)/8, (c.ch*c.n+7)/8
 		c.p = plane{w: c.bx * c.n, h: c.by * c.n, stride: c.bx * c.n}
 		c.p.pix = alloc(c.p.stride * c.p.h)
@@ -592,12 +596,12 @@ func (d *jpegDecoder) vblocks(c *jpegComponent) int {
 	return c.v
 }
 
-// block returns the stored coefficients of c's block (bx, by) and its index.
-func (d *jpegDecoder) block(c *jpegComponent, bx, by int) ([]int16, int) {
-	vb := d.vblocks(c)
-	row := (by / vb) % d.rows
-	i := (row*vb+by%vb)*c.bx + bx
-	return c.coef[i*c.keep : (i+1)*c.keep : (i+1)*c.keep], i
+// blockIndex is where c's block (bx, by) is stored.
+func (c *jpegComponent) blockIndex(bx, by int) int { return (by%c.ringRows)*c.bx + bx }
+
+// block returns the stored coefficients of c's block i.
+func (c *jpegComponent) block(i int) []int16 {
+	return c.coef[i*c.keep : (i+1)*c.keep : (i+1)*c.keep]
 }
 
 func (d *jpegDecoder) fill() {
@@ -772,59 +776,75 @@ func (d *jpegDecoder) dcRefine(blk []int16) {
 }
 
 // acFirst decodes the band ss..se of one block in a first progressive AC scan (T.81
-// G.1.2.2): coefficients the scale drops only mark their bit in dropped.
-func (d *jpegDecoder) acFirst(c *jpegComponent, blk []int16, dropped *uint64) error {
+// G.1.2.2), storing the coefficients the scale keeps and marking every non-zero one in nz.
+func (d *jpegDecoder) acFirst(c *jpegComponent, blk []int16, nz *uint64) error {
 	if d.eobrun > 0 {
 		d.eobrun--
 		return nil
 	}
 	ac := &d.ac[c.ta]
-	keep := len(blk)
-	for k := d.ss; k <= d.se; k++ {
-		rs := d.huff(ac)
-		if rs < 0 {
+	keep, al, se := len(blk), uint(d.al), d.se
+	mask := *nz
+	for k := d.ss; k <= se; k++ {
+		if d.nbits < 32 {
+			d.fill()
+		}
+		var v int32
+		if f := ac.fast[d.acc>>(64-lutBits)]; f != 0 {
+			// Code and value bits in one lookup.
+			l := uint(f & 0xFF)
+			d.acc <<= l
+			d.nbits -= l
+			k += int(f>>8) & 0xFF
+			v = f >> 16
+		} else {
+			rs := d.huff(ac)
+			if rs < 0 {
+				return errBadCode
+			}
+			r, s := rs>>4, uint(rs&15)
+			if s == 0 {
+				if r == 15 {
+					k += 15
+					continue
+				}
+				d.eobrun = 1<<r - 1
+				if r > 0 {
+					d.eobrun += int(d.bits(uint(r)))
+				}
+				break
+			}
+			k += r
+			v = d.extend(s)
+		}
+		if k > se {
 			return errBadCode
 		}
-		r, s := rs>>4, uint(rs&15)
-		if s == 0 {
-			if r == 15 {
-				k += 15
-				continue
-			}
-			d.eobrun = 1<<r - 1
-			if r > 0 {
-				d.eobrun += int(d.bits(uint(r)))
-			}
-			break
-		}
-		k += r
-		if k > d.se {
-			return errBadCode
-		}
-		v := d.extend(s) << d.al
+		mask |= 1 << k
 		if k < keep {
-			blk[k] = int16(v)
-		} else if dropped != nil {
-			*dropped |= 1 << k
+			blk[k] = int16(v << al)
 		}
 	}
+	*nz = mask
 	return nil
 }
 
 // acRefine adds one more bit to the band ss..se of one block in a progressive AC
 // refinement scan (T.81 G.1.2.3): each coefficient already non-zero reads a correction
 // bit as the decoder passes it; zero runs count only the coefficients still zero.
-func (d *jpegDecoder) acRefine(c *jpegComponent, blk []int16, dropped *uint64) error {
-	keep := len(blk)
+func (d *jpegDecoder) acRefine(c *jpegComponent, blk []int16, nz *uint64) error {
+	keep, se := len(blk), d.se
 	p1, m1 := int16(1)<<d.al, int16(-1)<<d.al
-	nonzero := func(k int) bool {
-		if k < keep {
-			return blk[k] != 0
-		}
-		return dropped != nil && *dropped&(1<<k) != 0
-	}
+	mask := *nz
+	// refine reads the correction bit of non-zero coefficient k.
 	refine := func(k int) {
-		if d.bits(1) != 0 && k < keep {
+		if d.nbits == 0 {
+			d.fill()
+		}
+		bit := d.acc >> 63
+		d.acc <<= 1
+		d.nbits--
+		if bit != 0 && k < keep {
 			if v := blk[k]; v&p1 == 0 {
 				if v >= 0 {
 					blk[k] = v + p1
@@ -834,10 +854,14 @@ func (d *jpegDecoder) acRefine(c *jpegComponent, blk []int16, dropped *uint64) e
 			}
 		}
 	}
+	band := ^uint64(0) // coefficients up to se
+	if se < 63 {
+		band = 1<<(se+1) - 1
+	}
 	k := d.ss
 	if d.eobrun == 0 {
 		ac := &d.ac[c.ta]
-		for ; k <= d.se; k++ {
+		for ; k <= se; k++ {
 			rs := d.huff(ac)
 			if rs < 0 {
 				return errBadCode
@@ -860,37 +884,46 @@ func (d *jpegDecoder) acRefine(c *jpegComponent, blk []int16, dropped *uint64) e
 				break
 			}
 			// Pass r coefficients that are still zero, refining the non-zero ones on
-			// the way; the next zero one gets v.
-			for ; k <= d.se; k++ {
-				if nonzero(k) {
-					refine(k)
-					continue
-				}
-				if r == 0 {
-					break
-				}
-				r--
+			// the way; the next zero one, at p, gets v.
+			zeros := ^mask >> k << k & band
+			for ; r > 0 && zeros != 0; r-- {
+				zeros &= zeros - 1
 			}
+			p := se + 1
+			if zeros != 0 {
+				p = bits.TrailingZeros64(zeros)
+			}
+			passed := mask >> k << k
+			if p < 64 {
+				passed &= 1<<p - 1
+			}
+			for passed != 0 {
+				refine(bits.TrailingZeros64(passed))
+				passed &= passed - 1
+			}
+			k = p
 			if v != 0 {
-				if k > d.se {
+				if k > se {
 					return errBadCode
 				}
+				mask |= 1 << k
 				if k < keep {
 					blk[k] = v
-				} else if dropped != nil {
-					*dropped |= 1 << k
 				}
 			}
 		}
 	}
 	if d.eobrun > 0 {
-		for ; k <= d.se; k++ {
-			if nonzero(k) {
-				refine(k)
-			}
+		// The rest of the band: only the non-zero coefficients read a bit.
+		rest := mask >> k << k & band
+		for rest != 0 {
+			j := bits.TrailingZeros64(rest)
+			rest &= rest - 1
+			refine(j)
 		}
 		d.eobrun--
 	}
+	*nz = mask
 	return nil
 }
 
@@ -962,6 +995,35 @@ func (d *jpegDecoder) nextMarker(pos int) int {
 	return len(d.data)
 }
 
+// scanKind is what a scan holds, which says how its blocks are decoded.
+type scanKind int
+
+const (
+	scanSequential scanKind = iota
+	scanDCFirst
+	scanDCRefine
+	scanACFirst
+	scanACRefine
+)
+
+// decodeBlock decodes component c's block i in a scan of kind k.
+func (d *jpegDecoder) decodeBlock(kind scanKind, c *jpegComponent, i int) error {
+	blk := c.block(i)
+	switch kind {
+	case scanSequential:
+		return d.sequentialBlock(c, blk)
+	case scanDCFirst:
+		return d.dcFirst(c, blk)
+	case scanDCRefine:
+		d.dcRefine(blk)
+		return nil
+	case scanACFirst:
+		return d.acFirst(c, blk, &c.nz[i])
+	default:
+		return d.acRefine(c, blk, &c.nz[i])
+	}
+}
+
 // decodeScan decodes the current scan's entropy-coded data.
 func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 	if !d.stream {
@@ -972,37 +1034,17 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 		d.comps[i].pred = 0
 	}
 	d.resetBits()
-	var decodeBlock func(c *jpegComponent, bx, by int) error
+	kind := scanSequential
 	switch {
 	case !d.progressive:
-		decodeBlock = func(c *jpegComponent, bx, by int) error {
-			blk, _ := d.block(c, bx, by)
-			return d.sequentialBlock(c, blk)
-		}
 	case d.ss == 0 && d.ah == 0:
-		decodeBlock = func(c *jpegComponent, bx, by int) error {
-			blk, _ := d.block(c, bx, by)
-			return d.dcFirst(c, blk)
-		}
+		kind = scanDCFirst
 	case d.ss == 0:
-		decodeBlock = func(c *jpegComponent, bx, by int) error {
-			blk, _ := d.block(c, bx, by)
-			d.dcRefine(blk)
-			return nil
-		}
+		kind = scanDCRefine
+	case d.ah == 0:
+		kind = scanACFirst
 	default:
-		refine := d.ah != 0
-		decodeBlock = func(c *jpegComponent, bx, by int) error {
-			blk, i := d.block(c, bx, by)
-			var dropped *uint64
-			if c.dropped != nil {
-				dropped = &c.dropped[i]
-			}
-			if refine {
-				return d.acRefine(c, blk, dropped)
-			}
-			return d.acFirst(c, blk, dropped)
-		}
+		kind = scanACRefine
 	}
 
 	if len(d.scan) == 1 && len(d.comps) > 1 {
@@ -1012,6 +1054,7 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 		bw, bh := (c.cw+7)/8, (c.ch+7)/8
 		n := 0
 		for by := range bh {
+			row := c.blockIndex(0, by)
 			for bx := range bw {
 				if d.ri > 0 && n > 0 && n%d.ri == 0 {
 					if err := d.restart(); err != nil {
@@ -1019,7 +1062,7 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 					}
 				}
 				n++
-				if err := decodeBlock(c, bx, by); err != nil {
+				if err := d.decodeBlock(kind, c, row+bx); err != nil {
 					return fmt.Errorf("block %d,%d of component %d: %w", bx, by, d.scan[0], err)
 				}
 			}
@@ -1029,10 +1072,31 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 		}
 		return nil
 	}
+	// Each component's blocks of one MCU: hb across, vb down, the first of each row at
+	// rows[v] + x*hb in the storage.
+	type unit struct {
+		c      *jpegComponent
+		hb, vb int
+		rows   [4]int
+	}
+	units := make([]unit, len(d.scan))
+	for j, ci := range d.scan {
+		c := &d.comps[ci]
+		units[j] = unit{c: c, hb: c.h, vb: d.vblocks(c)}
+		if len(d.comps) == 1 {
+			units[j].hb = 1
+		}
+	}
 	mcus := 0
 	for y := range d.my {
 		if before != nil {
 			before(y)
+		}
+		for j := range units {
+			u := &units[j]
+			for v := range u.vb {
+				u.rows[v] = u.c.blockIndex(0, y*u.vb+v)
+			}
 		}
 		for x := range d.mx {
 			if d.ri > 0 && mcus > 0 && mcus%d.ri == 0 {
@@ -1041,16 +1105,13 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 				}
 			}
 			mcus++
-			for _, ci := range d.scan {
-				c := &d.comps[ci]
-				vb, hb := d.vblocks(c), c.h
-				if len(d.comps) == 1 {
-					hb = 1
-				}
-				for v := range vb {
-					for h := range hb {
-						if err := decodeBlock(c, x*hb+h, y*vb+v); err != nil {
-							return fmt.Errorf("block %d,%d of component %d: %w", x*hb+h, y*vb+v, ci, err)
+			for j := range units {
+				u := &units[j]
+				for v := range u.vb {
+					i := u.rows[v] + x*u.hb
+					for h := range u.hb {
+						if err := d.decodeBlock(kind, u.c, i+h); err != nil {
+							return fmt.Errorf("block %d,%d of component %d: %w", x*u.hb+h, y*u.vb+v, d.scan[j], err)
 						}
 					}
 				}
@@ -1075,8 +1136,9 @@ func (d *jpegDecoder) reconstruct(r int) {
 		idx := &scaledIndex[n]
 		vb := d.vblocks(c)
 		for by := r * vb; by < (r+1)*vb; by++ {
+			row := c.blockIndex(0, by)
 			for bx := range c.bx {
-				coef, _ := d.block(c, bx, by)
+				coef := c.block(row + bx)
 				clear(blk[:n*n])
 				ac := false
 				for k, v := range coef {

@@ -90,7 +90,41 @@ func makeWeights(src, dst int, k kernel) weights {
 		row[big] += 1<<weightBits - total // exact unit gain, so flat areas stay flat
 		ws.start[d] = start
 	}
-	return ws
+	return ws.trimmed(src)
+}
+
+// trimmed drops the taps that are zero for every output sample (a reduction by 1.5 leaves
+// the outermost of the seven with no weight anywhere), which changes no result.
+func (ws weights) trimmed(src int) weights {
+	taps := 0
+	first := make([]int, len(ws.start))
+	for d := range ws.start {
+		row := ws.w[d*ws.taps : (d+1)*ws.taps]
+		lo, hi := 0, len(row)-1
+		for lo < hi && row[lo] == 0 {
+			lo++
+		}
+		for hi > lo && row[hi] == 0 {
+			hi--
+		}
+		first[d] = lo
+		taps = max(taps, hi-lo+1)
+	}
+	if taps == ws.taps {
+		return ws
+	}
+	out := weights{taps: taps, start: make([]int, len(ws.start)), w: make([]int32, len(ws.start)*taps)}
+	for d, start := range ws.start {
+		ns := min(start+first[d], src-taps)
+		out.start[d] = ns
+		row := ws.w[d*ws.taps : (d+1)*ws.taps]
+		for i := range taps {
+			if j := ns - start + i; j >= 0 && j < len(row) {
+				out.w[d*taps+i] = row[j]
+			}
+		}
+	}
+	return out
 }
 
 // resize scales src into dst (whose w, h and stride are set and pix allocated), first
@@ -130,8 +164,38 @@ func (r *resizer) across(y0, y1 int) {
 		return // mid is src
 	}
 	for y := y0; y < y1; y++ {
-		in := src.pix[y*src.stride : y*src.stride+src.w]
-		out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
+		acrossRow(mid.pix[y*mid.stride:y*mid.stride+mid.w], src.pix[y*src.stride:y*src.stride+src.w], hw)
+	}
+}
+
+// acrossRow scales one row, with the sums written out for the usual tap counts (the loop
+// and its bounds checks cost as much as the arithmetic at five to seven taps).
+func acrossRow(out, in []byte, hw *weights) {
+	const half = 1 << (weightBits - 1)
+	start := hw.start[:len(out)]
+	switch hw.taps {
+	case 5:
+		w := hw.w[:5*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+5:st+5], w[5*x:5*x+5:5*x+5]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	case 6:
+		w := hw.w[:6*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+6:st+6], w[6*x:6*x+6:6*x+6]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4] + int32(s[5])*k[5]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	case 7:
+		w := hw.w[:7*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+7:st+7], w[7*x:7*x+7:7*x+7]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4] + int32(s[5])*k[5] + int32(s[6])*k[6]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	default:
 		for x := range out {
 			s := in[hw.start[x] : hw.start[x]+hw.taps]
 			w := hw.w[x*hw.taps : (x+1)*hw.taps]
@@ -140,7 +204,7 @@ func (r *resizer) across(y0, y1 int) {
 			for i, v := range s {
 				acc += int32(v) * w[i]
 			}
-			out[x] = clampByte((acc + 1<<(weightBits-1)) >> weightBits)
+			out[x] = clampByte((acc + half) >> weightBits)
 		}
 	}
 }

@@ -5,12 +5,13 @@
 // re-encoded as JPEG quality 80. Re-encoding also drops metadata such as GPS
 // positions before anything leaves the machine.
 //
-// A sequential JPEG, what cameras write, is decoded at a reduced DCT scale by this
-// package's own decoder, so a 12-megapixel photo is never built in full; its Y, Cb and Cr
-// planes are scaled as they are and encoded without a detour through RGB. Other files,
-// and JPEGs the fast decoder leaves alone (progressive, CMYK, ...), are read by the
-// standard decoders, scaled and turned upright by github.com/disintegration/imaging, and
-// encoded by the same encoder.
+// A JPEG, sequential as cameras write it or progressive as web pages and many apps re-save
+// it, is decoded at a reduced DCT scale by this package's own decoder, so a 12-megapixel
+// photo is never built in full; its Y, Cb and Cr planes are scaled as they are and encoded
+// without a detour through RGB, on two goroutines. Other files, and the JPEGs the fast
+// decoder leaves alone (RGB, CMYK, 12-bit, arithmetic-coded), are read by the standard
+// decoders, scaled and turned upright by github.com/disintegration/imaging, and encoded by
+// the same encoder.
 package images
 
 import (
@@ -19,7 +20,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/gif"  // registers the GIF decoder
-	_ "image/jpeg" // registers the JPEG decoder (progressive and other files the fast decoder leaves)
+	_ "image/jpeg" // registers the JPEG decoder (the files the fast decoder leaves)
 	_ "image/png"  // registers the PNG decoder
 	"sync"
 
@@ -299,7 +300,7 @@ func inHalves(n int, f func(lo, hi int, freq *[2][257]int)) [2][257]int {
 }
 
 // optimizeWithImaging is the general path, for PNG, GIF, WebP, TIFF, BMP and the JPEGs the
-// fast decoder leaves alone (progressive, CMYK, ...): the standard decoders read the file,
+// fast decoder leaves alone (RGB, CMYK, ...): the standard decoders read the file,
 // github.com/disintegration/imaging scales it (Catmull-Rom, with alpha weighted correctly
 // at transparent edges) and turns it upright, and the result goes to the same plane
 // encoder as the fast path. These files are rarer and mostly small, so the general

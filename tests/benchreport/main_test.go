@@ -114,7 +114,7 @@ func TestSummaryJudgesEveryTargetAndSaysWhatWasNotMeasured(t *testing.T) {
 	res := Parse(strings.NewReader(sample + appSample))
 	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}, {"clanker_1_amd64.deb", 9_000_000}, {"clanker-1.tar.gz", 12_000_000}}
 	out := insertSummary(Render(res, "m", "make bench", time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)), Summary(res, arts, "webkit2_41"))
-	if i, j := strings.Index(out, "## Issue 17 targets"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
+	if i, j := strings.Index(out, "## Targets (issues 17 and 32)"), strings.Index(out, "## tests/imagebench"); i < 0 || j < 0 || i > j {
 		t.Fatalf("the summary is not above the package sections:\n%s", out)
 	}
 	for _, want := range []string{
@@ -154,5 +154,31 @@ func TestParseJoinsFiguresALogLinePushedOntoTheNextLine(t *testing.T) {
 	}
 	if got := res[0].Runs["ms-to-usable"]; len(got) != 3 || Median(got) != 1000 {
 		t.Fatalf("ms-to-usable runs = %v, want the three runs with median 1000", got)
+	}
+}
+
+const imageSample = `pkg: github.com/clanker-desktop/clanker/tests/imagebench
+BenchmarkOptimize12MP/scene-444-2   	5	 80000000 ns/op	 37.5 PSNR-Y-dB	 35.1 PSNR-RGB-dB
+BenchmarkOptimize2MP/scene-1600x1200-2   	5	 20000000 ns/op	 39.9 PSNR-Y-dB	 37.0 PSNR-RGB-dB
+BenchmarkOptimize12MPCanvas/scene-444-2   	5	 100000000 ns/op	 37.0 PSNR-Y-dB	 34.9 PSNR-RGB-dB
+BenchmarkOptimize2MPCanvas/scene-1600x1200-2   	5	 16000000 ns/op	 39.2 PSNR-Y-dB	 37.2 PSNR-RGB-dB
+`
+
+// Issue 32's image rows hold the time to the canvas's on the same photo and each PSNR to
+// the canvas's own figure: met only when all three are.
+func TestImageTargetsCompareWithTheCanvasOnTheSamePhoto(t *testing.T) {
+	res := Parse(strings.NewReader(imageSample))
+	out := insertSummary(Render(res, "m", "make bench", time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)), Summary(res, nil, "webkit2_41"))
+	for _, want := range []string{
+		"| 32.3 | images: 12 MP 4:4:4 photo (scene-444), time over Chromium's canvas, PSNR at least the canvas's | 0.80x the time of Optimize12MPCanvas/scene-444 (target <= 1x); 37.50 PSNR-Y-dB (target >= 37.00 PSNR-Y-dB of Optimize12MPCanvas/scene-444); 35.10 PSNR-RGB-dB (target >= 34.90 PSNR-RGB-dB of Optimize12MPCanvas/scene-444) | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkOptimize12MP$/^scene-444$' ./tests/imagebench` | **met** |",
+		"| 32.3 | images: 1600x1200 photo (scene-1600x1200), time over Chromium's canvas, PSNR at least the canvas's | 1.25x the time of Optimize2MPCanvas/scene-1600x1200 (target <= 1x)",
+		"37.00 PSNR-RGB-dB (target >= 37.20 PSNR-RGB-dB of Optimize2MPCanvas/scene-1600x1200) | `go test -tags webkit2_41 -run '^$' -bench '^BenchmarkOptimize2MP$/^scene-1600x1200$' ./tests/imagebench` | **NOT met** |",
+		"| 32.3 | images: 12 MP 4:2:0 photo (scene), time over Chromium's canvas, PSNR at least the canvas's | not in this run |",
+		"**target 37.50 PSNR-Y-dB >= 37.00 PSNR-Y-dB of Optimize12MPCanvas/scene-444: met**",
+		"**target 37.00 PSNR-RGB-dB >= 37.20 PSNR-RGB-dB of Optimize2MPCanvas/scene-1600x1200: NOT met**",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -716,14 +716,11 @@ func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
 			d.fill()
 			acc, nbits = d.acc, d.nbits
 		}
-		if f := ac.fast[acc>>(64-lutBits)]; f != 0 {
+		if f := ac.fast[acc>>(64-lutBits)]; f != 0 && k+int(f>>8)&0xFF <= 63 {
 			l := uint(f & 0xFF)
 			acc <<= l
 			nbits -= l
 			k += int(f>>8) & 0xFF
-			if k > 63 {
-				return errBadCode
-			}
 			if k < keep {
 				blk[k] = int16(f >> 16)
 			}
@@ -745,7 +742,10 @@ func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
 		}
 		k += r
 		if k > 63 {
-			return errBadCode
+			// A run past the last coefficient ends the block, as image/jpeg reads it
+			// (the value bits are not read).
+			acc, nbits = d.acc, d.nbits
+			break
 		}
 		v := d.extend(s)
 		acc, nbits = d.acc, d.nbits
@@ -790,7 +790,7 @@ func (d *jpegDecoder) acFirst(c *jpegComponent, blk []int16, nz *uint64) error {
 			d.fill()
 		}
 		var v int32
-		if f := ac.fast[d.acc>>(64-lutBits)]; f != 0 {
+		if f := ac.fast[d.acc>>(64-lutBits)]; f != 0 && k+int(f>>8)&0xFF <= se {
 			// Code and value bits in one lookup.
 			l := uint(f & 0xFF)
 			d.acc <<= l
@@ -815,10 +815,10 @@ func (d *jpegDecoder) acFirst(c *jpegComponent, blk []int16, nz *uint64) error {
 				break
 			}
 			k += r
+			if k > se {
+				break // a run past the band ends the block, as image/jpeg reads it
+			}
 			v = d.extend(s)
-		}
-		if k > se {
-			return errBadCode
 		}
 		mask |= 1 << k
 		if k < keep {
@@ -934,11 +934,20 @@ func (d *jpegDecoder) restart() error {
 		return fmt.Errorf("data ends inside a restart interval, at byte %d", d.pos)
 	}
 	d.resetBits()
-	for d.pos < len(d.data) && d.data[d.pos] == 0xFF && d.pos+1 < len(d.data) && d.data[d.pos+1] == 0xFF {
+	// The marker should be next; like image/jpeg (and libjpeg), skip stray bytes before it,
+	// but not another marker.
+	for {
+		if d.pos+1 >= len(d.data) {
+			return fmt.Errorf("missing restart marker at the end of the data")
+		}
+		if d.data[d.pos] == 0xFF {
+			if m := d.data[d.pos+1]; m >= 0xD0 && m <= 0xD7 {
+				break
+			} else if m != 0 && m != 0xFF {
+				return fmt.Errorf("marker %#x where a restart marker belongs, at byte %d", m, d.pos)
+			}
+		}
 		d.pos++
-	}
-	if d.pos+1 >= len(d.data) || d.data[d.pos] != 0xFF || d.data[d.pos+1] < 0xD0 || d.data[d.pos+1] > 0xD7 {
-		return fmt.Errorf("missing restart marker at byte %d", d.pos)
 	}
 	d.pos += 2
 	for i := range d.comps {

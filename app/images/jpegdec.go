@@ -199,9 +199,11 @@ func (d *jpegDecoder) parseHeaders() error {
 // or the end of the image (true).
 func (d *jpegDecoder) markers() (eoi bool, err error) {
 	for {
-		// Markers may be preceded by any number of 0xFF fill bytes.
-		if d.pos >= len(d.data) || d.data[d.pos] != 0xFF {
-			return false, fmt.Errorf("expected a marker at byte %d", d.pos)
+		// Bytes that are no marker are skipped, as libjpeg and image/jpeg do (an encoder's
+		// stray padding after a scan, say); markers may be preceded by any number of 0xFF
+		// fill bytes, and 0xFF 0x00 is stray data too.
+		for d.pos < len(d.data) && d.data[d.pos] != 0xFF {
+			d.pos++
 		}
 		for d.pos < len(d.data) && d.data[d.pos] == 0xFF {
 			d.pos++
@@ -212,6 +214,8 @@ func (d *jpegDecoder) markers() (eoi bool, err error) {
 		m := d.data[d.pos]
 		d.pos++
 		switch {
+		case m == 0x00:
+			continue
 		case m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7):
 			continue // no length
 		case m == 0xD9:

@@ -500,3 +500,34 @@ func TestEXIFVariantsOrientTheFastPathOrAreIgnored(t *testing.T) {
 		}
 	}
 }
+
+// A file of a few bytes per scan and thousands of scans is refused after maxScans: each
+// scan is a pass over the picture's blocks, so the scans, not the bytes, would bound the
+// work.
+func TestThousandsOfScansAreRefused(t *testing.T) {
+	p := testPlanes(17, 9)
+	scans := []jpegw.Scan{{Comps: []int{0}, Ss: 0, Se: 0}}
+	for range maxScans {
+		scans = append(scans, jpegw.Scan{Comps: []int{0}, Ss: 1, Se: 63, Ah: 0, Al: 0})
+	}
+	data, err := jpegw.Encode(p[:1], 17, 9, jpegw.Options{Progressive: true, Scans: scans})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := decodeJPEGScaled(data, 8, heapAlloc); !errors.Is(err, errTooManyScans) {
+		t.Fatalf("%d scans: %v, want errTooManyScans", len(scans), err)
+	}
+	if _, _, err := decodeJPEGScaled(data[:0], 8, heapAlloc); err == nil {
+		t.Fatal("empty data decoded")
+	}
+	ok, err := jpegw.Encode(p[:1], 17, 9, jpegw.Options{Progressive: true, Scans: scans[:maxScans]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := decodeJPEGScaled(ok, 8, heapAlloc); err != nil {
+		t.Fatalf("%d scans: %v", maxScans, err)
+	}
+	if _, err := Optimize(data); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Optimize: %v, want ErrCorrupt", err)
+	}
+}

@@ -700,6 +700,14 @@ func (d *jpegDecoder) extend(s uint) int32 {
 
 var errBadCode = errors.New("bad Huffman code")
 
+// maxScans bounds the scans of one file. Every scan visits each block of its components,
+// so a few bytes per scan could otherwise buy a pass over a 50-megapixel picture each:
+// libjpeg's progressive script has 10 scans, and the longest sensible one (each of 64
+// coefficients of 3 components in its own band, at two bit depths) stays within 400.
+const maxScans = 400
+
+var errTooManyScans = fmt.Errorf("more than %d scans", maxScans)
+
 // sequentialBlock decodes one block of a sequential scan into blk (its keep stored
 // coefficients, zig-zag order, quantised).
 func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
@@ -965,7 +973,10 @@ func (d *jpegDecoder) restart() error {
 // read into the ring and after(r) once it is there; for the others after is called for
 // nothing, and the caller rebuilds the rows once decode returns.
 func (d *jpegDecoder) decode(before, after func(r int)) error {
-	for {
+	for scans := 1; ; scans++ {
+		if scans > maxScans {
+			return errTooManyScans
+		}
 		if err := d.decodeScan(before, after); err != nil {
 			return err
 		}

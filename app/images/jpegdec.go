@@ -68,9 +68,9 @@ type jpegComponent struct {
 	coef     []int16
 	nz       []uint64
 	ringRows int
-	q       [64]int32 // dequantisation, zig-zag order, latched at the component's first scan
-	qSet    bool
-	seen    bool // has been in a scan
+	q        [64]int32 // dequantisation, zig-zag order, latched at the component's first scan
+	qSet     bool
+	seen     bool // has been in a scan
 
 	p      plane // decoded samples at the chosen scale, padded to whole blocks
 	w, hgt int   // the component's real size at the chosen scale

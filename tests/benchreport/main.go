@@ -161,6 +161,7 @@ func main() {
 	ran := flag.String("ran", "", "with -from: the commands that produced those files, printed as the report's command")
 	distDir := flag.String("dist", "", "also report the sizes of the release artifacts in this folder (made by make dist)")
 	note := flag.String("note", "", "a sentence about the run, printed under the machine (e.g. what else was running)")
+	keep := flag.String("keep", "", "a previous report whose sections for packages not in this run, release artifacts (without -dist) and summary rows this run does not measure are carried over verbatim, with its command and note")
 	flag.Parse()
 
 	args := []string{"test", "-tags", *tags, "-run", "^$", "-bench", ".", "-benchmem", "-count", strconv.Itoa(*count)}
@@ -219,6 +220,14 @@ func main() {
 	report = insertSummary(report, Summary(results, artifacts, *tags))
 	if *distDir != "" {
 		report += DistSection(*distDir, artifacts)
+	}
+	if *keep != "" {
+		old, err := os.ReadFile(*keep)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		report = KeepFrom(report, string(old))
 	}
 	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
@@ -720,4 +729,126 @@ func shortPkgOf(r *Result, name string) string {
 // Windows setup or the .deb.
 func installer(name string) bool {
 	return strings.HasSuffix(name, "-setup.exe") || strings.HasSuffix(name, ".deb")
+}
+
+// section is one "## " part of a report: its title line and everything up to the next.
+type section struct{ title, text string }
+
+// splitReport cuts a report into its header (before the first "## ") and its sections.
+func splitReport(r string) (string, []section) {
+	parts := strings.Split(r, "\n## ")
+	head := parts[0]
+	var secs []section
+	for _, p := range parts[1:] {
+		title, _, _ := strings.Cut(p, "\n")
+		secs = append(secs, section{title: title, text: "\n## " + p})
+	}
+	return head, secs
+}
+
+// isSummary reports whether a section title is the targets summary (named for issue 17
+// alone before issue 32's targets joined it).
+func isSummary(title string) bool {
+	return strings.HasPrefix(title, "Targets") || strings.HasPrefix(title, "Issue 17 targets")
+}
+
+// KeepFrom carries over from an earlier report what this run did not measure: the sections
+// of packages not in this run and the release artifacts (verbatim, in the earlier report's
+// order), and the summary rows this run left "not measured" (matched by point and target).
+// The header says which runs the kept figures come from.
+func KeepFrom(report, old string) string {
+	head, secs := splitReport(report)
+	oldHead, oldSecs := splitReport(old)
+	byTitle := map[string]section{}
+	for _, s := range secs {
+		byTitle[s.title] = s
+	}
+	var summary section
+	for _, s := range secs {
+		if isSummary(s.title) {
+			summary = s
+		}
+	}
+	// Summary rows this run did not measure take the earlier report's row.
+	oldRows := map[string]string{}
+	for _, s := range oldSecs {
+		if isSummary(s.title) {
+			for _, l := range strings.Split(s.text, "\n") {
+				if k, ok := rowKey(l); ok {
+					oldRows[k] = l
+				}
+			}
+		}
+	}
+	if summary.title != "" {
+		lines := strings.Split(summary.text, "\n")
+		for i, l := range lines {
+			k, ok := rowKey(l)
+			if !ok || !strings.HasSuffix(l, "| not measured |") {
+				continue
+			}
+			if o, found := oldRows[k]; found {
+				lines[i] = o
+			}
+		}
+		summary.text = strings.Join(lines, "\n")
+	}
+	var out []section
+	used := map[string]bool{}
+	var kept []string
+	for _, o := range oldSecs {
+		switch {
+		case isSummary(o.title):
+			if summary.title != "" {
+				out = append(out, summary)
+				used[summary.title] = true
+			}
+		case byTitle[o.title].title != "":
+			out = append(out, byTitle[o.title])
+			used[o.title] = true
+		default:
+			out = append(out, o)
+			kept = append(kept, o.title)
+		}
+	}
+	// New sections the earlier report lacked go before the release artifacts.
+	for _, s := range secs {
+		if used[s.title] {
+			continue
+		}
+		at := len(out)
+		for i, o := range out {
+			if o.title == "Release artifacts" {
+				at = i
+			}
+		}
+		out = append(out[:at], append([]section{s}, out[at:]...)...)
+	}
+	if len(kept) > 0 {
+		var prev []string
+		for _, l := range strings.Split(oldHead, "\n") {
+			if strings.HasPrefix(l, "- Command: ") || strings.HasPrefix(l, "- Note: ") || strings.HasPrefix(l, "- Date: ") {
+				prev = append(prev, strings.TrimPrefix(l, "- "))
+			}
+		}
+		head = strings.TrimRight(head, "\n") + "\n- Kept from the previous report (" + strings.Join(kept, ", ") + ", and the summary rows this run did not measure): " + strings.Join(prev, "; ") + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, s := range out {
+		b.WriteString(s.text)
+	}
+	return b.String()
+}
+
+// rowKey is the point and target of a summary table row ("| 17.1 | prompt cache ... |").
+func rowKey(line string) (string, bool) {
+	if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| point ") {
+		return "", false
+	}
+	cells := strings.SplitN(line, " | ", 3)
+	if len(cells) < 3 {
+		return "", false
+	}
+	return cells[0] + " | " + cells[1], true
 }

@@ -182,3 +182,36 @@ func TestImageTargetsCompareWithTheCanvasOnTheSamePhoto(t *testing.T) {
 		}
 	}
 }
+
+// A run of one package keeps the earlier report's other sections, its release artifacts and
+// its summary rows for targets this run did not measure, and says where they come from.
+func TestKeepCarriesOverWhatThisRunDidNotMeasure(t *testing.T) {
+	when := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
+	all := Parse(strings.NewReader(sample + appSample))
+	arts := []Artifact{{"Clanker-1-windows-amd64-setup.exe", 9_900_000}}
+	old := insertSummary(Render(all, "m", "old command", when), Summary(all, arts, "webkit2_41")) + DistSection("dist", arts)
+	old = strings.Replace(old, "## Targets (issues 17 and 32)", "## Issue 17 targets", 1) // as earlier reports were titled
+	images := Parse(strings.NewReader(imageSample))
+	out := KeepFrom(insertSummary(Render(images, "m", "new command", when), Summary(images, nil, "webkit2_41")), old)
+	for _, want := range []string{
+		"- Command: `new command`",
+		"- Kept from the previous report (app/llm, tests/e2e, Release artifacts, and the summary rows this run did not measure): Command: `old command`",
+		"## Targets (issues 17 and 32)",
+		"1200 ms-to-page-usable (target <= 1500)", // e2e's summary row, from the old report
+		"| 32.3 | images: 12 MP 4:4:4 photo (scene-444)",
+		"| Optimize12MP/scene-444 | 1 | 80.00 ms/op |",
+		"| AppMemory | 1 |",
+		"## Release artifacts",
+		"| Clanker-1-windows-amd64-setup.exe | 9.90 MB",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "## tests/imagebench") != 1 || strings.Contains(out, "| Optimize12MP/scene | 3 |") {
+		t.Errorf("the imagebench section must be this run's alone:\n%s", out)
+	}
+	if strings.Index(out, "## tests/imagebench") > strings.Index(out, "## tests/e2e") {
+		t.Errorf("sections are not in the earlier report's order:\n%s", out)
+	}
+}

@@ -167,10 +167,10 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 // as they are (luma to tw x th, chroma to half of that each way, the 4:2:0 layout the
 // encoder writes), turned upright and encoded, with no detour through RGB.
 //
-// The work is shared by two goroutines, for the two cores a laptop has at least: while
-// one reads a sequential file's entropy-coded data (which has to be read in order) the
-// other rebuilds the MCU rows already read and scales them across; a progressive file is
-// read first and then rebuilt in two halves. Scaling down, turning and the encoder's
+// The work is shared between goroutines, for the two cores a laptop has at least: while
+// one reads a sequential file's entropy-coded data (which has to be read in order) two
+// others rebuild the MCU rows already read and scale them across, using whatever core the
+// reader leaves; a progressive file is read first and then rebuilt in two halves. Scaling down, turning and the encoder's
 // transform run in two bands of output rows; only the Huffman coding at the end is one.
 func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, work, error) {
 	var wk work
@@ -201,22 +201,29 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 		}
 	}
 	if d.stream {
+		// Row r goes into ring slot r % ringRows once the row that used it before has
+		// been rebuilt (rows may finish out of order).
 		ready := make(chan int, ringRows)
-		free := make(chan struct{}, ringRows)
-		for range ringRows {
-			free <- struct{}{}
+		var free [ringRows]chan struct{}
+		for i := range free {
+			free[i] = make(chan struct{}, 1)
+			free[i] <- struct{}{}
 		}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for r := range ready {
-				rebuild(r)
-				free <- struct{}{}
-			}
-		}()
-		err := d.decode(func(int) { <-free }, func(r int) { ready <- r })
+		// Two workers rebuild the rows the reader has finished, so whichever core the
+		// reader leaves idle (a small photo's rows take longer to rebuild than to read, a
+		// large one's the other way round) does the rebuilding.
+		var workers sync.WaitGroup
+		for range 2 {
+			workers.Go(func() {
+				for r := range ready {
+					rebuild(r)
+					free[r%ringRows] <- struct{}{}
+				}
+			})
+		}
+		err := d.decode(func(r int) { <-free[r%ringRows] }, func(r int) { ready <- r })
 		close(ready)
-		<-done
+		workers.Wait()
 		if err != nil {
 			return Result{}, wk, err
 		}

@@ -252,6 +252,7 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 		}
 	}
 	e := newPlaneEncoder(enc[0], enc[1:], Quality, s.alloc16)
+	e.spare = &s.spare
 	rowsOf := func(i, r0, r1 int) (int, int) {
 		v := e.comps[i].v * 8
 		return min(r0*v, enc[i].h), min(r1*v, enc[i].h)
@@ -373,7 +374,7 @@ func orientImage(img image.Image, o int) image.Image {
 // encodeResult encodes the Y (and Cb, Cr) planes of a w x h image as the Result.
 func encodeResult(s *scratch, out []plane, w, h int, format string) Result {
 	s.buf.Reset()
-	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16)
+	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16, &s.spare)
 	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: format}
 }
 
@@ -402,6 +403,7 @@ type scratch struct {
 	next  int
 	coefs []int16 // the encoder's quantised blocks
 	buf   bytes.Buffer
+	spare bytes.Buffer // the encoder's second restart interval
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -439,7 +441,7 @@ func (s *scratch) reset() { s.next = 0 }
 
 // release returns s to the pool unless it grew past maxPooled.
 func (s *scratch) release() {
-	total := s.buf.Cap() + 2*cap(s.coefs)
+	total := s.buf.Cap() + s.spare.Cap() + 2*cap(s.coefs)
 	for _, b := range s.bufs {
 		total += cap(b)
 	}

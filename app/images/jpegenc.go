@@ -107,7 +107,6 @@ type encComponent struct {
 	h, v   int // blocks per MCU across and down
 	bx, by int // blocks across and down, whole MCUs
 	coef   []int16
-	pred   int32
 }
 
 // huffCode is one symbol's code and its length.
@@ -123,9 +122,12 @@ type encTable struct {
 }
 
 // encodeJPEGPlanes writes y (and cb, cr when not nil, each half of y's size rounded up) as
-// a baseline JPEG of quality q to out.
-func encodeJPEGPlanes(out *bytes.Buffer, y plane, chroma []plane, q int, alloc16 func(int) []int16) {
+// a baseline JPEG of quality q to out; spare, when not nil, is a buffer it may use.
+func encodeJPEGPlanes(out *bytes.Buffer, y plane, chroma []plane, q int, alloc16 func(int) []int16, spare ...*bytes.Buffer) {
 	e := newPlaneEncoder(y, chroma, q, alloc16)
+	if len(spare) > 0 {
+		e.spare = spare[0]
+	}
 	var freq [2][257]int
 	e.quantize(0, e.my, &freq)
 	e.write(out, freq)
@@ -141,6 +143,9 @@ type planeEncoder struct {
 	qt     [2][64]int32
 	recip  [2][64]float32 // divisors with the AAN scale folded in, as reciprocals
 	tables int
+	// spare holds the second restart interval while the first is written; nil means a
+	// buffer of its own.
+	spare *bytes.Buffer
 }
 
 func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16) *planeEncoder {
@@ -220,15 +225,29 @@ func (e *planeEncoder) quantize(r0, r1 int, acFreq *[2][257]int) {
 	}
 }
 
+// splitMCUs is the smallest picture (in MCUs) whose entropy coding is split in two: a
+// restart marker halfway lets each half be coded on its own goroutine, for 8 bytes.
+const splitMCUs = 256
+
 // write counts the DC symbols, makes the tables from them and acFreq (the sum of every
-// quantize call's counts), and writes the file.
+// quantize call's counts), and writes the file. A picture of splitMCUs or more is coded
+// in two restart intervals at once.
 func (e *planeEncoder) write(out *bytes.Buffer, acFreq [2][257]int) {
 	comps, mx, my := e.comps, e.mx, e.my
+	total := mx * my
+	ri := 0
+	if total >= splitMCUs {
+		ri = (total + 1) / 2
+	}
 	var dcFreq [2][257]int
-	walk(comps, mx, my, func(c *encComponent, blk []int16) {
-		diff := int32(blk[0]) - c.pred
-		c.pred = int32(blk[0])
-		dcFreq[c.table][bitLen(diff)]++
+	pred := [3]int32{}
+	walkMCUs(comps, mx, 0, total, func(m int, ci int, blk []int16) {
+		if ri > 0 && m == ri && ci == 0 {
+			pred = [3]int32{} // a restart resets the predictions
+		}
+		diff := int32(blk[0]) - pred[ci]
+		pred[ci] = int32(blk[0])
+		dcFreq[comps[ci].table][bitLen(diff)]++
 	})
 	var dcT, acT [2]encTable
 	for t := range e.tables {
@@ -236,17 +255,39 @@ func (e *planeEncoder) write(out *bytes.Buffer, acFreq [2][257]int) {
 		acT[t] = buildEncTable(&acFreq[t])
 	}
 
-	writeHeaders(out, e.y.w, e.y.h, comps, e.qt[:e.tables], dcT[:e.tables], acT[:e.tables])
-	// The entropy-coded data.
+	writeHeaders(out, e.y.w, e.y.h, ri, comps, e.qt[:e.tables], dcT[:e.tables], acT[:e.tables])
+	if ri == 0 {
+		e.entropy(out, 0, total, &dcT, &acT)
+	} else {
+		second := e.spare
+		if second == nil {
+			second = new(bytes.Buffer)
+		}
+		second.Reset()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.entropy(second, ri, total, &dcT, &acT)
+		}()
+		e.entropy(out, 0, ri, &dcT, &acT)
+		out.Write([]byte{0xFF, 0xD0}) // RST0
+		<-done
+		out.Write(second.Bytes())
+	}
+	out.Write([]byte{0xFF, 0xD9})
+}
+
+// entropy writes the entropy-coded data of MCUs from to to (one restart interval: the
+// predictions start at zero), padded to a whole byte.
+func (e *planeEncoder) entropy(out *bytes.Buffer, from, to int, dcT, acT *[2]encTable) {
 	var bw bitWriter
 	bw.out = out
-	for i := range comps {
-		comps[i].pred = 0
-	}
-	walk(comps, mx, my, func(c *encComponent, blk []int16) {
-		dc, ac := &dcT[c.table], &acT[c.table]
-		diff := int32(blk[0]) - c.pred
-		c.pred = int32(blk[0])
+	pred := [3]int32{}
+	walkMCUs(e.comps, e.mx, from, to, func(_ int, ci int, blk []int16) {
+		t := e.comps[ci].table
+		dc, ac := &dcT[t], &acT[t]
+		diff := int32(blk[0]) - pred[ci]
+		pred[ci] = int32(blk[0])
 		s := bitLen(diff)
 		bw.put(dc.codes[s])
 		bw.value(diff, s)
@@ -271,20 +312,19 @@ func (e *planeEncoder) write(out *bytes.Buffer, acFreq [2][257]int) {
 		}
 	})
 	bw.flush()
-	out.Write([]byte{0xFF, 0xD9})
 }
 
-// walk visits the blocks in MCU order: each MCU's luma blocks row by row, then Cb, Cr.
-func walk(comps []encComponent, mx, my int, f func(c *encComponent, blk []int16)) {
-	for y := range my {
-		for x := range mx {
-			for ci := range comps {
-				c := &comps[ci]
-				for v := range c.v {
-					for h := range c.h {
-						bx, by := x*c.h+h, y*c.v+v
-						f(c, c.coef[(by*c.bx+bx)*64:][:64])
-					}
+// walkMCUs visits the blocks of MCUs from to to in order: each MCU's luma blocks row by
+// row, then Cb, Cr; f gets the MCU's number and the component's index.
+func walkMCUs(comps []encComponent, mx, from, to int, f func(m, ci int, blk []int16)) {
+	for m := from; m < to; m++ {
+		x, y := m%mx, m/mx
+		for ci := range comps {
+			c := &comps[ci]
+			for v := range c.v {
+				for h := range c.h {
+					bx, by := x*c.h+h, y*c.v+v
+					f(m, ci, c.coef[(by*c.bx+bx)*64:][:64])
 				}
 			}
 		}
@@ -412,7 +452,7 @@ func buildEncTable(freq *[257]int) encTable {
 	return t
 }
 
-func writeHeaders(out *bytes.Buffer, w, h int, comps []encComponent, qt [][64]int32, dc, ac []encTable) {
+func writeHeaders(out *bytes.Buffer, w, h, ri int, comps []encComponent, qt [][64]int32, dc, ac []encTable) {
 	out.Write([]byte{0xFF, 0xD8})
 	// APP0 JFIF 1.01, no density, no thumbnail: says the three components are YCbCr.
 	writeSegment(out, 0xE0, []byte{'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0})
@@ -443,6 +483,9 @@ func writeHeaders(out *bytes.Buffer, w, h int, comps []encComponent, qt [][64]in
 		}
 	}
 	writeSegment(out, 0xC4, seg)
+	if ri > 0 {
+		writeSegment(out, 0xDD, []byte{byte(ri >> 8), byte(ri)}) // DRI
+	}
 	// SOS: all components, full spectrum.
 	seg = []byte{byte(len(comps))}
 	for i, c := range comps {

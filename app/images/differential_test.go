@@ -296,7 +296,6 @@ func TestEveryScanLayoutDecodesLikeTheSequentialFileAtEveryScale(t *testing.T) {
 // Cut short anywhere, a file is refused by both decoders, and by Optimize as damaged; the
 // fast decoder accepts a cut file only when no more than the end-of-image marker is
 // missing (as libjpeg and browsers do), never with a picture image/jpeg would not give.
-// The cuts cover every byte of the headers and samples of the entropy-coded data.
 func TestTruncatedFilesAreRefused(t *testing.T) {
 	files := []corpusFile{}
 	for _, f := range committedCorpus(t) {
@@ -310,7 +309,18 @@ func TestTruncatedFilesAreRefused(t *testing.T) {
 	files = append(files, corpusFile{name: "generated-progressive-444", data: prog})
 	o := Optimizer{MaxPixels: 1 << 20}
 	for _, f := range files {
-		for cut := 0; cut < len(f.data)-2; cut += 1 + cut/32 {
+		// Cuts everywhere in the headers, thinning out in the data, and right after every
+		// 0xFF in the data (a stuffed 0xFF 0x00 cut in two, which once read as zero bits).
+		var cuts []int
+		for cut := 0; cut < len(f.data)-2; cut += 1 + cut/12 {
+			cuts = append(cuts, cut)
+		}
+		for i := bytes.Index(f.data, []byte{0xFF, 0xDA}) + 2; i < len(f.data)-2; i++ {
+			if f.data[i] == 0xFF {
+				cuts = append(cuts, i+1)
+			}
+		}
+		for _, cut := range cuts {
 			data := f.data[:cut]
 			got, _, fastErr := decodeJPEGScaled(data, 8, heapAlloc)
 			_, stdErr := jpeg.Decode(bytes.NewReader(data))
@@ -331,7 +341,7 @@ func TestTruncatedFilesAreRefused(t *testing.T) {
 }
 
 // Damaged bytes anywhere (one byte changed at a time: every byte of the headers, every
-// third of the data) never panic either decoder path; whatever the fast decoder makes of
+// seventh of the data) never panic either decoder path; whatever the fast decoder makes of
 // them has the header's size, and Optimize gives a picture or a documented error.
 func TestCorruptFilesNeverPanicAndKeepTheirSize(t *testing.T) {
 	p := testPlanes(33, 21)
@@ -351,10 +361,10 @@ func TestCorruptFilesNeverPanicAndKeepTheirSize(t *testing.T) {
 	for _, f := range files {
 		sos := bytes.Index(f.data, []byte{0xFF, 0xDA})
 		for i := 2; i < len(f.data); i++ {
-			if i > sos && i%3 != 0 {
+			if i > sos && i%7 != 0 {
 				continue
 			}
-			for _, v := range []byte{0x00, 0xFF, f.data[i] ^ 0x10} {
+			for _, v := range []byte{0xFF, f.data[i] ^ 0x10} {
 				data := bytes.Clone(f.data)
 				data[i] = v
 				got, _, err := decodeJPEGScaled(data, 8, heapAlloc)

@@ -3,6 +3,7 @@ package images
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -185,27 +186,28 @@ func (e *planeEncoder) quantize(r0, r1 int, acFreq *[2][257]int) {
 	var blk [64]float32
 	for ci := range e.comps {
 		c := &e.comps[ci]
-		r := &e.recip[c.table]
+		// The reciprocals in zig-zag order, so the loop below reads both in sequence.
+		var rz [64]float32
+		for k, z := range zigzag {
+			rz[k] = e.recip[c.table][z]
+		}
 		freq := &acFreq[c.table]
 		for by := r0 * c.v; by < r1*c.v; by++ {
 			for bx := range c.bx {
 				loadBlock(&blk, c.p, bx*8, by*8)
 				fdct(&blk)
 				dst := c.coef[(by*c.bx+bx)*64:][:64]
-				run := 0
 				for k, z := range zigzag {
-					f := blk[z] * r[z]
+					f := blk[z] * rz[k]
 					// Round half away from zero, as math.Round does, without the call.
-					var v int16
 					if f >= 0 {
-						v = int16(f + 0.5)
+						dst[k] = int16(f + 0.5)
 					} else {
-						v = -int16(0.5 - f)
+						dst[k] = -int16(0.5 - f)
 					}
-					dst[k] = v
-					if k == 0 {
-						continue
-					}
+				}
+				run := 0
+				for _, v := range dst[1:] {
 					if v == 0 {
 						run++
 						continue
@@ -354,12 +356,7 @@ func bitLen(v int32) int {
 	if v < 0 {
 		v = -v
 	}
-	n := 0
-	for v > 0 {
-		n++
-		v >>= 1
-	}
-	return n
+	return bits.Len32(uint32(v))
 }
 
 // buildEncTable makes a length-limited Huffman code for the symbol frequencies (T.81

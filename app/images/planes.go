@@ -218,6 +218,17 @@ func (r *resizer) down(y0, y1 int) {
 		}
 		return
 	}
+	if vw.taps >= 4 && vw.taps <= 6 {
+		r.downFew(y0, y1)
+		return
+	}
+	r.downAny(y0, y1)
+}
+
+// downAny is down for any number of taps, adding one source row at a time to a row of
+// partial sums.
+func (r *resizer) downAny(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
 	acc := make([]int32, dst.w)
 	for y := y0; y < y1; y++ {
 		clear(acc)
@@ -235,6 +246,29 @@ func (r *resizer) down(y0, y1 int) {
 		out := dst.pix[y*dst.stride : y*dst.stride+dst.w]
 		for x, a := range acc {
 			out[x] = clampByte((a + 1<<(weightBits-1)) >> weightBits)
+		}
+	}
+}
+
+// downFew is down for 4 to 6 taps (what the reductions after a scaled decode use): each
+// output sample is summed from its rows in one go, without a row of partial sums.
+func (r *resizer) downFew(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
+	const half = 1 << (weightBits - 1)
+	n := dst.w
+	for y := y0; y < y1; y++ {
+		row := func(t int) []byte {
+			i := min(t, vw.taps-1) // a missing sixth (or fifth) row has weight 0
+			return mid.pix[(vw.start[y]+i)*mid.stride:][:n]
+		}
+		w := vw.w[y*vw.taps : (y+1)*vw.taps]
+		var k [6]int32
+		copy(k[:], w)
+		a, b, c, d, e, f := row(0), row(1), row(2), row(3), row(4), row(5)
+		out := dst.pix[y*dst.stride:][:n]
+		for x := range out {
+			acc := int32(a[x])*k[0] + int32(b[x])*k[1] + int32(c[x])*k[2] + int32(d[x])*k[3] + int32(e[x])*k[4] + int32(f[x])*k[5]
+			out[x] = clampByte((acc + half) >> weightBits)
 		}
 	}
 }

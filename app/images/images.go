@@ -188,16 +188,21 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 		c.n = dctScale(c.cw, c.ch, w, h)
 		out[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
 	}
-	d.allocate(s.alloc, true)
-	src := d.planes()
+	// The decoded planes are never whole: each worker rebuilds an MCU row into a strip of
+	// its own and scales it across at once, while it is in the cache.
+	d.allocate(nil, true)
 	rs := make([]*resizer, len(d.comps))
 	for i := range d.comps {
-		rs[i] = newResizer(out[i], src[i], catmullRom, s.alloc)
+		c := &d.comps[i]
+		rs[i] = newResizer(out[i], c.w, c.hgt, nil, catmullRom, s.alloc)
 	}
-	rebuild := func(r int) {
-		d.reconstruct(r)
+	strips := [2][]plane{d.strips(s.alloc), d.strips(s.alloc)}
+	rebuild := func(r, worker int) {
+		st := strips[worker]
+		d.reconstruct(r, st)
 		for i := range d.comps {
-			rs[i].across(d.rowsOf(&d.comps[i], r))
+			y0, y1 := d.rowsOf(&d.comps[i], r)
+			rs[i].across(st[i], y0, y1)
 		}
 	}
 	if d.stream {
@@ -213,10 +218,10 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 		// reader leaves idle (a small photo's rows take longer to rebuild than to read, a
 		// large one's the other way round) does the rebuilding.
 		var workers sync.WaitGroup
-		for range 2 {
+		for w := range 2 {
 			workers.Go(func() {
 				for r := range ready {
-					rebuild(r)
+					rebuild(r, w)
 					free[r%ringRows] <- struct{}{}
 				}
 			})
@@ -232,12 +237,16 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 			return Result{}, wk, err
 		}
 		inHalves(d.my, func(r0, r1 int, _ *[2][257]int) {
+			worker := 0
+			if r0 > 0 {
+				worker = 1
+			}
 			for r := r0; r < r1; r++ {
-				rebuild(r)
+				rebuild(r, worker)
 			}
 		})
 	}
-	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
+	wk.decodedPixels = int64(d.comps[0].w) * int64(d.comps[0].hgt)
 	wk.dctScale = d.comps[0].n
 
 	// Scale down, turn upright, transform and quantise, in two bands of the encoder's MCU

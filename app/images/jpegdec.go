@@ -153,13 +153,20 @@ func decodeJPEGScaled(data []byte, n int, alloc func(int) []byte) ([]plane, int,
 		d.comps[i].n = n
 	}
 	d.allocate(alloc, false)
-	err := d.decode(nil, func(r int) { d.reconstruct(r) })
+	rebuild := func(r int) {
+		rows := make([]plane, len(d.comps))
+		for i := range d.comps {
+			rows[i] = d.rowOf(&d.comps[i], r)
+		}
+		d.reconstruct(r, rows)
+	}
+	err := d.decode(nil, rebuild)
 	if err != nil {
 		return nil, 0, err
 	}
 	if !d.stream {
 		for r := range d.my {
-			d.reconstruct(r)
+			rebuild(r)
 		}
 	}
 	return d.planes(), d.orient, nil
@@ -564,7 +571,8 @@ var keepFor = func() (t [9]int) {
 // rebuilding goroutine rarely waits for the reader or the reader for it.
 const ringRows = 8
 
-// allocate sets up each component's coefficient storage and decoded plane, once the first
+// allocate sets up each component's coefficient storage, and its whole decoded plane
+// unless alloc is nil (the optimiser rebuilds MCU rows into strips instead), once the first
 // scan header is read; every component's n must be set. ring asks for a ring of MCU rows
 // when the file streams (a sequential file with one scan of every component); otherwise
 // every block is kept until the last scan.
@@ -587,9 +595,28 @@ func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
 		}
 		c.ringRows = d.rows * d.vblocks(c)
 		c.w, c.hgt = (c.cw*c.n+7)/8, (c.ch*c.n+7)/8
-		c.p = plane{w: c.bx * c.n, h: c.by * c.n, stride: c.bx * c.n}
-		c.p.pix = alloc(c.p.stride * c.p.h)
+		if alloc != nil {
+			c.p = plane{w: c.bx * c.n, h: c.by * c.n, stride: c.bx * c.n}
+			c.p.pix = alloc(c.p.stride * c.p.h)
+		}
 	}
+}
+
+// strips returns planes one MCU row high, for rebuilding rows into (see reconstruct).
+func (d *jpegDecoder) strips(alloc func(int) []byte) []plane {
+	out := make([]plane, len(d.comps))
+	for i := range d.comps {
+		c := &d.comps[i]
+		out[i] = plane{w: c.bx * c.n, h: d.vblocks(c) * c.n, stride: c.bx * c.n}
+		out[i].pix = alloc(out[i].stride * out[i].h)
+	}
+	return out
+}
+
+// rowOf is the part of c's whole plane that MCU row r is rebuilt into.
+func (d *jpegDecoder) rowOf(c *jpegComponent, r int) plane {
+	h := d.vblocks(c) * c.n
+	return plane{pix: c.p.pix[r*h*c.p.stride:], w: c.p.w, h: h, stride: c.p.stride}
 }
 
 // vblocks is how many block rows of c make one MCU row.
@@ -1151,16 +1178,19 @@ func (d *jpegDecoder) decodeScan(before, after func(r int)) error {
 	return nil
 }
 
-// reconstruct rebuilds MCU row r of every component from its coefficients into its plane.
-func (d *jpegDecoder) reconstruct(r int) {
+// reconstruct rebuilds MCU row r of every component from its coefficients into dst, a
+// plane per component whose first line is the row's first.
+func (d *jpegDecoder) reconstruct(r int, dst []plane) {
 	var blk [64]int32
 	for i := range d.comps {
 		c := &d.comps[i]
 		n := c.n
 		idx := &scaledIndex[n]
 		vb := d.vblocks(c)
+		p := dst[i]
 		for by := r * vb; by < (r+1)*vb; by++ {
 			row := c.blockIndex(0, by)
+			line := p.pix[(by-r*vb)*n*p.stride:]
 			for bx := range c.bx {
 				coef := c.block(row + bx)
 				clear(blk[:n*n])
@@ -1174,7 +1204,7 @@ func (d *jpegDecoder) reconstruct(r int) {
 						ac = ac || k > 0
 					}
 				}
-				idct(&blk, n, ac, c.p.pix[by*n*c.p.stride+bx*n:], c.p.stride)
+				idct(&blk, n, ac, line[bx*n:], p.stride)
 			}
 		}
 	}

@@ -130,41 +130,56 @@ func (ws weights) trimmed(src int) weights {
 // resize scales src into dst (whose w, h and stride are set and pix allocated), first
 // across into a w x src.h scratch plane, then down.
 func resize(dst, src plane, k kernel, alloc func(int) []byte) {
-	r := newResizer(dst, src, k, alloc)
-	r.across(0, src.h)
+	r := newResizer(dst, src.w, src.h, &src, k, alloc)
+	r.across(src, 0, src.h)
 	r.down(0, dst.h)
 }
 
-// resizer is one plane's scaling in two passes that can be run in pieces: across, row by
-// row of the source as rows become available, then down, any ranges of output rows on
-// any goroutines at once.
+// resizer is one plane's scaling in two passes that can be run in pieces: across, a strip
+// of source rows at a time as rows become available (from any goroutine, each strip its
+// own rows), then down, any ranges of output rows on any goroutines at once.
 type resizer struct {
-	src, mid, dst plane
-	hw, vw        weights
+	srcW, srcH int
+	same       bool // mid is the source itself
+	mid, dst   plane
+	hw, vw     weights
 }
 
-// newResizer prepares the scaling of src into dst; mid is src when the width stays.
-func newResizer(dst, src plane, k kernel, alloc func(int) []byte) *resizer {
-	r := &resizer{src: src, mid: src, dst: dst}
-	if src.w != dst.w {
-		r.mid = plane{w: dst.w, h: src.h, stride: dst.w}
+// newResizer prepares the scaling of a srcW x srcH plane into dst. When the whole source
+// is at hand (src not nil) and the width stays, the source is used as it is; otherwise
+// the rows scaled across are kept in a plane of their own.
+func newResizer(dst plane, srcW, srcH int, src *plane, k kernel, alloc func(int) []byte) *resizer {
+	r := &resizer{srcW: srcW, srcH: srcH, dst: dst}
+	if src != nil && srcW == dst.w {
+		r.mid, r.same = *src, true
+	} else {
+		r.mid = plane{w: dst.w, h: srcH, stride: dst.w}
 		r.mid.pix = alloc(r.mid.w * r.mid.h)
-		r.hw = makeWeights(src.w, dst.w, k)
 	}
-	if src.h != dst.h {
-		r.vw = makeWeights(src.h, dst.h, k)
+	if srcW != dst.w {
+		r.hw = makeWeights(srcW, dst.w, k)
+	}
+	if srcH != dst.h {
+		r.vw = makeWeights(srcH, dst.h, k)
 	}
 	return r
 }
 
-// across scales source rows y0 to y1 to the output width.
-func (r *resizer) across(y0, y1 int) {
-	src, mid, hw := r.src, r.mid, &r.hw
-	if src.w == mid.w {
-		return // mid is src
+// across scales source rows y0 to y1, held in strip (its first line is row y0), to the
+// output width.
+func (r *resizer) across(strip plane, y0, y1 int) {
+	if r.same {
+		return
 	}
+	mid := r.mid
 	for y := y0; y < y1; y++ {
-		acrossRow(mid.pix[y*mid.stride:y*mid.stride+mid.w], src.pix[y*src.stride:y*src.stride+src.w], hw)
+		in := strip.pix[(y-y0)*strip.stride:][:r.srcW]
+		out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
+		if r.srcW == mid.w {
+			copy(out, in)
+			continue
+		}
+		acrossRow(out, in, &r.hw)
 	}
 }
 

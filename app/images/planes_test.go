@@ -83,8 +83,8 @@ func TestDownWithFewTapsMatchesTheGeneralPass(t *testing.T) {
 		}
 		a := plane{w: 37, h: c.dh, stride: 37, pix: make([]byte, 37*c.dh)}
 		b := plane{w: 37, h: c.dh, stride: 37, pix: make([]byte, 37*c.dh)}
-		ra := newResizer(a, src, catmullRom, heapAlloc)
-		rb := newResizer(b, src, catmullRom, heapAlloc)
+		ra := newResizer(a, src.w, src.h, &src, catmullRom, heapAlloc)
+		rb := newResizer(b, src.w, src.h, &src, catmullRom, heapAlloc)
 		if ra.vw.taps < 4 || ra.vw.taps > 6 {
 			t.Fatalf("%d to %d rows: %d taps, want a case for the written-out pass", c.sh, c.dh, ra.vw.taps)
 		}

@@ -62,9 +62,10 @@ type jpegComponent struct {
 	// coefficients a block stores (up to the last one inside n x n).
 	n, keep int
 	// coef holds keep coefficients per block, quantised, for rows MCU rows (all of them,
-	// or a ring); nz has, per block, bit k set when AC coefficient k (zig-zag) is non-zero,
-	// kept or dropped (progressive files only). A block's storage index is its block row
-	// modulo ringRows times bx, plus its column.
+	// or a ring); nz has, per block, bit k set when AC coefficient k (zig-zag) is non-zero:
+	// kept or dropped in a progressive file (its refinement scans need both), kept in a
+	// sequential one. A block's storage index is its block row modulo ringRows times bx,
+	// plus its column.
 	coef     []int16
 	nz       []uint64
 	ringRows int
@@ -554,6 +555,18 @@ var scaledIndex = func() (t [9][64]int8) {
 	return t
 }()
 
+// insideMask[n] has bit k set for each AC coefficient k (zig-zag) that lands inside n x n.
+var insideMask = func() (t [9]uint64) {
+	for n := 1; n <= 8; n++ {
+		for k := 1; k < 64; k++ {
+			if scaledIndex[n][k] >= 0 {
+				t[n] |= 1 << k
+			}
+		}
+	}
+	return t
+}()
+
 // keepFor[n] is how many zig-zag coefficients a block decoded at scale n stores: one past
 // the last that lands inside n x n.
 var keepFor = func() (t [9]int) {
@@ -590,9 +603,7 @@ func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
 			blocks = c.bx * d.rows
 		}
 		c.coef = make([]int16, blocks*c.keep)
-		if d.progressive {
-			c.nz = make([]uint64, blocks)
-		}
+		c.nz = make([]uint64, blocks)
 		c.ringRows = d.rows * d.vblocks(c)
 		c.w, c.hgt = (c.cw*c.n+7)/8, (c.ch*c.n+7)/8
 		if alloc != nil {
@@ -737,8 +748,9 @@ var errTooManyScans = fmt.Errorf("more than %d scans", maxScans)
 
 // sequentialBlock decodes one block of a sequential scan into blk (its keep stored
 // coefficients, zig-zag order, quantised).
-func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
+func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16, nz *uint64) error {
 	clear(blk)
+	var mask uint64
 	s := d.huff(&d.dc[c.td])
 	if s < 0 || s > 16 {
 		return errBadCode
@@ -762,6 +774,7 @@ func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
 			k += int(f>>8) & 0xFF
 			if k < keep {
 				blk[k] = int16(f >> 16)
+				mask |= 1 << k
 			}
 			continue
 		}
@@ -790,9 +803,11 @@ func (d *jpegDecoder) sequentialBlock(c *jpegComponent, blk []int16) error {
 		acc, nbits = d.acc, d.nbits
 		if k < keep {
 			blk[k] = int16(v)
+			mask |= 1 << k
 		}
 	}
 	d.acc, d.nbits = acc, nbits
+	*nz = mask
 	return nil
 }
 
@@ -1062,7 +1077,7 @@ func (d *jpegDecoder) decodeBlock(kind scanKind, c *jpegComponent, i int) error 
 	blk := c.block(i)
 	switch kind {
 	case scanSequential:
-		return d.sequentialBlock(c, blk)
+		return d.sequentialBlock(c, blk, &c.nz[i])
 	case scanDCFirst:
 		return d.dcFirst(c, blk)
 	case scanDCRefine:
@@ -1186,6 +1201,7 @@ func (d *jpegDecoder) reconstruct(r int, dst []plane) {
 		c := &d.comps[i]
 		n := c.n
 		idx := &scaledIndex[n]
+		inside := insideMask[n]
 		vb := d.vblocks(c)
 		p := dst[i]
 		for by := r * vb; by < (r+1)*vb; by++ {
@@ -1194,15 +1210,14 @@ func (d *jpegDecoder) reconstruct(r int, dst []plane) {
 			for bx := range c.bx {
 				coef := c.block(row + bx)
 				clear(blk[:n*n])
-				ac := false
-				for k, v := range coef {
-					if v == 0 {
-						continue
-					}
-					if j := idx[k]; j >= 0 {
-						blk[j] = int32(v) * c.q[k]
-						ac = ac || k > 0
-					}
+				blk[0] = int32(coef[0]) * c.q[0]
+				// Only the non-zero coefficients the scale keeps, from the block's mask.
+				m := c.nz[row+bx] & inside
+				ac := m != 0
+				for m != 0 {
+					k := bits.TrailingZeros64(m)
+					m &= m - 1
+					blk[idx[k]] = int32(coef[k]) * c.q[k]
 				}
 				idct(&blk, n, ac, line[bx*n:], p.stride)
 			}

@@ -108,6 +108,9 @@ type encComponent struct {
 	h, v   int // blocks per MCU across and down
 	bx, by int // blocks across and down, whole MCUs
 	coef   []int16
+	// nz has, per block, bit k set when AC coefficient k (zig-zag) is non-zero, so the
+	// symbol counts and the coding visit only those.
+	nz []uint64
 }
 
 // huffCode is one symbol's code and its length.
@@ -173,9 +176,11 @@ func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16) 
 		total += c.bx * c.by * 64
 	}
 	coefs := alloc16(total)
+	masks := make([]uint64, total/64)
 	for ci := range e.comps {
 		c := &e.comps[ci]
 		c.coef, coefs = coefs[:c.bx*c.by*64], coefs[c.bx*c.by*64:]
+		c.nz, masks = masks[:c.bx*c.by], masks[c.bx*c.by:]
 	}
 	return e
 }
@@ -196,30 +201,37 @@ func (e *planeEncoder) quantize(r0, r1 int, acFreq *[2][257]int) {
 			for bx := range c.bx {
 				loadBlock(&blk, c.p, bx*8, by*8)
 				fdct(&blk)
-				dst := c.coef[(by*c.bx+bx)*64:][:64]
+				b := by*c.bx + bx
+				dst := c.coef[b*64:][:64]
+				var mask uint64
 				for k, z := range zigzag {
 					f := blk[z] * rz[k]
 					// Round half away from zero, as math.Round does, without the call.
+					var v int16
 					if f >= 0 {
-						dst[k] = int16(f + 0.5)
+						v = int16(f + 0.5)
 					} else {
-						dst[k] = -int16(0.5 - f)
+						v = -int16(0.5 - f)
+					}
+					dst[k] = v
+					if v != 0 {
+						mask |= 1 << k
 					}
 				}
-				run := 0
-				for _, v := range dst[1:] {
-					if v == 0 {
-						run++
-						continue
-					}
+				mask &^= 1 // the DC coefficient is coded apart
+				c.nz[b] = mask
+				prev := 0
+				for m := mask; m != 0; m &= m - 1 {
+					k := bits.TrailingZeros64(m)
+					run := k - prev - 1
 					for run > 15 {
 						freq[0xF0]++
 						run -= 16
 					}
-					freq[run<<4|bitLen(int32(v))]++
-					run = 0
+					freq[run<<4|bitLen(int32(dst[k]))]++
+					prev = k
 				}
-				if run > 0 {
+				if prev < 63 {
 					freq[0x00]++
 				}
 			}
@@ -243,12 +255,13 @@ func (e *planeEncoder) write(out *bytes.Buffer, acFreq [2][257]int) {
 	}
 	var dcFreq [2][257]int
 	pred := [3]int32{}
-	walkMCUs(comps, mx, 0, total, func(m int, ci int, blk []int16) {
+	walkMCUs(comps, mx, 0, total, func(m int, ci int, b int) {
 		if ri > 0 && m == ri && ci == 0 {
 			pred = [3]int32{} // a restart resets the predictions
 		}
-		diff := int32(blk[0]) - pred[ci]
-		pred[ci] = int32(blk[0])
+		dcv := int32(comps[ci].coef[b*64])
+		diff := dcv - pred[ci]
+		pred[ci] = dcv
 		dcFreq[comps[ci].table][bitLen(diff)]++
 	})
 	var dcT, acT [2]encTable
@@ -285,31 +298,30 @@ func (e *planeEncoder) entropy(out *bytes.Buffer, from, to int, dcT, acT *[2]enc
 	var bw bitWriter
 	bw.out = out
 	pred := [3]int32{}
-	walkMCUs(e.comps, e.mx, from, to, func(_ int, ci int, blk []int16) {
-		t := e.comps[ci].table
-		dc, ac := &dcT[t], &acT[t]
+	walkMCUs(e.comps, e.mx, from, to, func(_ int, ci int, b int) {
+		c := &e.comps[ci]
+		blk := c.coef[b*64:][:64]
+		dc, ac := &dcT[c.table], &acT[c.table]
 		diff := int32(blk[0]) - pred[ci]
 		pred[ci] = int32(blk[0])
 		s := bitLen(diff)
 		bw.put(dc.codes[s])
 		bw.value(diff, s)
-		run := 0
-		for k := 1; k < 64; k++ {
-			v := int32(blk[k])
-			if v == 0 {
-				run++
-				continue
-			}
+		prev := 0
+		for m := c.nz[b]; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			run := k - prev - 1
 			for run > 15 {
 				bw.put(ac.codes[0xF0])
 				run -= 16
 			}
+			v := int32(blk[k])
 			s := bitLen(v)
 			bw.put(ac.codes[run<<4|s])
 			bw.value(v, s)
-			run = 0
+			prev = k
 		}
-		if run > 0 {
+		if prev < 63 {
 			bw.put(ac.codes[0x00])
 		}
 	})
@@ -317,16 +329,15 @@ func (e *planeEncoder) entropy(out *bytes.Buffer, from, to int, dcT, acT *[2]enc
 }
 
 // walkMCUs visits the blocks of MCUs from to to in order: each MCU's luma blocks row by
-// row, then Cb, Cr; f gets the MCU's number and the component's index.
-func walkMCUs(comps []encComponent, mx, from, to int, f func(m, ci int, blk []int16)) {
+// row, then Cb, Cr; f gets the MCU's number, the component's index and the block's.
+func walkMCUs(comps []encComponent, mx, from, to int, f func(m, ci, b int)) {
 	for m := from; m < to; m++ {
 		x, y := m%mx, m/mx
 		for ci := range comps {
 			c := &comps[ci]
 			for v := range c.v {
 				for h := range c.h {
-					bx, by := x*c.h+h, y*c.v+v
-					f(m, ci, c.coef[(by*c.bx+bx)*64:][:64])
+					f(m, ci, (y*c.v+v)*c.bx+x*c.h+h)
 				}
 			}
 		}

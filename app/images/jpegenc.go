@@ -64,40 +64,63 @@ var aanScale = func() (s [8]float64) {
 // fdct transforms a block of level-shifted samples in place (rows, then columns) with the
 // Arai-Agui-Nakajima factorisation; each output still carries aanScale[u]*aanScale[v]*8.
 func fdct(b *[64]float32) {
-	for i := range 8 {
-		fdct8(b, i*8, 1)
+	// Rows, then columns. The two loops hold the same butterflies, written out in each
+	// (a call per 8-point transform would cost as much as the transform).
+	for o := 0; o < 64; o += 8 {
+		r := b[o : o+8 : o+8]
+		d0, d1, d2, d3 := r[0], r[1], r[2], r[3]
+		d4, d5, d6, d7 := r[4], r[5], r[6], r[7]
+		t0, t7 := d0+d7, d0-d7
+		t1, t6 := d1+d6, d1-d6
+		t2, t5 := d2+d5, d2-d5
+		t3, t4 := d3+d4, d3-d4
+		// Even part.
+		t10, t13 := t0+t3, t0-t3
+		t11, t12 := t1+t2, t1-t2
+		r[0] = t10 + t11
+		r[4] = t10 - t11
+		z1 := (t12 + t13) * 0.707106781
+		r[2] = t13 + z1
+		r[6] = t13 - z1
+		// Odd part.
+		t10, t11, t12 = t4+t5, t5+t6, t6+t7
+		z5 := (t10 - t12) * 0.382683433
+		z2 := 0.541196100*t10 + z5
+		z4 := 1.306562965*t12 + z5
+		z3 := t11 * 0.707106781
+		z11, z13 := t7+z3, t7-z3
+		r[5] = z13 + z2
+		r[3] = z13 - z2
+		r[1] = z11 + z4
+		r[7] = z11 - z4
 	}
-	for i := range 8 {
-		fdct8(b, i, 8)
+	for o := range 8 {
+		d0, d1, d2, d3 := b[o], b[o+8], b[o+16], b[o+24]
+		d4, d5, d6, d7 := b[o+32], b[o+40], b[o+48], b[o+56]
+		t0, t7 := d0+d7, d0-d7
+		t1, t6 := d1+d6, d1-d6
+		t2, t5 := d2+d5, d2-d5
+		t3, t4 := d3+d4, d3-d4
+		// Even part.
+		t10, t13 := t0+t3, t0-t3
+		t11, t12 := t1+t2, t1-t2
+		b[o] = t10 + t11
+		b[o+32] = t10 - t11
+		z1 := (t12 + t13) * 0.707106781
+		b[o+16] = t13 + z1
+		b[o+48] = t13 - z1
+		// Odd part.
+		t10, t11, t12 = t4+t5, t5+t6, t6+t7
+		z5 := (t10 - t12) * 0.382683433
+		z2 := 0.541196100*t10 + z5
+		z4 := 1.306562965*t12 + z5
+		z3 := t11 * 0.707106781
+		z11, z13 := t7+z3, t7-z3
+		b[o+40] = z13 + z2
+		b[o+24] = z13 - z2
+		b[o+8] = z11 + z4
+		b[o+56] = z11 - z4
 	}
-}
-
-func fdct8(b *[64]float32, o, st int) {
-	d0, d1, d2, d3 := b[o], b[o+st], b[o+2*st], b[o+3*st]
-	d4, d5, d6, d7 := b[o+4*st], b[o+5*st], b[o+6*st], b[o+7*st]
-	t0, t7 := d0+d7, d0-d7
-	t1, t6 := d1+d6, d1-d6
-	t2, t5 := d2+d5, d2-d5
-	t3, t4 := d3+d4, d3-d4
-	// Even part.
-	t10, t13 := t0+t3, t0-t3
-	t11, t12 := t1+t2, t1-t2
-	b[o] = t10 + t11
-	b[o+4*st] = t10 - t11
-	z1 := (t12 + t13) * 0.707106781
-	b[o+2*st] = t13 + z1
-	b[o+6*st] = t13 - z1
-	// Odd part.
-	t10, t11, t12 = t4+t5, t5+t6, t6+t7
-	z5 := (t10 - t12) * 0.382683433
-	z2 := 0.541196100*t10 + z5
-	z4 := 1.306562965*t12 + z5
-	z3 := t11 * 0.707106781
-	z11, z13 := t7+z3, t7-z3
-	b[o+5*st] = z13 + z2
-	b[o+3*st] = z13 - z2
-	b[o+st] = z11 + z4
-	b[o+7*st] = z11 - z4
 }
 
 // encComponent is one component being encoded: its plane and its quantised blocks in
@@ -516,16 +539,30 @@ type bitWriter struct {
 	nbits uint
 }
 
+// bits appends the n bits of v (n <= 16; v has no others). Whole bytes go out four at a time once 32
+// bits are pending, so the usual call is a shift and an or.
 func (b *bitWriter) bits(v uint32, n uint) {
-	b.acc = b.acc<<n | uint64(v)&(1<<n-1)
+	b.acc = b.acc<<n | uint64(v)
 	b.nbits += n
-	for b.nbits >= 8 {
-		c := byte(b.acc >> (b.nbits - 8))
+	if b.nbits >= 32 {
+		b.emit32()
+	}
+}
+
+// emit32 writes the oldest 32 pending bits, stuffing a zero after every 0xFF byte.
+func (b *bitWriter) emit32() {
+	w := uint32(b.acc >> (b.nbits - 32))
+	b.nbits -= 32
+	if x := ^w; (x-0x01010101)&^x&0x80808080 == 0 { // no byte is 0xFF
+		b.out.Write([]byte{byte(w >> 24), byte(w >> 16), byte(w >> 8), byte(w)})
+		return
+	}
+	for sh := 24; sh >= 0; sh -= 8 {
+		c := byte(w >> sh)
 		b.out.WriteByte(c)
 		if c == 0xFF {
 			b.out.WriteByte(0)
 		}
-		b.nbits -= 8
 	}
 }
 
@@ -539,12 +576,21 @@ func (b *bitWriter) value(v int32, s int) {
 	if v < 0 {
 		v--
 	}
-	b.bits(uint32(v), uint(s))
+	b.bits(uint32(v)&(1<<s-1), uint(s))
 }
 
-// flush pads the last byte with one bits.
+// flush writes what is pending, the last byte padded with one bits.
 func (b *bitWriter) flush() {
-	if b.nbits > 0 {
-		b.bits(0x7F, 8-b.nbits)
+	if pad := (8 - b.nbits%8) % 8; pad > 0 {
+		b.acc = b.acc<<pad | 1<<pad - 1
+		b.nbits += pad
+	}
+	for b.nbits >= 8 {
+		c := byte(b.acc >> (b.nbits - 8))
+		b.out.WriteByte(c)
+		if c == 0xFF {
+			b.out.WriteByte(0)
+		}
+		b.nbits -= 8
 	}
 }

@@ -206,27 +206,39 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 		}
 	}
 	if d.stream {
-		// Row r goes into ring slot r % ringRows once the row that used it before has
-		// been rebuilt (rows may finish out of order).
-		ready := make(chan int, ringRows)
-		var free [ringRows]chan struct{}
+		// The reader hands rows over a group at a time; group g goes into ring slot
+		// g % ringGroups once the group that used it before has been rebuilt (groups may
+		// finish out of order).
+		g := d.groupRows()
+		ready := make(chan int, ringGroups)
+		var free [ringGroups]chan struct{}
 		for i := range free {
 			free[i] = make(chan struct{}, 1)
 			free[i] <- struct{}{}
 		}
-		// Two workers rebuild the rows the reader has finished, so whichever core the
+		// Two workers rebuild the groups the reader has finished, so whichever core the
 		// reader leaves idle (a small photo's rows take longer to rebuild than to read, a
 		// large one's the other way round) does the rebuilding.
 		var workers sync.WaitGroup
 		for w := range 2 {
 			workers.Go(func() {
-				for r := range ready {
-					rebuild(r, w)
-					free[r%ringRows] <- struct{}{}
+				for grp := range ready {
+					for r := grp * g; r < min((grp+1)*g, d.my); r++ {
+						rebuild(r, w)
+					}
+					free[grp%ringGroups] <- struct{}{}
 				}
 			})
 		}
-		err := d.decode(func(r int) { <-free[r%ringRows] }, func(r int) { ready <- r })
+		err := d.decode(func(r int) {
+			if r%g == 0 {
+				<-free[(r/g)%ringGroups]
+			}
+		}, func(r int) {
+			if (r+1)%g == 0 || r == d.my-1 {
+				ready <- r / g
+			}
+		})
 		close(ready)
 		workers.Wait()
 		if err != nil {

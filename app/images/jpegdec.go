@@ -580,9 +580,17 @@ var keepFor = func() (t [9]int) {
 	return t
 }()
 
-// ringRows is how many MCU rows of coefficients a streamed decode keeps: enough that the
-// rebuilding goroutine rarely waits for the reader or the reader for it.
-const ringRows = 8
+// A streamed decode hands MCU rows to the rebuilding goroutines in groups, ringGroups of
+// them in the ring at once: one being read, one for each of two workers. About groupsPerScan
+// groups make up a picture, so there are few hand-overs whatever its size (on a busy
+// machine each can wait for the scheduler) and still enough for two workers to share.
+const (
+	ringGroups    = 3
+	groupsPerScan = 16
+)
+
+// groupRows is how many MCU rows make one group.
+func (d *jpegDecoder) groupRows() int { return max(1, (d.my+groupsPerScan-1)/groupsPerScan) }
 
 // allocate sets up each component's coefficient storage, and its whole decoded plane
 // unless alloc is nil (the optimiser rebuilds MCU rows into strips instead), once the first
@@ -593,7 +601,7 @@ func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
 	d.stream = !d.progressive && len(d.scan) == len(d.comps)
 	d.rows = d.my
 	if ring && d.stream {
-		d.rows = min(ringRows, d.my)
+		d.rows = min(ringGroups*d.groupRows(), d.my)
 	}
 	for i := range d.comps {
 		c := &d.comps[i]

@@ -581,12 +581,13 @@ var keepFor = func() (t [9]int) {
 }()
 
 // A streamed decode hands MCU rows to the rebuilding goroutines in groups, ringGroups of
-// them in the ring at once: one being read, one for each of two workers. About groupsPerScan
-// groups make up a picture, so there are few hand-overs whatever its size (on a busy
-// machine each can wait for the scheduler) and still enough for two workers to share.
+// them in the ring at once: one being read, one for each of two workers and one to spare.
+// About groupsPerScan groups make up a picture, so there are few hand-overs whatever its
+// size (on a busy machine each can wait for the scheduler), while the workers' wait for
+// the first group and the last group's rebuilding after the reader is done stay small.
 const (
-	ringGroups    = 3
-	groupsPerScan = 16
+	ringGroups    = 4
+	groupsPerScan = 32
 )
 
 // groupRows is how many MCU rows make one group.

@@ -190,7 +190,7 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 	}
 	// The decoded planes are never whole: each worker rebuilds an MCU row into a strip of
 	// its own and scales it across at once, while it is in the cache.
-	d.allocate(nil, true)
+	d.allocate(nil, true, &s.dec)
 	rs := make([]*resizer, len(d.comps))
 	for i := range d.comps {
 		c := &d.comps[i]
@@ -272,7 +272,7 @@ func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, wor
 			enc[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
 		}
 	}
-	e := newPlaneEncoder(enc[0], enc[1:], Quality, s.alloc16)
+	e := newPlaneEncoder(enc[0], enc[1:], Quality, s.alloc16, s.alloc64)
 	e.spare = &s.spare
 	rowsOf := func(i, r0, r1 int) (int, int) {
 		v := e.comps[i].v * 8
@@ -425,6 +425,8 @@ type scratch struct {
 	coefs []int16 // the encoder's quantised blocks
 	buf   bytes.Buffer
 	spare bytes.Buffer // the encoder's second restart interval
+	dec   coefStore    // the decoder's coefficients
+	masks []uint64     // the encoder's non-zero masks
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -457,12 +459,20 @@ func (s *scratch) alloc16(n int) []int16 {
 	return s.coefs[:n]
 }
 
+// alloc64 returns the encoder's mask buffer, n long; there is one per scratch.
+func (s *scratch) alloc64(n int) []uint64 {
+	if cap(s.masks) < n {
+		s.masks = make([]uint64, n)
+	}
+	return s.masks[:n]
+}
+
 // reset makes every buffer available again.
 func (s *scratch) reset() { s.next = 0 }
 
 // release returns s to the pool unless it grew past maxPooled.
 func (s *scratch) release() {
-	total := s.buf.Cap() + s.spare.Cap() + 2*cap(s.coefs)
+	total := s.buf.Cap() + s.spare.Cap() + 2*cap(s.coefs) + 2*cap(s.dec.coef) + 8*cap(s.dec.nz) + 8*cap(s.masks)
 	for _, b := range s.bufs {
 		total += cap(b)
 	}

@@ -153,7 +153,7 @@ func decodeJPEGScaled(data []byte, n int, alloc func(int) []byte) ([]plane, int,
 	for i := range d.comps {
 		d.comps[i].n = n
 	}
-	d.allocate(alloc, false)
+	d.allocate(alloc, false, nil)
 	rebuild := func(r int) {
 		rows := make([]plane, len(d.comps))
 		for i := range d.comps {
@@ -598,21 +598,29 @@ func (d *jpegDecoder) groupRows() int { return max(1, (d.my+groupsPerScan-1)/gro
 // scan header is read; every component's n must be set. ring asks for a ring of MCU rows
 // when the file streams (a sequential file with one scan of every component); otherwise
 // every block is kept until the last scan.
-func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
+func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool, store *coefStore) {
 	d.stream = !d.progressive && len(d.scan) == len(d.comps)
 	d.rows = d.my
 	if ring && d.stream {
 		d.rows = min(ringGroups*d.groupRows(), d.my)
 	}
+	coefs, masks := 0, 0
 	for i := range d.comps {
 		c := &d.comps[i]
 		c.keep = keepFor[c.n]
-		blocks := c.bx * c.v * d.rows
-		if len(d.comps) == 1 {
-			blocks = c.bx * d.rows
-		}
-		c.coef = make([]int16, blocks*c.keep)
-		c.nz = make([]uint64, blocks)
+		blocks := c.bx * d.vblocks(c) * d.rows
+		coefs += blocks * c.keep
+		masks += blocks
+	}
+	if store == nil {
+		store = new(coefStore)
+	}
+	allCoef, allNZ := store.get(coefs, masks)
+	for i := range d.comps {
+		c := &d.comps[i]
+		blocks := c.bx * d.vblocks(c) * d.rows
+		c.coef, allCoef = allCoef[:blocks*c.keep], allCoef[blocks*c.keep:]
+		c.nz, allNZ = allNZ[:blocks], allNZ[blocks:]
 		c.ringRows = d.rows * d.vblocks(c)
 		c.w, c.hgt = (c.cw*c.n+7)/8, (c.ch*c.n+7)/8
 		if alloc != nil {
@@ -620,6 +628,27 @@ func (d *jpegDecoder) allocate(alloc func(int) []byte, ring bool) {
 			c.p.pix = alloc(c.p.stride * c.p.h)
 		}
 	}
+}
+
+// coefStore is the memory a decode keeps coefficients and their masks in, reused from one
+// decode to the next by the optimiser's scratch.
+type coefStore struct {
+	coef []int16
+	nz   []uint64
+}
+
+// get returns zeroed storage for n coefficients and m masks.
+func (s *coefStore) get(n, m int) ([]int16, []uint64) {
+	if cap(s.coef) < n {
+		s.coef = make([]int16, n)
+	}
+	if cap(s.nz) < m {
+		s.nz = make([]uint64, m)
+	}
+	c, z := s.coef[:n], s.nz[:m]
+	clear(c)
+	clear(z)
+	return c, z
 }
 
 // strips returns planes one MCU row high, for rebuilding rows into (see reconstruct).

@@ -151,7 +151,7 @@ type encTable struct {
 // encodeJPEGPlanes writes y (and cb, cr when not nil, each half of y's size rounded up) as
 // a baseline JPEG of quality q to out; spare, when not nil, is a buffer it may use.
 func encodeJPEGPlanes(out *bytes.Buffer, y plane, chroma []plane, q int, alloc16 func(int) []int16, spare ...*bytes.Buffer) {
-	e := newPlaneEncoder(y, chroma, q, alloc16)
+	e := newPlaneEncoder(y, chroma, q, alloc16, func(n int) []uint64 { return make([]uint64, n) })
 	if len(spare) > 0 {
 		e.spare = spare[0]
 	}
@@ -175,7 +175,7 @@ type planeEncoder struct {
 	spare *bytes.Buffer
 }
 
-func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16) *planeEncoder {
+func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16, alloc64 func(int) []uint64) *planeEncoder {
 	e := &planeEncoder{y: y, qt: [2][64]int32{quantTable(&baseQuant[0], q), quantTable(&baseQuant[1], q)}}
 	for t := range 2 {
 		for i := range 64 {
@@ -199,7 +199,7 @@ func newPlaneEncoder(y plane, chroma []plane, q int, alloc16 func(int) []int16) 
 		total += c.bx * c.by * 64
 	}
 	coefs := alloc16(total)
-	masks := make([]uint64, total/64)
+	masks := alloc64(total / 64) // every mask is written before it is read
 	for ci := range e.comps {
 		c := &e.comps[ci]
 		c.coef, coefs = coefs[:c.bx*c.by*64], coefs[c.bx*c.by*64:]

@@ -11,7 +11,10 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/clanker-desktop/clanker/tests/imagebench/jpegw"
 )
 
 // fuzzCap is the pixel cap under fuzzing: small, so a crafted header can cross it cheaply and
@@ -103,4 +106,119 @@ func pngClaiming(src []byte, w, h uint32) []byte {
 	binary.BigEndian.PutUint32(b[20:], h)
 	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
 	return b
+}
+
+// fuzzDecoderSeeds are the committed JPEGs and a few small generated shapes (progressive,
+// restart markers, greyscale, 4:1:1).
+func fuzzDecoderSeeds(f *testing.F) {
+	names, _ := filepath.Glob("testdata/*.jpg")
+	for _, n := range names {
+		if b, err := os.ReadFile(n); err == nil {
+			f.Add(b, byte(8))
+		}
+	}
+	p := testPlanes(19, 13)
+	for i, o := range []jpegw.Options{
+		{Progressive: true, Restart: 2},
+		{Sampling: samplings["411"], Restart: 1},
+		{Progressive: true, Sampling: samplings["444"], Scans: jpegw.SpectralScript(3)},
+	} {
+		if b, err := jpegw.Encode(p, 19, 13, o); err == nil {
+			f.Add(b, byte(1+i*3))
+		}
+	}
+	if b, err := jpegw.Encode(p[:1], 19, 13, jpegw.Options{Progressive: true}); err == nil {
+		f.Add(b, byte(4))
+	}
+}
+
+// FuzzJPEGDecoder feeds arbitrary bytes to the hand-written decoder alone, at a scale the
+// input picks. It must never panic; a picture it returns has the size the header claims
+// at that scale; and it must read every file image/jpeg reads as planes (at full scale),
+// within fullScaleBound of it where the coefficients are within the range real 8-bit
+// files have: Optimize relies on that when it does not ask image/jpeg after the fast
+// decoder found damage.
+func FuzzJPEGDecoder(f *testing.F) {
+	fuzzDecoderSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, scale byte) {
+		n := int(scale%8) + 1
+		cfg, cfgErr := jpeg.DecodeConfig(bytes.NewReader(data))
+		hdr, hdrErr := readJPEGHeader(data)
+		if hdr.width*hdr.height > 1<<18 || (cfgErr == nil && cfg.Width*cfg.Height > 1<<18) {
+			return // the pixel cap is Optimize's; here only small pictures are decoded
+		}
+		got, _, err := decodeJPEGScaled(data, n, heapAlloc)
+		if err == nil {
+			if len(got) != 1 && len(got) != 3 {
+				t.Fatalf("%d planes", len(got))
+			}
+			if w, h := (hdr.width*n+7)/8, (hdr.height*n+7)/8; got[0].w != w || got[0].h != h {
+				t.Fatalf("scale %d: luma %dx%d, header %dx%d says %dx%d", n, got[0].w, got[0].h, hdr.width, hdr.height, w, h)
+			}
+		}
+		want, stdOK := standardPlanes(data)
+		if !stdOK || hdrErr != nil || !hdr.fast {
+			return
+		}
+		full, _, err := decodeJPEGScaled(data, 8, heapAlloc)
+		if errors.Is(err, errTooManyScans) {
+			return // a limit image/jpeg does not have, on purpose
+		}
+		if err != nil {
+			t.Fatalf("image/jpeg reads the file, the fast decoder says %v", err)
+		}
+		if _, _, derr := planeDiff(full, want); derr != nil {
+			t.Fatalf("planes differ in shape from image/jpeg's: %v", derr)
+		}
+	})
+}
+
+// FuzzJPEGEncoder feeds arbitrary planes to the hand-written encoder alone: the input's
+// first bytes pick the size (1..64 each way) and greyscale or colour, the rest are the
+// samples. Its output must be a JPEG image/jpeg reads at that size, the same bytes every
+// time, and within JPEG's error of the input where the input is flat.
+func FuzzJPEGEncoder(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 128})
+	f.Add([]byte{16, 8, 1, 10, 200, 30, 90})
+	f.Add(append([]byte{63, 63, 1}, bytes.Repeat([]byte{77}, 64*64)...))
+	f.Add(append([]byte{6, 40, 0}, bytes.Repeat([]byte{0, 255}, 300)...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 4 {
+			return
+		}
+		w, h, colour := int(data[0]%64)+1, int(data[1]%64)+1, data[2]%2 == 1
+		samples := data[3:]
+		mk := func(w, h, off int) plane {
+			p := plane{w: w, h: h, stride: w, pix: make([]byte, w*h)}
+			for i := range p.pix {
+				p.pix[i] = samples[(off+i)%len(samples)]
+			}
+			return p
+		}
+		y := mk(w, h, 0)
+		var chroma []plane
+		if colour {
+			chroma = []plane{mk((w+1)/2, (h+1)/2, w*h), mk((w+1)/2, (h+1)/2, w*h+7)}
+		}
+		var a, b bytes.Buffer
+		encodeJPEGPlanes(&a, y, chroma, Quality, newAlloc16)
+		encodeJPEGPlanes(&b, y, chroma, Quality, newAlloc16)
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatal("the same planes gave different files")
+		}
+		img, err := jpeg.Decode(bytes.NewReader(a.Bytes()))
+		if err != nil {
+			t.Fatalf("image/jpeg cannot read the output: %v", err)
+		}
+		if bd := img.Bounds(); bd.Dx() != w || bd.Dy() != h {
+			t.Fatalf("output is %dx%d, want %dx%d", bd.Dx(), bd.Dy(), w, h)
+		}
+		if flat := bytes.Count(samples, samples[:1]) == len(samples); flat {
+			got := planesOf(img, heapAlloc)
+			in := append([]plane{y}, chroma...)
+			if worst, _, err := planeDiff(got, in); err != nil || worst > 2 {
+				t.Fatalf("a flat picture came back %d off (%v)", worst, err)
+			}
+		}
+	})
 }

@@ -5,12 +5,13 @@
 // re-encoded as JPEG quality 80. Re-encoding also drops metadata such as GPS
 // positions before anything leaves the machine.
 //
-// A sequential JPEG, what cameras write, is decoded at a reduced DCT scale by this
-// package's own decoder, so a 12-megapixel photo is never built in full; its Y, Cb and Cr
-// planes are scaled as they are and encoded without a detour through RGB. Other files,
-// and JPEGs the fast decoder leaves alone (progressive, CMYK, ...), are read by the
-// standard decoders, scaled and turned upright by github.com/disintegration/imaging, and
-// encoded by the same encoder.
+// A JPEG, sequential as cameras write it or progressive as web pages and many apps re-save
+// it, is decoded at a reduced DCT scale by this package's own decoder, so a 12-megapixel
+// photo is never built in full; its Y, Cb and Cr planes are scaled as they are and encoded
+// without a detour through RGB, on two goroutines. Other files, and the JPEGs the fast
+// decoder leaves alone (RGB, CMYK, 12-bit, arithmetic-coded), are read by the standard
+// decoders, scaled and turned upright by github.com/disintegration/imaging, and encoded by
+// the same encoder.
 package images
 
 import (
@@ -19,7 +20,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/gif"  // registers the GIF decoder
-	_ "image/jpeg" // registers the JPEG decoder (progressive and other files the fast decoder leaves)
+	_ "image/jpeg" // registers the JPEG decoder (the files the fast decoder leaves)
 	_ "image/png"  // registers the PNG decoder
 	"sync"
 
@@ -137,46 +138,198 @@ func (o Optimizer) optimize(data []byte) (Result, work, error) {
 	// Sizes are worked out in the stored orientation; TargetSize treats both edges alike.
 	tw, th := TargetSize(cfg.Width, cfg.Height)
 	orientation := 1
-	var src []plane
 	if format == "jpeg" {
 		hdr, err := readJPEGHeader(data)
 		if hdr.orientation >= 1 && hdr.orientation <= 8 {
 			orientation = hdr.orientation // read even when a later marker upsets the fast decoder
 		}
-		if err == nil {
-			if hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
-				n := dctScale(cfg.Width, cfg.Height, tw, th)
-				if p, _, err := decodeJPEGScaled(data, n, s.alloc); err == nil {
-					src, wk.dctScale = p, n
-				} else {
-					s.reset() // the standard decoder gets its turn and says what is wrong
-				}
+		if err == nil && hdr.fast && hdr.width == cfg.Width && hdr.height == cfg.Height {
+			res, jwk, err := optimizeJPEG(data, tw, th, orientation, s)
+			switch {
+			case err == nil:
+				return res, jwk, nil
+			case !errors.Is(err, errFallback):
+				// Damaged data in a file whose headers the fast decoder reads: image/jpeg
+				// refuses such files too (the differential tests hold the fast decoder to
+				// reading whatever image/jpeg reads), and asking it anyway would let a few
+				// bytes claiming a 50-megapixel progressive picture make it allocate its
+				// full-size coefficients (hundreds of megabytes) before it finds the damage.
+				return Result{}, jwk, fmt.Errorf("%w: decode jpeg: %v", ErrCorrupt, err)
 			}
+			s.reset() // a later marker asks for what only image/jpeg reads
 		}
 	}
-	if src == nil {
-		return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)
-	}
-	wk.decodedPixels = int64(src[0].w) * int64(src[0].h)
+	return o.optimizeWithImaging(data, format, cfg, orientation, s, wk)
+}
 
-	// Scale each plane to the output: luma to the target size, chroma to half of it
-	// each way (the 4:2:0 layout the encoder writes), then turn them upright.
-	out := make([]plane, len(src))
-	for i, p := range src {
+// optimizeJPEG is the fast path for the JPEGs this package's decoder reads: each component
+// decoded at the smallest DCT scale that leaves the filter its margin, its planes scaled
+// as they are (luma to tw x th, chroma to half of that each way, the 4:2:0 layout the
+// encoder writes), turned upright and encoded, with no detour through RGB.
+//
+// The work is shared between goroutines, for the two cores a laptop has at least: while
+// one reads a sequential file's entropy-coded data (which has to be read in order) two
+// others rebuild the MCU rows already read and scale them across, using whatever core the
+// reader leaves; a progressive file is read first and then rebuilt in two halves. Scaling down, turning and the encoder's
+// transform run in two bands of output rows; only the Huffman coding at the end is one.
+func optimizeJPEG(data []byte, tw, th, orientation int, s *scratch) (Result, work, error) {
+	var wk work
+	d := &jpegDecoder{data: data}
+	if err := d.parseHeaders(); err != nil {
+		return Result{}, wk, err
+	}
+	out := make([]plane, len(d.comps))
+	for i := range d.comps {
+		c := &d.comps[i]
 		w, h := tw, th
 		if i > 0 {
 			w, h = (tw+1)/2, (th+1)/2
 		}
+		c.n = dctScale(c.cw, c.ch, w, h)
 		out[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
-		resize(out[i], p, catmullRom, s.alloc)
-		out[i] = orient(out[i], orientation, s.alloc)
 	}
+	// The decoded planes are never whole: each worker rebuilds an MCU row into a strip of
+	// its own and scales it across at once, while it is in the cache.
+	d.allocate(nil, true, &s.dec)
+	rs := make([]*resizer, len(d.comps))
+	for i := range d.comps {
+		c := &d.comps[i]
+		rs[i] = newResizer(out[i], c.w, c.hgt, nil, catmullRom, s.alloc)
+	}
+	strips := [2][]plane{d.strips(s.alloc), d.strips(s.alloc)}
+	rebuild := func(r, worker int) {
+		st := strips[worker]
+		d.reconstruct(r, st)
+		for i := range d.comps {
+			y0, y1 := d.rowsOf(&d.comps[i], r)
+			rs[i].across(st[i], y0, y1)
+		}
+	}
+	if d.stream {
+		// The reader hands rows over a group at a time; group g goes into ring slot
+		// g % ringGroups once the group that used it before has been rebuilt (groups may
+		// finish out of order).
+		g := d.groupRows()
+		ready := make(chan int, ringGroups)
+		var free [ringGroups]chan struct{}
+		for i := range free {
+			free[i] = make(chan struct{}, 1)
+			free[i] <- struct{}{}
+		}
+		// Two workers rebuild the groups the reader has finished, so whichever core the
+		// reader leaves idle (a small photo's rows take longer to rebuild than to read, a
+		// large one's the other way round) does the rebuilding.
+		var workers sync.WaitGroup
+		for w := range 2 {
+			workers.Go(func() {
+				for grp := range ready {
+					for r := grp * g; r < min((grp+1)*g, d.my); r++ {
+						rebuild(r, w)
+					}
+					free[grp%ringGroups] <- struct{}{}
+				}
+			})
+		}
+		err := d.decode(func(r int) {
+			if r%g == 0 {
+				<-free[(r/g)%ringGroups]
+			}
+		}, func(r int) {
+			if (r+1)%g == 0 || r == d.my-1 {
+				ready <- r / g
+			}
+		})
+		close(ready)
+		workers.Wait()
+		if err != nil {
+			return Result{}, wk, err
+		}
+	} else {
+		if err := d.decode(nil, nil); err != nil {
+			return Result{}, wk, err
+		}
+		inHalves(d.my, func(r0, r1 int, _ *[2][257]int) {
+			worker := 0
+			if r0 > 0 {
+				worker = 1
+			}
+			for r := r0; r < r1; r++ {
+				rebuild(r, worker)
+			}
+		})
+	}
+	wk.decodedPixels = int64(d.comps[0].w) * int64(d.comps[0].hgt)
+	wk.dctScale = d.comps[0].n
+
+	// Scale down, turn upright, transform and quantise, in two bands of the encoder's MCU
+	// rows; each band's rows of every plane are its own.
+	enc := out
+	turned := orientation >= 2 && orientation <= 8
+	if turned {
+		enc = make([]plane, len(out))
+		for i, p := range out {
+			w, h := orientedSize(p.w, p.h, orientation)
+			enc[i] = plane{w: w, h: h, stride: w, pix: s.alloc(w * h)}
+		}
+	}
+	e := newPlaneEncoder(enc[0], enc[1:], Quality, s.alloc16, s.alloc64)
+	e.spare = &s.spare
+	rowsOf := func(i, r0, r1 int) (int, int) {
+		v := e.comps[i].v * 8
+		return min(r0*v, enc[i].h), min(r1*v, enc[i].h)
+	}
+	var freq [2][257]int
+	if !turned {
+		freq = inHalves(e.my, func(r0, r1 int, f *[2][257]int) {
+			for i := range out {
+				rs[i].down(rowsOf(i, r0, r1))
+			}
+			e.quantize(r0, r1, f)
+		})
+	} else {
+		for i := range out {
+			inHalves(out[i].h, func(y0, y1 int, _ *[2][257]int) { rs[i].down(y0, y1) })
+		}
+		freq = inHalves(e.my, func(r0, r1 int, f *[2][257]int) {
+			for i := range out {
+				y0, y1 := rowsOf(i, r0, r1)
+				orientRows(enc[i], out[i], orientation, y0, y1)
+			}
+			e.quantize(r0, r1, f)
+		})
+	}
+	s.buf.Reset()
+	e.write(&s.buf, freq)
 	w, h := orientedSize(tw, th, orientation)
-	return encodeResult(s, out, w, h, format), wk, nil
+	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: "jpeg"}, wk, nil
+}
+
+// inHalves runs f over [0, n) in two halves at once, the second on another goroutine, and
+// returns the sum of the symbol counts each half gave f.
+func inHalves(n int, f func(lo, hi int, freq *[2][257]int)) [2][257]int {
+	var a, b [2][257]int
+	mid := n / 2
+	if n < 2 {
+		f(0, n, &a)
+		return a
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(mid, n, &b)
+	}()
+	f(0, mid, &a)
+	<-done
+	for t := range a {
+		for i := range a[t] {
+			a[t][i] += b[t][i]
+		}
+	}
+	return a
 }
 
 // optimizeWithImaging is the general path, for PNG, GIF, WebP, TIFF, BMP and the JPEGs the
-// fast decoder leaves alone (progressive, CMYK, ...): the standard decoders read the file,
+// fast decoder leaves alone (RGB, CMYK, ...): the standard decoders read the file,
 // github.com/disintegration/imaging scales it (Catmull-Rom, with alpha weighted correctly
 // at transparent edges) and turns it upright, and the result goes to the same plane
 // encoder as the fast path. These files are rarer and mostly small, so the general
@@ -242,7 +395,7 @@ func orientImage(img image.Image, o int) image.Image {
 // encodeResult encodes the Y (and Cb, Cr) planes of a w x h image as the Result.
 func encodeResult(s *scratch, out []plane, w, h int, format string) Result {
 	s.buf.Reset()
-	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16)
+	encodeJPEGPlanes(&s.buf, out[0], out[1:], Quality, s.alloc16, &s.spare)
 	return Result{PreparedImage: engine.PreparedImage{JPEG: bytes.Clone(s.buf.Bytes()), Width: w, Height: h}, SourceFormat: format}
 }
 
@@ -271,6 +424,9 @@ type scratch struct {
 	next  int
 	coefs []int16 // the encoder's quantised blocks
 	buf   bytes.Buffer
+	spare bytes.Buffer // the encoder's second restart interval
+	dec   coefStore    // the decoder's coefficients
+	masks []uint64     // the encoder's non-zero masks
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -303,12 +459,20 @@ func (s *scratch) alloc16(n int) []int16 {
 	return s.coefs[:n]
 }
 
+// alloc64 returns the encoder's mask buffer, n long; there is one per scratch.
+func (s *scratch) alloc64(n int) []uint64 {
+	if cap(s.masks) < n {
+		s.masks = make([]uint64, n)
+	}
+	return s.masks[:n]
+}
+
 // reset makes every buffer available again.
 func (s *scratch) reset() { s.next = 0 }
 
 // release returns s to the pool unless it grew past maxPooled.
 func (s *scratch) release() {
-	total := s.buf.Cap() + 2*cap(s.coefs)
+	total := s.buf.Cap() + s.spare.Cap() + 2*cap(s.coefs) + 2*cap(s.dec.coef) + 8*cap(s.dec.nz) + 8*cap(s.masks)
 	for _, b := range s.bufs {
 		total += cap(b)
 	}

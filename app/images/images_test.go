@@ -111,6 +111,12 @@ func TestTargetSizeRoundsLongEdgeDownToTilesAndNeverUpscales(t *testing.T) {
 		{3000, 10, 1344, 4},      // panorama strip
 		{200, 5000, 54, 1344},    // tall strip
 		{20000, 1, 1344, 1},      // short edge never reaches zero
+		// The README's table.
+		{1600, 1200, 1344, 1008},
+		{1000, 750, 896, 672},
+		{600, 450, 448, 336},
+		{500, 375, 448, 336},
+		{890, 600, 448, 302},
 	}
 	for _, c := range cases {
 		w, h := TargetSize(c.w, c.h)

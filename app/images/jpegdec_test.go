@@ -105,9 +105,26 @@ func TestFastJPEGDecoderScalesInTheDCTDomain(t *testing.T) {
 	}
 }
 
-// Files the fast decoder does not take go to image/jpeg, which still decodes them.
-func TestProgressiveJPEGFallsBackToStandardDecoder(t *testing.T) {
+// A progressive file takes the fast decoder too, at a reduced scale when it is large.
+func TestProgressiveJPEGTakesTheFastDecoder(t *testing.T) {
 	data, err := os.ReadFile("testdata/progressive.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr, err := readJPEGHeader(data)
+	if err != nil || !hdr.fast || hdr.width != 203 || hdr.height != 149 {
+		t.Fatalf("header %+v, %v: want a 203x149 file the fast decoder takes", hdr, err)
+	}
+	res, wk, err := Optimizer{}.optimize(data)
+	if err != nil || res.Width != 203 || res.Height != 149 || wk.dctScale != 8 {
+		t.Fatalf("got %dx%d, scale %d, %v; want 203x149 from the fast decoder at 8/8", res.Width, res.Height, wk.dctScale, err)
+	}
+}
+
+// Files the fast decoder does not take go to image/jpeg, which still decodes them: an RGB
+// JPEG (cjpeg -rgb) is one.
+func TestRGBJPEGFallsBackToStandardDecoder(t *testing.T) {
+	data, err := os.ReadFile("testdata/rgb.jpg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +190,11 @@ func TestIDCT4MatchesGenericTransform(t *testing.T) {
 	}
 }
 
-// A progressive JPEG with an EXIF orientation is turned upright on the general path too:
-// the orientation read from its header is applied after imaging has scaled it.
-func TestProgressiveJPEGIsTurnedUpright(t *testing.T) {
-	data, err := os.ReadFile("testdata/progressive.jpg")
+// A JPEG the fast decoder leaves (RGB) with an EXIF orientation is turned upright on the
+// general path too: the orientation read from its header is applied after imaging has
+// scaled it.
+func TestJPEGOnTheGeneralPathIsTurnedUpright(t *testing.T) {
+	data, err := os.ReadFile("testdata/rgb.jpg")
 	if err != nil {
 		t.Fatal(err)
 	}

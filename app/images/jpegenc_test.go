@@ -103,3 +103,36 @@ func TestPlaneEncoderHandlesFlatAndTinyPlanes(t *testing.T) {
 		}
 	}
 }
+
+// A picture of splitMCUs MCUs or more is coded as two restart intervals on two goroutines:
+// the file says so (DRI, one RST0), and both decoders read it to the same samples as a
+// file coded in one piece would give.
+func TestLargePictureIsCodedInTwoRestartIntervals(t *testing.T) {
+	const w, h = 257, 251 // 17 x 16 MCUs of 16x16: 272, odd, so the halves differ in size
+	src := testPlanes(w, h)
+	y := plane{w: w, h: h, stride: w, pix: src[0]}
+	var chroma []plane
+	for _, p := range src[1:] {
+		c := plane{w: (w + 1) / 2, h: (h + 1) / 2, stride: (w + 1) / 2}
+		c.pix = make([]byte, c.w*c.h)
+		resize(c, plane{w: w, h: h, stride: w, pix: p}, catmullRom, heapAlloc)
+		chroma = append(chroma, c)
+	}
+	var split bytes.Buffer
+	encodeJPEGPlanes(&split, y, chroma, Quality, newAlloc16)
+	data := split.Bytes()
+	if !bytes.Contains(data, []byte{0xFF, 0xDD, 0, 4, 0, 136}) || bytes.Count(data, []byte{0xFF, 0xD0}) != 1 {
+		t.Fatal("want a restart interval of 136 MCUs and one RST0 marker")
+	}
+	want := stdPlanes(t, data)
+	got, _, err := decodeJPEGScaled(data, 8, heapAlloc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if worst, _, err := planeDiff(got, want); err != nil || worst > fullScaleBound {
+		t.Fatalf("the decoders differ by %d (%v)", worst, err)
+	}
+	if p := psnrPlanes(t, append([]plane{y}, chroma...), want); p < 30 {
+		t.Fatalf("%.1f dB against the planes encoded", p)
+	}
+}

@@ -90,47 +90,162 @@ func makeWeights(src, dst int, k kernel) weights {
 		row[big] += 1<<weightBits - total // exact unit gain, so flat areas stay flat
 		ws.start[d] = start
 	}
-	return ws
+	return ws.trimmed(src)
+}
+
+// trimmed drops the taps that are zero for every output sample (a reduction by 1.5 leaves
+// the outermost of the seven with no weight anywhere), which changes no result.
+func (ws weights) trimmed(src int) weights {
+	taps := 0
+	first := make([]int, len(ws.start))
+	for d := range ws.start {
+		row := ws.w[d*ws.taps : (d+1)*ws.taps]
+		lo, hi := 0, len(row)-1
+		for lo < hi && row[lo] == 0 {
+			lo++
+		}
+		for hi > lo && row[hi] == 0 {
+			hi--
+		}
+		first[d] = lo
+		taps = max(taps, hi-lo+1)
+	}
+	if taps == ws.taps {
+		return ws
+	}
+	out := weights{taps: taps, start: make([]int, len(ws.start)), w: make([]int32, len(ws.start)*taps)}
+	for d, start := range ws.start {
+		ns := min(start+first[d], src-taps)
+		out.start[d] = ns
+		row := ws.w[d*ws.taps : (d+1)*ws.taps]
+		for i := range taps {
+			if j := ns - start + i; j >= 0 && j < len(row) {
+				out.w[d*taps+i] = row[j]
+			}
+		}
+	}
+	return out
 }
 
 // resize scales src into dst (whose w, h and stride are set and pix allocated), first
 // across into a w x src.h scratch plane, then down.
 func resize(dst, src plane, k kernel, alloc func(int) []byte) {
-	if src.w == dst.w && src.h == dst.h {
-		for y := range src.h {
-			copy(dst.pix[y*dst.stride:y*dst.stride+dst.w], src.pix[y*src.stride:])
-		}
+	r := newResizer(dst, src.w, src.h, &src, k, alloc)
+	r.across(src, 0, src.h)
+	r.down(0, dst.h)
+}
+
+// resizer is one plane's scaling in two passes that can be run in pieces: across, a strip
+// of source rows at a time as rows become available (from any goroutine, each strip its
+// own rows), then down, any ranges of output rows on any goroutines at once.
+type resizer struct {
+	srcW, srcH int
+	same       bool // mid is the source itself
+	mid, dst   plane
+	hw, vw     weights
+}
+
+// newResizer prepares the scaling of a srcW x srcH plane into dst. When the whole source
+// is at hand (src not nil) and the width stays, the source is used as it is; otherwise
+// the rows scaled across are kept in a plane of their own.
+func newResizer(dst plane, srcW, srcH int, src *plane, k kernel, alloc func(int) []byte) *resizer {
+	r := &resizer{srcW: srcW, srcH: srcH, dst: dst}
+	if src != nil && srcW == dst.w {
+		r.mid, r.same = *src, true
+	} else {
+		r.mid = plane{w: dst.w, h: srcH, stride: dst.w}
+		r.mid.pix = alloc(r.mid.w * r.mid.h)
+	}
+	if srcW != dst.w {
+		r.hw = makeWeights(srcW, dst.w, k)
+	}
+	if srcH != dst.h {
+		r.vw = makeWeights(srcH, dst.h, k)
+	}
+	return r
+}
+
+// across scales source rows y0 to y1, held in strip (its first line is row y0), to the
+// output width.
+func (r *resizer) across(strip plane, y0, y1 int) {
+	if r.same {
 		return
 	}
-	mid := src
-	if src.w != dst.w {
-		mid = plane{w: dst.w, h: src.h, stride: dst.w}
-		mid.pix = alloc(mid.w * mid.h)
-		hw := makeWeights(src.w, dst.w, k)
-		for y := range src.h {
-			in := src.pix[y*src.stride : y*src.stride+src.w]
-			out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
-			for x := range out {
-				s := in[hw.start[x] : hw.start[x]+hw.taps]
-				w := hw.w[x*hw.taps : (x+1)*hw.taps]
-				w = w[:len(s)] // one bounds check here instead of one per tap
-				var acc int32
-				for i, v := range s {
-					acc += int32(v) * w[i]
-				}
-				out[x] = clampByte((acc + 1<<(weightBits-1)) >> weightBits)
+	mid := r.mid
+	for y := y0; y < y1; y++ {
+		in := strip.pix[(y-y0)*strip.stride:][:r.srcW]
+		out := mid.pix[y*mid.stride : y*mid.stride+mid.w]
+		if r.srcW == mid.w {
+			copy(out, in)
+			continue
+		}
+		acrossRow(out, in, &r.hw)
+	}
+}
+
+// acrossRow scales one row, with the sums written out for the usual tap counts (the loop
+// and its bounds checks cost as much as the arithmetic at five to seven taps).
+func acrossRow(out, in []byte, hw *weights) {
+	const half = 1 << (weightBits - 1)
+	start := hw.start[:len(out)]
+	switch hw.taps {
+	case 5:
+		w := hw.w[:5*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+5:st+5], w[5*x:5*x+5:5*x+5]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	case 6:
+		w := hw.w[:6*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+6:st+6], w[6*x:6*x+6:6*x+6]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4] + int32(s[5])*k[5]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	case 7:
+		w := hw.w[:7*len(out)]
+		for x, st := range start {
+			s, k := in[st:st+7:st+7], w[7*x:7*x+7:7*x+7]
+			acc := int32(s[0])*k[0] + int32(s[1])*k[1] + int32(s[2])*k[2] + int32(s[3])*k[3] + int32(s[4])*k[4] + int32(s[5])*k[5] + int32(s[6])*k[6]
+			out[x] = clampByte((acc + half) >> weightBits)
+		}
+	default:
+		for x := range out {
+			s := in[hw.start[x] : hw.start[x]+hw.taps]
+			w := hw.w[x*hw.taps : (x+1)*hw.taps]
+			w = w[:len(s)] // one bounds check here instead of one per tap
+			var acc int32
+			for i, v := range s {
+				acc += int32(v) * w[i]
 			}
+			out[x] = clampByte((acc + half) >> weightBits)
 		}
 	}
+}
+
+// down makes output rows y0 to y1 from the rows across has scaled (all those they need).
+func (r *resizer) down(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
 	if mid.h == dst.h {
-		for y := range mid.h {
+		for y := y0; y < y1; y++ {
 			copy(dst.pix[y*dst.stride:y*dst.stride+dst.w], mid.pix[y*mid.stride:])
 		}
 		return
 	}
-	vw := makeWeights(mid.h, dst.h, k)
+	if vw.taps >= 4 && vw.taps <= 6 {
+		r.downFew(y0, y1)
+		return
+	}
+	r.downAny(y0, y1)
+}
+
+// downAny is down for any number of taps, adding one source row at a time to a row of
+// partial sums.
+func (r *resizer) downAny(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
 	acc := make([]int32, dst.w)
-	for y := range dst.h {
+	for y := y0; y < y1; y++ {
 		clear(acc)
 		for t := range vw.taps {
 			w := vw.w[y*vw.taps+t]
@@ -146,6 +261,29 @@ func resize(dst, src plane, k kernel, alloc func(int) []byte) {
 		out := dst.pix[y*dst.stride : y*dst.stride+dst.w]
 		for x, a := range acc {
 			out[x] = clampByte((a + 1<<(weightBits-1)) >> weightBits)
+		}
+	}
+}
+
+// downFew is down for 4 to 6 taps (what the reductions after a scaled decode use): each
+// output sample is summed from its rows in one go, without a row of partial sums.
+func (r *resizer) downFew(y0, y1 int) {
+	mid, dst, vw := r.mid, r.dst, &r.vw
+	const half = 1 << (weightBits - 1)
+	n := dst.w
+	for y := y0; y < y1; y++ {
+		row := func(t int) []byte {
+			i := min(t, vw.taps-1) // a missing sixth (or fifth) row has weight 0
+			return mid.pix[(vw.start[y]+i)*mid.stride:][:n]
+		}
+		w := vw.w[y*vw.taps : (y+1)*vw.taps]
+		var k [6]int32
+		copy(k[:], w)
+		a, b, c, d, e, f := row(0), row(1), row(2), row(3), row(4), row(5)
+		out := dst.pix[y*dst.stride:][:n]
+		for x := range out {
+			acc := int32(a[x])*k[0] + int32(b[x])*k[1] + int32(c[x])*k[2] + int32(d[x])*k[3] + int32(e[x])*k[4] + int32(f[x])*k[5]
+			out[x] = clampByte((acc + half) >> weightBits)
 		}
 	}
 }
@@ -167,7 +305,14 @@ func orient(p plane, o int, alloc func(int) []byte) plane {
 	}
 	w, h := orientedSize(p.w, p.h, o)
 	out := plane{w: w, h: h, stride: w, pix: alloc(w * h)}
-	for dy := range h {
+	orientRows(out, p, o, 0, h)
+	return out
+}
+
+// orientRows writes rows y0 to y1 of out, p turned upright by orientation o (2..8).
+func orientRows(out, p plane, o, y0, y1 int) {
+	w := out.w
+	for dy := y0; dy < y1; dy++ {
 		row := out.pix[dy*w : dy*w+w]
 		switch o {
 		case 2:
@@ -200,7 +345,6 @@ func orient(p plane, o int, alloc func(int) []byte) plane {
 			}
 		}
 	}
-	return out
 }
 
 // planesOf returns the Y, Cb, Cr planes of a decoded image (or just Y for greyscale),

@@ -2,7 +2,9 @@ package images
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 )
@@ -18,6 +20,9 @@ type Preparer struct {
 	// Store is the persistent cache (the SQLite store in the app); nil means none.
 	Store  engine.ImageCache
 	Logger *slog.Logger
+
+	// optimize replaces Optimizer.Optimize in tests (a hang or a panic on demand).
+	optimize func([]byte) (Result, error)
 }
 
 var _ engine.ImagePreparer = (*Preparer)(nil)
@@ -53,7 +58,7 @@ func (p *Preparer) PrepareImage(ctx context.Context, id engine.ConversationID, s
 			return img, nil
 		}
 	}
-	r, err := p.Optimizer.Optimize(data)
+	r, err := p.optimizeWithin(ctx, data, log)
 	if err != nil {
 		return engine.PreparedImage{}, &engine.ImageUnavailable{Reason: Reason(err), Err: err}
 	}
@@ -66,4 +71,41 @@ func (p *Preparer) PrepareImage(ctx context.Context, id engine.ConversationID, s
 		}
 	}
 	return r.PreparedImage, nil
+}
+
+// optimizeWithin optimises data on a goroutine of its own and waits for it no longer than
+// ctx allows: the bytes are whatever a conversation's image element pointed to, so a
+// panic in the decoders is turned into an error (ErrCorrupt, logged with its stack) rather
+// than ending the app, and a caller whose request is cancelled or times out gets an error
+// at once, while the optimisation (bounded by the size and pixel limits) finishes on its
+// own and is dropped.
+func (p *Preparer) optimizeWithin(ctx context.Context, data []byte, log *slog.Logger) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	optimize := p.Optimizer.Optimize
+	if p.optimize != nil {
+		optimize = p.optimize
+	}
+	type outcome struct {
+		r   Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				log.Error("image optimiser panicked; the image is reported unavailable", "panic", v, "bytes", len(data), "stack", string(debug.Stack()))
+				done <- outcome{err: fmt.Errorf("%w: the optimiser failed on it (%v)", ErrCorrupt, v)}
+			}
+		}()
+		r, err := optimize(data)
+		done <- outcome{r, err}
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
 }

@@ -7,10 +7,16 @@ import (
 	"image/jpeg"
 	"math"
 	"sync"
+
+	"github.com/clanker-desktop/clanker/tests/imagebench/jpegw"
 )
 
-// The benchmark photos are 4032x3024, a 12-megapixel phone camera's size, encoded as
-// baseline JPEG at quality 90 with 4:2:0 chroma, as phone cameras write them.
+// The benchmark photos are 4032x3024, a 12-megapixel phone camera's size, encoded at
+// quality 90: baseline with 4:2:0 chroma as phone cameras write them, and the same scene
+// with full-resolution chroma (4:4:4, what some cameras and editors write) and as a
+// progressive file (what web pages and many apps re-save photos as). scene-1600x1200 is
+// the scene drawn at 1600x1200, a photo already shrunk by a messaging app, which the
+// decoder cannot reduce while decoding (1600 is less than 1.25 times 1344).
 const photoW, photoH = 4032, 3024
 
 // photo names one generated benchmark photo.
@@ -26,9 +32,30 @@ const (
 	// limit. It is a worst case for decoding (6 MB) and for any scaler's aliasing; even
 	// the reference itself encoded at quality 80 reaches only about 32 dB on it.
 	texture photo = "texture"
+	// scene444 is scene with full-resolution chroma, written by tests/imagebench/jpegw.
+	scene444 photo = "scene-444"
+	// sceneProgressive is scene (4:2:0) as a progressive JPEG with libjpeg's default
+	// script (spectral selection and successive approximation), written by jpegw.
+	sceneProgressive photo = "scene-progressive"
+	// scene2MP is the scene drawn at 1600x1200, baseline 4:2:0 by image/jpeg.
+	scene2MP photo = "scene-1600x1200"
 )
 
-var photos = []photo{scene, texture}
+// photos are the 12-megapixel benchmark photos; photos2MP the smaller ones.
+var (
+	photos    = []photo{scene, texture, scene444, sceneProgressive}
+	photos2MP = []photo{scene2MP}
+	// heapPhotos are the photos the heap benchmark alternates.
+	heapPhotos = []photo{scene, texture}
+)
+
+// size is the photo's width and height.
+func (p photo) size() (int, int) {
+	if p == scene2MP {
+		return 1600, 1200
+	}
+	return photoW, photoH
+}
 
 var (
 	photoMu    sync.Mutex
@@ -44,13 +71,28 @@ func (p photo) bytes() []byte {
 		return b
 	}
 	var img *image.YCbCr
+	var opts *jpegw.Options
+	w, h := p.size()
 	switch p {
-	case scene:
-		img = makeScene(photoW, photoH)
+	case scene, scene2MP:
+		img, _ = makeScene(w, h, false)
 	case texture:
-		img = makeTexture(photoW, photoH)
+		img = makeTexture(w, h)
+	case scene444:
+		opts = &jpegw.Options{Quality: 90, Sampling: [][2]int{{1, 1}, {1, 1}, {1, 1}}}
+	case sceneProgressive:
+		opts = &jpegw.Options{Quality: 90, Progressive: true}
 	default:
 		panic("unknown photo " + string(p))
+	}
+	if opts != nil {
+		_, full := makeScene(w, h, true)
+		b, err := jpegw.Encode(full, w, h, *opts)
+		if err != nil {
+			panic("encode benchmark photo: " + err.Error())
+		}
+		photoBytes[p] = b
+		return b
 	}
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
@@ -117,7 +159,13 @@ func (s *xorshift) next() uint64 {
 func (s *xorshift) float() float64 { return float64(s.next()>>11) / (1 << 53) }
 
 // makeScene draws the scene at w x h; both must be even (chroma is made per 2x2 block).
-func makeScene(w, h int) *image.YCbCr {
+// With full it also returns the Y, Cb and Cr planes at full resolution (chroma of each
+// pixel, not of its 2x2 block).
+func makeScene(w, h int, full bool) (*image.YCbCr, [][]byte) {
+	var planes [][]byte
+	if full {
+		planes = [][]byte{make([]byte, w*h), make([]byte, w*h), make([]byte, w*h)}
+	}
 	rnd := xorshift(0x9E3779B97F4A7C15)
 	// Octaves of texture from 192 down to 1.5 pixels, amplitude proportional to
 	// period^0.3: natural images keep roughly equal energy per octave.
@@ -173,8 +221,11 @@ func makeScene(w, h int) *image.YCbCr {
 				}
 				i := ((y-y0)*w + x) * 3
 				rgb[i], rgb[i+1], rgb[i+2] = r+noise, g+noise, b+noise
-				yy, _, _ := color.RGBToYCbCr(clamp(rgb[i]), clamp(rgb[i+1]), clamp(rgb[i+2]))
+				yy, cb, cr := color.RGBToYCbCr(clamp(rgb[i]), clamp(rgb[i+1]), clamp(rgb[i+2]))
 				img.Y[y*img.YStride+x] = yy
+				if full {
+					planes[0][y*w+x], planes[1][y*w+x], planes[2][y*w+x] = yy, cb, cr
+				}
 			}
 		}
 		for x := 0; x < w; x += 2 {
@@ -188,5 +239,5 @@ func makeScene(w, h int) *image.YCbCr {
 			img.Cb[o], img.Cr[o] = cb, cr
 		}
 	}
-	return img
+	return img, planes
 }

@@ -59,7 +59,7 @@ func TestPSNRIsTheTextbookFigure(t *testing.T) {
 // stays quick under the race detector) and shrunk to 896x672, which takes the scaled
 // decoder (7/8) and the scaler like the 12 MP photo does.
 func TestOptimizeKeepsSceneSharp(t *testing.T) {
-	src := encodeQ(t, makeScene(1296, 972), 90)
+	src := encodeQ(t, sceneImage(1296, 972), 90)
 	ref, err := makeReference(src, 896, 672)
 	if err != nil {
 		t.Fatal(err)
@@ -78,4 +78,9 @@ func TestOptimizeKeepsSceneSharp(t *testing.T) {
 	if t.Failed() || testing.Verbose() {
 		t.Logf("Optimize: PSNR-Y %.2f dB, PSNR-RGB %.2f dB, %d bytes", y, rgb, len(res.JPEG))
 	}
+}
+
+func sceneImage(w, h int) *image.YCbCr {
+	img, _ := makeScene(w, h, false)
+	return img
 }

@@ -7,6 +7,8 @@ import (
 	"image/jpeg"
 	"math"
 	"sync"
+
+	"github.com/clanker-desktop/clanker/app/images"
 )
 
 // The quality reference is what a perfect optimiser would send before JPEG compression.
@@ -31,20 +33,24 @@ var (
 	refDone = map[photo]*reference{}
 )
 
-// referenceOf returns the reference of photo p at its 1344-pixel target, made once.
+// referenceOf returns the reference of photo p at its target size, made once.
 func referenceOf(p photo) (*reference, error) {
 	refMu.Lock()
 	defer refMu.Unlock()
 	if r, ok := refDone[p]; ok {
 		return r, nil
 	}
-	r, err := makeReference(p.bytes(), 1344, 1008)
+	tw, th := p.target()
+	r, err := makeReference(p.bytes(), tw, th)
 	if err != nil {
 		return nil, err
 	}
 	refDone[p] = r
 	return r, nil
 }
+
+// target is the size the optimiser makes of p.
+func (p photo) target() (int, int) { return images.TargetSize(p.size()) }
 
 func makeReference(src []byte, w, h int) (*reference, error) {
 	img, err := jpeg.Decode(bytes.NewReader(src))

@@ -303,7 +303,7 @@ func (e *Engine) pageBanner(state PageState) {
 // what is missing, and where to enter it (the settings window when it is open).
 func (e *Engine) configBannerText() string {
 	missing := e.missing()
-	what, them := listWords(missing), "them"
+	what, them := e.settings.MissingText(e.hasKey), "them"
 	if len(missing) == 1 {
 		them = "it"
 	}
@@ -312,6 +312,11 @@ func (e *Engine) configBannerText() string {
 	}
 	return "Clanker is not set up yet: open Settings and enter " + what + "."
 }
+
+// MissingText names what the settings still need, as a sentence lists it ("the endpoint,
+// an API key and your name"); "" when nothing is missing. The settings window says it with
+// the same words as the page's banner.
+func (s Settings) MissingText(hasAPIKey bool) string { return listWords(s.MissingLabels(hasAPIKey)) }
 
 // onSettingsWindow follows the settings window opening and closing: the configuration banner
 // says where to enter what is missing.

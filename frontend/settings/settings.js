@@ -104,7 +104,7 @@ function fill(v) {
     banner.textContent = 'Demo: while the endpoint is empty, the built-in demo model answers (a fake that only says it is the demo; nothing leaves this computer). Enter a real endpoint, API key and model to try your own model in the demo.';
     banner.hidden = false;
   } else if (v.missing && v.missing.length) {
-    banner.textContent = 'Clanker is not set up yet. Still needed: ' + v.missing.map(label).join(', ') + '.';
+    banner.textContent = 'Clanker is not set up yet: it still needs ' + v.missingText + '.';
     banner.hidden = false;
   } else {
     banner.hidden = true;
@@ -323,8 +323,6 @@ function markPriceRows(msg) {
   }
 }
 
-const labels = { endpoint: 'API endpoint', apiKey: 'API key', model: 'model', userName: 'your name' };
-const label = (f) => labels[f] || f;
 
 function showErrors(errors, root) {
   for (const p of (root || $('form')).querySelectorAll('.err')) {

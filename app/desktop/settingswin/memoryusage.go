@@ -64,7 +64,7 @@ func (l *UsageLine) add(u engine.Usage, prices map[string]engine.Price) {
 		l.Cost = -1
 		return
 	}
-	l.Cost += float64(u.Tokens.Prompt)*p.PromptPerMillion/1e6 + float64(u.Tokens.Completion)*p.CompletionPerMillion/1e6
+	l.Cost += p.Cost(u.Tokens)
 }
 
 func (s *SettingsService) usageReport(ctx context.Context, st engine.Settings) UsageReport {

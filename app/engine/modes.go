@@ -133,7 +133,7 @@ func (e *Engine) setModeAway(conv ConversationID, ev SetMode) {
 		return
 	}
 	if !ok {
-		rec = Conversation{ID: conv}
+		rec = Conversation{ID: conv, Name: e.sidebar.names[conv]}
 	}
 	rec.ID = conv
 	if rec.Mode.normalized() == ev.Mode {

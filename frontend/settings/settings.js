@@ -453,7 +453,7 @@ function fillReport(r) {
   const ct = $('usageConvs').querySelector('tbody');
   ct.textContent = '';
   for (const c of convs) {
-    ct.appendChild(row([c.key, fmtNum(c.requests), fmtNum(c.prompt), fmtNum(c.completion), fmtNum(c.total), fmtCost(c.cost)]));
+    ct.appendChild(row([c.name || 'Conversation ' + c.key, fmtNum(c.requests), fmtNum(c.prompt), fmtNum(c.completion), fmtNum(c.total), fmtCost(c.cost)]));
   }
   if (days.length) {
     const t = r.total || {};
@@ -485,9 +485,12 @@ function fillReport(r) {
 let conversations = [];
 let conversationsLoaded = false;
 
+// A conversation is shown by its name as Messages shows it; the id only for one Clanker has
+// not seen a name for, with the people it keeps notes about.
 function conversationLabel(c) {
+  if (c.name) return c.name + ' (' + c.mode + ')';
   const names = (c.profiles || []).map((p) => p.name).slice(0, 4).join(', ');
-  return c.id + ' (' + c.mode + ')' + (names ? ' - ' + names : '');
+  return 'Conversation ' + c.id + ' (' + c.mode + ')' + (names ? ' - ' + names : '');
 }
 
 function fillConversations(list) {

@@ -38,7 +38,7 @@ func Build(in Input) Report {
 	sawForeground := false
 	for _, c := range in.Conversations {
 		dc := ConversationReport{
-			ID: string(c.ID), Mode: string(c.Mode), ModelOverride: c.ModelOverride,
+			ID: string(c.ID), Name: c.Name, Mode: string(c.Mode), ModelOverride: c.ModelOverride,
 			Summary: c.Memory.Summary, Customization: c.Memory.Customization, Profiles: c.Memory.Profiles,
 			Fields: map[string]string{"lastSeen": timeString(c.LastSeen)},
 		}

@@ -33,7 +33,10 @@ type MessageReport struct {
 // visible messages and free-form runtime state, as display strings (see Build for where they
 // come from).
 type ConversationReport struct {
-	ID            string            `json:"id"`
+	ID string `json:"id"`
+	// Name is the conversation's name as the sidebar shows it (a person or a group):
+	// redacted like every name in a sanitised report.
+	Name          string            `json:"name,omitempty"`
 	Mode          string            `json:"mode"`
 	ModelOverride string            `json:"modelOverride,omitempty"`
 	Summary       string            `json:"summary,omitempty"`
@@ -99,7 +102,7 @@ func JSON(s Report) ([]byte, error) {
 }
 
 // reportNames lists every person name in s, in first-seen order: the
-// configured user, participants, senders and profile keys.
+// configured user, conversation names, participants, senders and profile keys.
 func reportNames(s Report) []string {
 	var names []string
 	add := func(n string) { names = append(names, n) }
@@ -117,6 +120,7 @@ func reportNames(s Report) []string {
 		for _, k := range slices.Sorted(maps.Keys(c.Profiles)) {
 			add(k)
 		}
+		add(c.Name)
 	}
 	return names
 }
@@ -139,6 +143,7 @@ func mapReport(s Report, f reportFuncs) Report {
 	for _, c := range s.Conversations {
 		oc := ConversationReport{
 			ID:            f.id(c.ID),
+			Name:          f.name(c.Name),
 			Mode:          f.text(c.Mode),
 			ModelOverride: f.text(c.ModelOverride),
 			Summary:       f.text(c.Summary),

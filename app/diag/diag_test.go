@@ -33,9 +33,10 @@ func richFixture() Report {
 		Fields: map[string]string{"lastError": "401 from https://api.x.ai/v1/responses?trace=abc"},
 		Conversations: []ConversationReport{{
 			ID:            "8237462873646",
+			Name:          "Trailblazers Uphill",
 			Mode:          "active",
 			ModelOverride: "grok-4-fast",
-			Summary: "Margaret and Zoë planned a hike; Dmitri O'Neill (dmitri.oneill@example.com) will drive. " +
+			Summary: "The Trailblazers Uphill group: Margaret and Zoë planned a hike; Dmitri O'Neill (dmitri.oneill@example.com) will drive. " +
 				"Zoë's new number is 415.555.0199, Margaret's is (415) 555-0142. Photos at www.trailpics.org/album/77 " +
 				"and https://photos.example.net/u/zoe?id=1. Call 1-800-555-0123 or +44 20 7946 0958 or 5550147.",
 			Customization: "Talk like a pirate, and call Dmitri 'Captain Dmitri'",
@@ -75,6 +76,8 @@ func TestSanitizedExportContainsNoNamesNumbersURLsOrKey(t *testing.T) {
 	forbidden := []string{
 		// names and name parts, in any case
 		"margaret", "okonkwo", "zoë", "zoe", "ångström", "dmitri", "o'neill", "neill",
+		// the conversation's name, as a field and in the summary
+		"trailblazers", "uphill",
 		// numbers, in every format used in the fixture
 		"555", "0142", "0199", "0177", "0188", "0123", "7946", "0958", "5550147", "22395", "848213", "415",
 		// URLs, hosts, paths, e-mail

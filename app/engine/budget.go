@@ -12,6 +12,12 @@ type Tokens struct {
 	Completion int64 `json:"completion"`
 }
 
+// Cost is the price of the tokens t at p (the prices are per million tokens). The budget
+// and the settings window's usage view both count cost with it.
+func (p Price) Cost(t Tokens) float64 {
+	return float64(t.Prompt)*p.PromptPerMillion/1e6 + float64(t.Completion)*p.CompletionPerMillion/1e6
+}
+
 // Total is prompt plus completion tokens.
 func (t Tokens) Total() int64 { return t.Prompt + t.Completion }
 
@@ -69,7 +75,7 @@ func (b Budget) Check(usedByModel map[string]Tokens) BudgetStatus {
 				}
 				continue
 			}
-			st.Used += float64(t.Prompt)*p.PromptPerMillion/1e6 + float64(t.Completion)*p.CompletionPerMillion/1e6
+			st.Used += p.Cost(t)
 		}
 		sort.Strings(st.UnpricedModels)
 		st.Exceeded = st.Used >= st.Limit || len(st.UnpricedModels) > 0

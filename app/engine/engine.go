@@ -28,6 +28,9 @@ type Config struct {
 	Settings *Settings
 	// HasAPIKey says whether an API key is stored; Settings never holds the key itself.
 	HasAPIKey bool
+	// Desktop carries out the desktop notifications and the window's call for attention
+	// (desktop.go); nil means there is no desktop to tell.
+	Desktop Desktop
 }
 
 // Fixed timing rules and limits (reading time, reply delays, typing, visits, images, kept history),
@@ -66,12 +69,13 @@ const (
 // Engine is Clanker's decision core. Create it with New, start Run on one goroutine, and feed it
 // with Send from anywhere.
 type Engine struct {
-	page  Page
-	store Store
-	llm   LLM
-	rng   *rand.Rand
-	log   *slog.Logger
-	loc   *time.Location
+	page    Page
+	store   Store
+	llm     LLM
+	desktop Desktop
+	rng     *rand.Rand
+	log     *slog.Logger
+	loc     *time.Location
 
 	inbox   inbox
 	running atomic.Bool
@@ -92,6 +96,7 @@ type Engine struct {
 	sends   sendQueue
 	visits  visits
 	sidebar sidebar
+	alerts  alerts
 
 	cmdSeq   uint64
 	awaiting map[uint64]func(CommandResult)
@@ -120,6 +125,7 @@ func New(cfg Config) (*Engine, error) {
 		page:      cfg.Page,
 		store:     cfg.Store,
 		llm:       cfg.LLM,
+		desktop:   cfg.Desktop,
 		rng:       cfg.Rand,
 		log:       cfg.Logger,
 		loc:       cfg.Location,
@@ -296,10 +302,12 @@ func (e *Engine) handle(ev Event) {
 		return
 	case PageStateChanged:
 		e.onPageState(ev)
+		e.pageBanner(ev.State)
 	case ConversationChanging:
 		e.onChanging(ev)
 	case ConversationOpened:
 		e.onOpened(ev)
+		e.backAtWindow()
 	case MessageAdded:
 		e.onMessage(ev)
 	case MessageUpdated:
@@ -333,6 +341,14 @@ func (e *Engine) handle(ev Event) {
 		e.hidden = ev.Hidden
 	case PageDrift:
 		e.onDrift(ev)
+		e.backAtWindow()
+	case WindowFocus:
+		e.alerts.unfocused = !ev.Active
+		e.backAtWindow()
+	case MessageArrived:
+		e.onArrived(ev)
+	case SettingsWindow:
+		e.onSettingsWindow(ev)
 	default:
 		e.log.Warn("engine: unknown event", "type", fmt.Sprintf("%T", ev))
 	}
@@ -367,6 +383,9 @@ func (e *Engine) do(cmd Command, cb func(CommandResult)) uint64 {
 
 func (e *Engine) toast(level, text string) {
 	e.do(Command{Kind: CmdToast, Level: level, Text: text}, nil)
+	if level == "error" {
+		e.errorNotice(text)
+	}
 }
 
 // banner shows the banner kept under key (text non-empty) or removes it. Showing always goes
@@ -383,6 +402,9 @@ func (e *Engine) banner(key, text string) {
 		e.banners[key] = true
 	}
 	e.do(Command{Kind: CmdBanner, Key: key, Text: text}, nil)
+	if text != "" && bannerNotifies(key) {
+		e.errorNotice(text)
+	}
 }
 
 // activity records foreground activity for the idle rule.

@@ -308,7 +308,8 @@ func (s *fakeStore) SaveConversation(r Conversation) error {
 	if s.failSave {
 		return fmt.Errorf("disk full")
 	}
-	r.Leftover = s.recs[r.ID].Leftover // like the real store: SaveConversation leaves it alone
+	r.Leftover = s.recs[r.ID].Leftover           // like the real store: SaveConversation leaves it alone
+	r.ModelOverride = s.recs[r.ID].ModelOverride // and the model the settings window chose
 	s.recs[r.ID] = r
 	return nil
 }

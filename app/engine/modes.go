@@ -3,7 +3,6 @@ package engine
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // This file holds what the user decides for conversations, and what acts on every pipeline at
@@ -40,7 +39,7 @@ func (e *Engine) status() {
 }
 
 func (e *Engine) showConfigBanner() {
-	e.banner(BannerConfig, "Clanker is not configured: missing "+strings.Join(e.missing(), ", ")+". Open Settings to finish setting it up.")
+	e.banner(BannerConfig, e.configBannerText())
 }
 
 // configured reports whether the settings and the stored key are enough to talk to a model.
@@ -85,7 +84,7 @@ func (e *Engine) onSetMode(ev SetMode) {
 		return
 	}
 	if !e.configured() {
-		e.toast("error", "Clanker is not configured yet: missing "+strings.Join(e.missing(), ", ")+". Open Settings first.")
+		e.toast("error", e.configBannerText())
 		return
 	}
 	if !e.screen.settledOn(conv) {
@@ -134,7 +133,7 @@ func (e *Engine) setModeAway(conv ConversationID, ev SetMode) {
 		return
 	}
 	if !ok {
-		rec = Conversation{ID: conv}
+		rec = Conversation{ID: conv, Name: e.sidebar.names[conv]}
 	}
 	rec.ID = conv
 	if rec.Mode.normalized() == ev.Mode {

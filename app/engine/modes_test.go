@@ -41,10 +41,10 @@ func TestUninitializedRefusesModeChangesAndSaysWhatIsMissing(t *testing.T) {
 		}
 		var banner, toast bool
 		for _, c := range h.page.commands(CmdBanner) {
-			banner = banner || (c.Key == BannerConfig && strings.Contains(c.Text, "API key, model"))
+			banner = banner || (c.Key == BannerConfig && strings.Contains(c.Text, "an API key and a model"))
 		}
 		for _, c := range h.page.commands(CmdToast) {
-			toast = toast || strings.Contains(c.Text, "API key, model")
+			toast = toast || strings.Contains(c.Text, "an API key and a model")
 		}
 		if !banner || !toast {
 			t.Fatalf("want a banner and a toast naming the missing settings, got banner=%v toast=%v", banner, toast)

@@ -126,6 +126,9 @@ type LLMRequest struct {
 	Conversation ConversationID
 	Generation   uint64
 	UserName     string
+	// Model is the model to ask: the conversation's own when the user chose one, else the
+	// global one (Settings.ModelFor).
+	Model        string
 	Participants []string // "You" already replaced by the user's name
 	// History holds every message the engine holds for the conversation, oldest first; the LLM
 	// side shows the model the ones HistoryWindow picks for HistorySize. Only sender labels

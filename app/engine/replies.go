@@ -231,6 +231,7 @@ func (e *Engine) startRequest(kind RequestKind, gen uint64) {
 		Conversation:    e.screen.fg.id,
 		Generation:      gen,
 		UserName:        e.settings.UserName,
+		Model:           e.modelFor(e.screen.fg.id),
 		Participants:    e.participants(),
 		History:         e.history(),
 		HistorySize:     size,

@@ -251,8 +251,8 @@ func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
 			t.Errorf("guardText(%.30q) = %.30q: want the prefix kept", c.in, got)
 		}
 		n := utf8.RuneCountInString(strings.TrimPrefix(got, Prefix))
-		if c.length >= 0 && n != c.length || n > maxReplyRunes {
-			t.Errorf("guardText(%.30q): want %d runes after the prefix (at most %d), got %d", c.in, c.length, maxReplyRunes, n)
+		if c.length >= 0 && n != c.length || n > MaxReplyRunes {
+			t.Errorf("guardText(%.30q): want %d runes after the prefix (at most %d), got %d", c.in, c.length, MaxReplyRunes, n)
 		}
 	}
 
@@ -279,8 +279,8 @@ func TestOverlongModelReplyIsCutToTheEnginesCap(t *testing.T) {
 		if len(sent) != 1 {
 			t.Fatalf("want one reply, got %d", len(sent))
 		}
-		if n := utf8.RuneCountInString(sent[0].text); !strings.HasPrefix(sent[0].text, Prefix) || n > len(Prefix)+maxReplyRunes {
-			t.Fatalf("want a prefixed reply of at most %d runes, got %d runes starting %.20q", len(Prefix)+maxReplyRunes, n, sent[0].text)
+		if n := utf8.RuneCountInString(sent[0].text); !strings.HasPrefix(sent[0].text, Prefix) || n > len(Prefix)+MaxReplyRunes {
+			t.Fatalf("want a prefixed reply of at most %d runes, got %d runes starting %.20q", len(Prefix)+MaxReplyRunes, n, sent[0].text)
 		}
 	})
 }

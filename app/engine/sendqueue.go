@@ -8,14 +8,14 @@ import (
 	"unicode/utf8"
 )
 
-// maxReplyRunes caps the text after the prefix. The LLM client already caps replies at 1600
-// runes; the engine enforces its own limit so that no component outside it can make Clanker
-// post a novel into an SMS thread.
-const maxReplyRunes = 1600
+// MaxReplyRunes caps the text after the prefix (about ten SMS segments). The LLM client
+// shortens longer replies to it at a sentence; the engine enforces it again so that no
+// component outside it can make Clanker post a novel into an SMS thread.
+const MaxReplyRunes = 1600
 
 // guardText is the last check before a text may be queued: it must start with the prefix (the
 // people in the chat must always know a model wrote it), must say something after it, and is
-// cut to maxReplyRunes at a word boundary when longer.
+// cut to MaxReplyRunes at a word boundary when longer.
 func guardText(s string) (string, bool) {
 	if !strings.HasPrefix(s, Prefix) {
 		return "", false
@@ -24,8 +24,8 @@ func guardText(s string) (string, bool) {
 	if body == "" {
 		return "", false
 	}
-	if utf8.RuneCountInString(body) > maxReplyRunes {
-		cut := string([]rune(body)[:maxReplyRunes-1])
+	if utf8.RuneCountInString(body) > MaxReplyRunes {
+		cut := string([]rune(body)[:MaxReplyRunes-1])
 		if i := strings.LastIndexAny(cut, " \n\t"); i > len(cut)/2 {
 			cut = cut[:i]
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"net/url"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -93,6 +95,50 @@ type Notifications struct {
 	IncomingWhileHidden bool `json:"incomingWhileHidden"`
 	// HideContent keeps message text out of notifications (sender only).
 	HideContent bool `json:"hideContent"`
+	// Sound asks the desktop to play its message sound with a notification about new
+	// messages. Off by default: a desktop that plays one for every notification does so
+	// anyway.
+	Sound bool `json:"sound"`
+}
+
+// SpellCheck says whether the Messages page marks misspelt words in what the user types,
+// and in which languages.
+type SpellCheck struct {
+	Enabled bool `json:"enabled"`
+	// Languages are dictionary names ("en_US", "de_DE", "fr"); empty means the system's
+	// language. A language without an installed dictionary is left out by the platform.
+	Languages []string `json:"languages"`
+}
+
+// MaxSpellLanguages bounds the spell-checking languages.
+const MaxSpellLanguages = 8
+
+// spellLanguageRE is a dictionary name: a language code, and a region after an underscore.
+var spellLanguageRE = regexp.MustCompile(`^[a-z]{2,3}(_[A-Z]{2})?$`)
+
+// NormalizeSpellLanguage turns what a user types for a language ("de-de", " en_us ") into
+// the dictionary name ("de_DE", "en_US"); it does not check it.
+func NormalizeSpellLanguage(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "-", "_")
+	lang, region, ok := strings.Cut(s, "_")
+	if !ok {
+		return strings.ToLower(lang)
+	}
+	return strings.ToLower(lang) + "_" + strings.ToUpper(region)
+}
+
+// spellProblem is the sentence for a list of spell-checking languages that cannot be used,
+// or "".
+func spellProblem(langs []string) string {
+	if len(langs) > MaxSpellLanguages {
+		return fmt.Sprintf("Spell checking takes at most %d languages (you entered %d).", MaxSpellLanguages, len(langs))
+	}
+	for _, l := range langs {
+		if !spellLanguageRE.MatchString(l) {
+			return fmt.Sprintf("%q is not a language Clanker can check spelling in: enter dictionary names such as en_US, de_DE or fr, separated by commas.", Clip(l, 40))
+		}
+	}
+	return ""
 }
 
 // Updates says whether Clanker looks for a newer release, and where. It only ever tells the
@@ -130,6 +176,7 @@ type Settings struct {
 	StartHidden           bool           `json:"startHidden"`
 	Autostart             bool           `json:"autostart"`
 	Updates               Updates        `json:"updates"`
+	SpellCheck            SpellCheck     `json:"spellCheck"`
 }
 
 // DefaultSettings returns the settings a fresh install starts with. They match the
@@ -146,6 +193,7 @@ func DefaultSettings() Settings {
 		Budget:                Budget{Kind: BudgetNone},
 		Notifications:         Notifications{Errors: true, IncomingWhileHidden: true},
 		Updates:               Updates{Check: true},
+		SpellCheck:            SpellCheck{Enabled: true},
 	}
 }
 
@@ -167,6 +215,8 @@ const (
 	FieldPrices = "prices"
 	// FieldUpdateFeed is Updates.Feed.
 	FieldUpdateFeed = "updateFeed"
+	// FieldSpellLanguages is SpellCheck.Languages.
+	FieldSpellLanguages = "spellLanguages"
 )
 
 // FieldError is one problem with one setting, phrased for the user.
@@ -217,6 +267,13 @@ func (s *Settings) Normalize() {
 		s.Budget.Kind = BudgetNone
 	}
 	s.Updates.Feed = strings.TrimSpace(s.Updates.Feed)
+	var langs []string
+	for _, l := range s.SpellCheck.Languages {
+		if l = NormalizeSpellLanguage(l); l != "" && !slices.Contains(langs, l) {
+			langs = append(langs, l)
+		}
+	}
+	s.SpellCheck.Languages = langs
 }
 
 // Validate checks every setting and returns FieldErrors (nil when all is well).
@@ -257,6 +314,9 @@ func (s Settings) Validate() error {
 	}
 	if msg := FeedProblem(s.Updates.Feed); msg != "" {
 		add(FieldUpdateFeed, "%s", msg)
+	}
+	if msg := spellProblem(s.SpellCheck.Languages); msg != "" {
+		add(FieldSpellLanguages, "%s", msg)
 	}
 	if len(es) == 0 {
 		return nil
@@ -433,6 +493,15 @@ func (s *Settings) Clamp() {
 	if FeedProblem(s.Updates.Feed) != "" {
 		s.Updates.Feed = ""
 	}
+	if spellProblem(s.SpellCheck.Languages) != "" {
+		var keep []string
+		for _, l := range s.SpellCheck.Languages {
+			if spellLanguageRE.MatchString(l) && len(keep) < MaxSpellLanguages {
+				keep = append(keep, l)
+			}
+		}
+		s.SpellCheck.Languages = keep
+	}
 }
 
 // clampPrices drops the stored prices that would not validate (and any beyond MaxPrices, in
@@ -509,14 +578,14 @@ func (s Settings) Missing(hasAPIKey bool) []string {
 
 // missingLabels are the words the page banner and the menus use for each missing field.
 var missingLabels = map[string]string{
-	FieldEndpoint: "API endpoint",
-	FieldAPIKey:   "API key",
-	FieldModel:    "model",
+	FieldEndpoint: "the endpoint",
+	FieldAPIKey:   "an API key",
+	FieldModel:    "a model",
 	FieldUserName: "your name",
 }
 
-// MissingLabels is Missing in the words the page banner and the menus show ("API endpoint",
-// "API key", "model", "your name").
+// MissingLabels is Missing in the words the page banner and the menus show ("the endpoint",
+// "an API key", "a model", "your name"), ready to be listed in a sentence.
 func (s Settings) MissingLabels(hasAPIKey bool) []string {
 	var out []string
 	for _, f := range s.Missing(hasAPIKey) {

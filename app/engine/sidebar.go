@@ -32,9 +32,7 @@ func (e *Engine) onSidebar(ev SidebarUpdate) {
 		}
 	}
 	for _, r := range ev.Rows {
-		if n := CleanName(r.Name); n != "" {
-			e.sidebar.names[r.ID] = n
-		}
+		e.learnName(r.ID, CleanName(r.Name))
 	}
 	if !e.sidebar.loaded {
 		for _, r := range ev.Rows {

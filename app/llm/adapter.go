@@ -65,6 +65,10 @@ func (a *EngineAdapter) Complete(ctx context.Context, req engine.LLMRequest) (en
 			UserText: "Clanker's AI settings cannot be used, so nothing was sent: " + err.Error() + " Open Settings to fix them.", Err: err}
 	}
 	cfg.WebSearch = req.WebSearch
+	if req.Model != "" {
+		// The engine chose the model for this conversation.
+		cfg.Model = req.Model
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = log
 	}

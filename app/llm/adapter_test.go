@@ -630,3 +630,30 @@ func TestErrorsMapToEngineClasses(t *testing.T) {
 		}
 	}
 }
+
+// The model the engine names in the request is the one asked, and the one the usage is
+// recorded under: a conversation's own model chosen in the settings window.
+func TestTheRequestsModelIsTheOneAskedAndRecorded(t *testing.T) {
+	srv := startFake(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := startE2E(t, srv, true)
+		srv.Enqueue(fakellm.JSONReply("Saturday works!", "Picnic on Saturday.").WithUsage(200, 12))
+		h.store.setMode("c1", engine.ModeAvailable)
+		h.store.mu.Lock()
+		rec := h.store.recs["c1"]
+		rec.ModelOverride = "special-model"
+		h.store.recs["c1"] = rec
+		h.store.mu.Unlock()
+		h.send(engine.ConversationChanging{To: "c1"})
+		h.send(engine.ConversationOpened{ID: "c1", Participants: []engine.Participant{{Name: "Ann"}}, Messages: []engine.Message{ann("morning")}})
+		h.receive("c1", ann("hey clanker, when should we go?"))
+		h.wait(30 * time.Second)
+		reqs := srv.Requests()
+		if len(reqs) != 1 || reqs[0].Model != "special-model" {
+			t.Fatalf("want one request for the conversation's model, got %+v", reqs)
+		}
+		if u := h.store.usageRecords(); len(u) != 1 || u[0].Model != "special-model" {
+			t.Fatalf("want the usage recorded under the conversation's model, got %+v", u)
+		}
+	})
+}

@@ -16,8 +16,8 @@ import (
 // untrusted: a runaway model must not be able to fill the database or post a
 // novel into an SMS thread.
 const (
-	// MaxReplyRunes caps the posted reply (about ten SMS segments).
-	MaxReplyRunes = 1600
+	// MaxReplyRunes caps the posted reply: the engine's cap, which it enforces again.
+	MaxReplyRunes = engine.MaxReplyRunes
 	// MaxSummaryRunes caps the stored conversation summary.
 	MaxSummaryRunes = engine.MaxSummaryRunes
 	// MaxCustomizationRunes caps the stored persona directive.

@@ -219,15 +219,8 @@ func (l *Link) onHello(ev Hello) {
 func (l *Link) onPageState(ev PageState) {
 	prevState, prevConv := l.view.setPage(ev.State, ev.ConversationID)
 	if prevState != ev.State {
+		// The engine decides what the page's state calls for, its banner included.
 		l.toEngine(engine.PageStateChanged{State: enginePageState(ev.State)})
-		switch {
-		case ev.State == "unrecognised":
-			l.setBanner(bannerPage, UnrecognisedWarning)
-		case ev.State == "signed_out":
-			l.setBanner(bannerPage, PairingExplanation)
-		case prevState == "unrecognised" || prevState == "signed_out":
-			l.setBanner(bannerPage, "")
-		}
 	}
 	if prevConv != ev.ConversationID {
 		l.toEngine(engine.ConversationChanging{To: engine.ConversationID(ev.ConversationID)})

@@ -39,19 +39,9 @@ type LinkConfig struct {
 	// OnChange is called (on any goroutine) after the foreground conversation, its
 	// name or its automated flag changed, so menus can redraw.
 	OnChange func()
-	// OnNotice is called for each error toast the engine shows and for each banner
-	// that appears or changes, so the app can raise a desktop notification. It is
-	// called synchronously from the Link's goroutines and must not block.
-	OnNotice func(Notice)
-	// OnIncoming is called for each new incoming message the page shows: a new row of
-	// the open conversation, another conversation's sidebar row that is unread with a
-	// new snippet, or the unread row of someone writing for the first time. The text
-	// comes from the page: untrusted, shown only as text. It is called synchronously from
-	// the event handler and must not block.
-	OnIncoming func(Incoming)
 	// Remembered is the sidebar list as the previous run left it, as OnList gave it. The
 	// first list of this run is compared with it, so a message that came while Clanker was
-	// not looking (not running, or the page still loading) is reported through OnIncoming;
+	// not looking (not running, or the page still loading) is told to the engine (engine.MessageArrived);
 	// without it the first list is only a baseline.
 	Remembered map[string]string
 	// OnList is called after each sidebar event with the list as it stands, conversation
@@ -104,25 +94,6 @@ type Link struct {
 	statusMu sync.Mutex
 	hintOn   bool // the hint was last sent as shown (guarded by statusMu)
 }
-
-// Notice is a message the page is about to show the user that a desktop notification
-// may repeat: an error toast, or a banner (Key names it) that appeared or changed.
-type Notice struct {
-	Banner bool
-	Key    string
-	Text   string
-}
-
-// bannerPage is the banner key of the Link's own warning about the page itself.
-const bannerPage = "page"
-
-// PairingExplanation is the banner on the signed-out (pairing) page: Messages for web
-// must be paired with the phone before there is anything for Clanker to do.
-const PairingExplanation = "Pair Messages for web with your phone first: scan the QR code with the Messages app on your phone (or sign in with your Google account if the page offers it). Clanker does nothing until then."
-
-// UnrecognisedWarning is shown while the page does not look like Google Messages. The
-// engine does nothing there (it acts only on a ready page); the user should know why.
-const UnrecognisedWarning = "Clanker does not recognise this page (Google may have changed Messages), so it is doing nothing here. Check for a Clanker update."
 
 // MaxQueuedCommands bounds the commands waiting for Exec; beyond it commands fail at once
 // (the engine then sees an error result) rather than growing memory without limit.
@@ -238,10 +209,6 @@ func (l *Link) run(cmd engine.Command) {
 		}
 		l.answer(cmd.ID, "", nil)
 		return
-	case engine.CmdToast:
-		if toastLevel(cmd.Level) == "error" {
-			l.notice(Notice{Text: engine.Clip(cmd.Text, 500)})
-		}
 	}
 	args := bridgeCommand(cmd)
 	if args == nil {
@@ -362,16 +329,11 @@ func (l *Link) pressEnter(conv engine.ConversationID) string {
 	return ""
 }
 
-func (l *Link) notice(n Notice) {
-	if l.cfg.OnNotice != nil {
-		l.cfg.OnNotice(n)
-	}
-}
-
+// incoming tells the engine about a message someone wrote, which decides whether it is a
+// desktop notification.
 func (l *Link) incoming(in Incoming) {
-	if l.cfg.OnIncoming != nil {
-		l.cfg.OnIncoming(in)
-	}
+	l.toEngine(engine.MessageArrived{Conversation: engine.ConversationID(in.Conversation),
+		Sender: engine.Clip(in.Sender, 200), Text: engine.Clip(in.Text, 2000)})
 }
 
 func (l *Link) changed() {
@@ -386,9 +348,7 @@ func (l *Link) changed() {
 func (l *Link) SetBanner(key, text string) { l.setBanner(key, text) }
 
 func (l *Link) setBanner(key, text string) {
-	if l.view.setBanner(key, text) {
-		l.notice(Notice{Banner: true, Key: key, Text: text})
-	}
+	l.view.setBanner(key, text)
 	l.fire(l.view.bannerCommand())
 }
 

@@ -317,9 +317,15 @@ func TestPageEventsBecomeEngineEvents(t *testing.T) {
 		"engine.ConversationChanging{To:\"c1\"}",
 	}
 	evs := f.engineEvents()
-	if len(evs) != 12 {
-		t.Fatalf("engine got %d events, want 12: %#v", len(evs), evs)
+	if len(evs) != 13 {
+		t.Fatalf("engine got %d events, want 13: %#v", len(evs), evs)
 	}
+	// Ann's unread row with a new snippet is a message that arrived: the engine decides
+	// whether it is a notification.
+	if m, ok := evs[7].(engine.MessageArrived); !ok || m.Conversation != "c2" || m.Sender != "Ann" || m.Text != "new" {
+		t.Errorf("event 7 = %#v, want Ann's message arriving in c2", evs[7])
+	}
+	evs = append(evs[:7], evs[8:]...)
 	for i, w := range want {
 		if got := fmt.Sprintf("%#v", evs[i]); got != w {
 			t.Errorf("event %d = %s, want %s", i, got, w)
@@ -354,12 +360,9 @@ func TestPageEventsBecomeEngineEvents(t *testing.T) {
 	if ch := evs[11].(engine.ConversationChanging); ch.To != "" {
 		t.Errorf("leaving the conversation = %+v, want a change to none", ch)
 	}
-	if got := l.BannerText(); got != UnrecognisedWarning {
-		t.Errorf("banner on an unrecognised page = %q, want the warning", got)
-	}
-	l.HandleRaw(event(12, "page_state", PageState{State: "no_conversation"}))
+	// The engine decides the banner a page state calls for; the Link shows none of its own.
 	if got := l.BannerText(); got != "" {
-		t.Errorf("banner once the page is recognised again = %q, want none", got)
+		t.Errorf("banner on an unrecognised page = %q, want none from the Link (the engine sends it)", got)
 	}
 }
 
@@ -410,17 +413,10 @@ func TestBannersOfDifferentKeysShowTogetherAndComeBackAfterAReload(t *testing.T)
 	})
 }
 
-// noticeRecorder collects what the Link reports through OnNotice and OnIncoming.
+// noticeRecorder collects the messages the Link tells the engine about.
 type noticeRecorder struct {
 	mu       sync.Mutex
-	notices  []Notice
 	incoming []Incoming
-}
-
-func (r *noticeRecorder) gotNotices() []Notice {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]Notice(nil), r.notices...)
 }
 
 func (r *noticeRecorder) gotIncoming() []Incoming {
@@ -429,22 +425,24 @@ func (r *noticeRecorder) gotIncoming() []Incoming {
 	return append([]Incoming(nil), r.incoming...)
 }
 
+// events records each engine.MessageArrived as an Incoming and passes every event on to next.
+func (r *noticeRecorder) events(next func(engine.Event) error) func(engine.Event) error {
+	return func(ev engine.Event) error {
+		if m, ok := ev.(engine.MessageArrived); ok {
+			r.mu.Lock()
+			r.incoming = append(r.incoming, Incoming{Conversation: string(m.Conversation), Sender: m.Sender, Text: m.Text})
+			r.mu.Unlock()
+		}
+		return next(ev)
+	}
+}
+
 func newRecordingLink(t *testing.T) (*Link, *fakePage, *noticeRecorder) {
 	t.Helper()
 	f := &fakePage{notify: make(chan struct{}, 1)}
 	r := &noticeRecorder{}
 	l, err := NewLink(LinkConfig{
-		Exec: f.exec, Input: f, Events: f.send, Nonce: testNonce,
-		OnNotice: func(n Notice) {
-			r.mu.Lock()
-			r.notices = append(r.notices, n)
-			r.mu.Unlock()
-		},
-		OnIncoming: func(in Incoming) {
-			r.mu.Lock()
-			r.incoming = append(r.incoming, in)
-			r.mu.Unlock()
-		},
+		Exec: f.exec, Input: f, Events: r.events(f.send), Nonce: testNonce,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -452,28 +450,6 @@ func newRecordingLink(t *testing.T) (*Link, *fakePage, *noticeRecorder) {
 	}
 	t.Cleanup(l.Close)
 	return l, f, r
-}
-
-func TestErrorToastsAndNewBannersAreReportedAsNoticesOthersAreNot(t *testing.T) {
-	l, f, r := newRecordingLink(t)
-	l.Do(engine.Command{ID: 1, Kind: engine.CmdToast, Level: "info", Text: "Mode changed"})
-	l.Do(engine.Command{ID: 2, Kind: engine.CmdToast, Level: "error", Text: "The API key was refused"})
-	l.Do(engine.Command{ID: 3, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: "Clanker is not configured"})
-	l.Do(engine.Command{ID: 4, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: "Clanker is not configured"})
-	l.Do(engine.Command{ID: 5, Kind: engine.CmdBanner, Key: engine.BannerConfig, Text: ""})
-	f.resultFor(t, 5) // commands run in order, and notices are reported as they run
-	got := r.gotNotices()
-	if len(got) != 2 {
-		t.Fatalf("notices = %+v, want exactly the error toast and the first showing of the banner", got)
-	}
-	var toast, banner bool
-	for _, n := range got {
-		toast = toast || (!n.Banner && n.Text == "The API key was refused")
-		banner = banner || (n.Banner && n.Key == engine.BannerConfig && n.Text == "Clanker is not configured")
-	}
-	if !toast || !banner {
-		t.Errorf("notices = %+v, want the error toast and the config banner", got)
-	}
 }
 
 func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarRows(t *testing.T) {
@@ -505,7 +481,7 @@ func TestIncomingMessagesAreReportedFromNewRowsAndFromOtherConversationsSidebarR
 }
 
 // A first-time writer's row, which the bridge marks as drawn above the rows it had listed,
-// is reported through OnIncoming; rows that scrolling brings in below are not, nor is a
+// is told to the engine; rows that scrolling brings in below are not, nor is a
 // conversation the Link listed before and that comes back.
 func TestIncomingMessagesAreReportedForAFirstTimeWritersRow(t *testing.T) {
 	l, _, r := newRecordingLink(t)
@@ -533,12 +509,11 @@ func TestIncomingMessagesAreReportedForAFirstTimeWritersRow(t *testing.T) {
 func TestTheListOneRunLeavesLetsTheNextReportWhatCameInBetween(t *testing.T) {
 	run := func(remembered map[string]string, events ...Sidebar) ([]Incoming, map[string]string) {
 		f := &fakePage{notify: make(chan struct{}, 1)}
-		var got []Incoming
+		r := &noticeRecorder{}
 		var kept map[string]string
 		l, err := NewLink(LinkConfig{
-			Exec: f.exec, Input: f, Events: f.send, Nonce: testNonce, Logger: slog.New(slog.DiscardHandler),
+			Exec: f.exec, Input: f, Events: r.events(f.send), Nonce: testNonce, Logger: slog.New(slog.DiscardHandler),
 			Remembered: remembered,
-			OnIncoming: func(in Incoming) { got = append(got, in) },
 			OnList:     func(m map[string]string) { kept = m },
 		})
 		if err != nil {
@@ -548,7 +523,7 @@ func TestTheListOneRunLeavesLetsTheNextReportWhatCameInBetween(t *testing.T) {
 		for i, ev := range events {
 			l.HandleRaw(event(i+1, "sidebar", ev))
 		}
-		return got, kept
+		return r.gotIncoming(), kept
 	}
 	got, kept := run(nil, Sidebar{Full: true, Items: []SidebarItem{{ID: "c1", Name: "Bob", Snippet: "see you", Unread: true}, {ID: "c2", Name: "Ann", Snippet: "ok"}}})
 	if len(got) != 0 || len(kept) != 2 {
@@ -693,19 +668,5 @@ func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
 	_ = json.Unmarshal(cmds[len(cmds)-1].Args, &args)
 	if args.Locked != LockedNoSettings {
 		t.Fatalf("pill before the settings are complete: %+v, want locked with %q", args, LockedNoSettings)
-	}
-}
-
-// On the signed-out (pairing) page the banner says the page must be paired with the
-// phone first; it goes once the page is paired.
-func TestThePairingPageExplainsPairingUntilItIsDone(t *testing.T) {
-	l, _ := newTestLink(t)
-	l.HandleRaw(event(1, "page_state", PageState{State: "signed_out"}))
-	if got := l.BannerText(); got != PairingExplanation {
-		t.Fatalf("banner on the pairing page = %q, want the pairing explanation", got)
-	}
-	l.HandleRaw(event(2, "page_state", PageState{State: "no_conversation"}))
-	if got := l.BannerText(); got != "" {
-		t.Fatalf("banner once paired = %q, want none", got)
 	}
 }

@@ -85,7 +85,7 @@ func TestAPIKeyIsOnlyEverShownMasked(t *testing.T) {
 }
 
 func TestMissingSettingsAreNamedInWords(t *testing.T) {
-	want := "API endpoint,API key,model,your name"
+	want := "the endpoint,an API key,a model,your name"
 	if got := strings.Join(engine.DefaultSettings().MissingLabels(false), ","); got != want {
 		t.Fatalf("missing = %q, want %q", got, want)
 	}

@@ -6,40 +6,26 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/session"
-	"github.com/clanker-desktop/clanker/app/page"
+	"github.com/clanker-desktop/clanker/app/desktop/window"
+	"github.com/clanker-desktop/clanker/app/engine"
 )
-
-// Banner key of the first-run explanation.
-const bannerFirstRun = "firstrun"
-
-// FirstRunBanner explains, on the page, why a settings window opened by itself.
-const FirstRunBanner = "Welcome to Clanker. The settings window has opened: enter your model's endpoint, API key and model, and your name. Clanker stays out of every conversation until then."
-
-// FirstRunClosedBanner replaces FirstRunBanner once the settings window has closed with
-// the settings still incomplete: it no longer says a window is open, and says where to
-// find it again.
-const FirstRunClosedBanner = "Clanker is not set up yet: open Settings (in the Clanker menu, the tray icon's menu or the status pill's menu) and enter your model's endpoint, API key and model, and your name. Clanker stays out of every conversation until then."
 
 // settingsStopWait is how long Quit waits for a settings window to close after asking it
 // to, before it ends the process outright.
 const settingsStopWait = 3 * time.Second
 
-// noticeRepeat is how long the same error text is not notified again: the engine may
-// report one failure per message, and one notification says it.
-const noticeRepeat = time.Minute
-
-// notices is the desktop-notification side of the app: the notifier, which messages it
-// has shown lately, and the unread count while the window is hidden.
+// notices is the desktop side of the app: the notifier, the unread count the engine last
+// gave, and the settings processes.
 type notices struct {
 	mu     sync.Mutex
 	n      session.Notifier
-	recent map[string]time.Time
 	unread int
 	// settingsCmd is the settings window process while it runs.
 	settingsCmd *exec.Cmd
@@ -49,8 +35,6 @@ type notices struct {
 	children map[*exec.Cmd]chan struct{}
 	// closing is set once the app quits: no new settings window starts after that.
 	closing bool
-	// firstRun is set while the first-run banner stands.
-	firstRun bool
 	// state is what the system last said about the app's notifications (notifystate.go).
 	state notifyState
 }
@@ -95,21 +79,15 @@ func (a *App) openFromNotification(conversation string) {
 	}
 }
 
-// onFocus records whether the window is in front. Coming to the front counts as
-// having seen what arrived, as showing the window does.
+// onFocus tells the engine whether the window is in front: coming to the front counts
+// as having seen what arrived, as showing the window does (the engine decides).
 func (a *App) onFocus(active bool) {
 	a.focused.Store(active)
-	if active && !a.hidden.Load() {
-		a.nt.mu.Lock()
-		a.nt.unread = 0
-		a.nt.mu.Unlock()
+	if err := a.eng.Send(engine.WindowFocus{Active: active}); err != nil {
+		a.log.Warn("engine refused the window focus", "err", err)
 	}
 	a.notify()
 }
-
-// away reports whether new messages go unseen: the window is hidden, minimised or
-// behind another window.
-func (a *App) away() bool { return a.hidden.Load() || !a.focused.Load() }
 
 // notifyUser shows a desktop notification. It never blocks its caller (the page link and
 // menu callbacks call it), and a failure is logged once per call, without the text.
@@ -130,53 +108,79 @@ func (a *App) notifyUser(n session.Notification) {
 	}()
 }
 
-// onNotice turns the page's error toasts and banners into desktop notifications when
-// the user asked for error notifications. The informational banners (demo, first run,
-// pairing) are not errors.
-func (a *App) onNotice(n page.Notice) {
-	if n.Banner && (n.Key == bannerDemo || n.Key == bannerFirstRun || n.Text == page.PairingExplanation) {
-		return
-	}
-	if !a.cur.Load().st.Notifications.Errors {
-		return
-	}
-	now := time.Now()
-	a.nt.mu.Lock()
-	if a.nt.recent == nil {
-		a.nt.recent = map[string]time.Time{}
-	}
-	for text, at := range a.nt.recent {
-		if now.Sub(at) >= noticeRepeat {
-			delete(a.nt.recent, text)
-		}
-	}
-	_, seen := a.nt.recent[n.Text]
-	a.nt.recent[n.Text] = now
-	a.nt.mu.Unlock()
-	if seen {
-		return
-	}
-	a.notifyUser(session.ErrorNotification(n.Text))
+// maxDesktopJobs bounds the desktop work waiting for the desktop worker; past it new
+// work is dropped with a log line rather than holding up the engine.
+const maxDesktopJobs = 256
+
+// desktopOut is the engine's Desktop: it carries out what the engine decided, in order, on
+// a goroutine of its own, so the engine never waits for D-Bus or the GUI thread.
+type desktopOut struct {
+	a    *App
+	jobs chan func()
 }
 
-// onIncoming counts messages that arrive while the window is not in front (the tray
-// icon shows the count) and, unless the user turned it off, notifies about each, without
-// its text when hide-content is on. A click on the notification opens its conversation.
-func (a *App) onIncoming(in page.Incoming) {
-	if !a.away() {
-		return
+func newDesktopOut(a *App) *desktopOut {
+	d := &desktopOut{a: a, jobs: make(chan func(), maxDesktopJobs)}
+	go func() {
+		for {
+			select {
+			case <-a.ctx.Done():
+				return
+			case job := <-d.jobs:
+				job()
+			}
+		}
+	}()
+	return d
+}
+
+func (d *desktopOut) queue(what string, job func()) {
+	select {
+	case d.jobs <- job:
+	default:
+		d.a.log.Warn("desktop work dropped: the desktop is not keeping up", "what", what)
 	}
-	a.nt.mu.Lock()
-	a.nt.unread++
-	a.nt.mu.Unlock()
-	go a.notify()
-	ns := a.cur.Load().st.Notifications
-	if !ns.IncomingWhileHidden {
-		return
+}
+
+// Notify implements engine.Desktop: shows, updates or withdraws a notification.
+func (d *desktopOut) Notify(n engine.DesktopNotice) {
+	d.queue("notification", func() {
+		d.a.nt.mu.Lock()
+		notifier := d.a.nt.n
+		d.a.nt.mu.Unlock()
+		if notifier == nil {
+			d.a.log.Info("notification not shown: no notification service", "withdraw", n.Withdraw)
+			return
+		}
+		var err error
+		if n.Withdraw {
+			err = notifier.Withdraw(n.Key)
+		} else {
+			err = notifier.Notify(session.FromEngine(n))
+		}
+		if err != nil {
+			d.a.log.Warn("desktop notification failed", "withdraw", n.Withdraw, "err", err)
+		}
+	})
+}
+
+// Attention implements engine.Desktop: the tray's count, and the window's urgency hint.
+func (d *desktopOut) Attention(unread int, urgent bool) {
+	d.a.nt.mu.Lock()
+	changed := d.a.nt.unread != unread
+	d.a.nt.unread = unread
+	d.a.nt.mu.Unlock()
+	if changed {
+		go d.a.notify()
 	}
-	n := session.IncomingMessage(in.Sender, in.Text, ns.HideContent)
-	n.Target = in.Conversation
-	a.notifyUser(n)
+	d.queue("attention", func() {
+		if d.a.shell == nil {
+			return
+		}
+		if err := d.a.shell.SetUrgent(urgent); err != nil {
+			d.a.log.Debug("window urgency hint not set", "err", err)
+		}
+	})
 }
 
 func (a *App) unreadCount() int {
@@ -206,17 +210,27 @@ func (a *App) settingsArgs() []string {
 // Diagnostics view with that text, passed on stdin (never on the command line, which
 // other local users can read). While one settings window runs, no second one starts.
 func (a *App) startSettings(diagnostics string) error {
-	reopened, err := a.launchSettings(diagnostics)
-	if reopened {
-		// The first-run banner said the window had closed; it is open again.
-		a.link.SetBanner(bannerFirstRun, FirstRunBanner)
+	opened, err := a.launchSettings(diagnostics)
+	if opened {
+		a.settingsWindow(true)
 	}
 	return err
 }
 
-// launchSettings starts the process for startSettings and reports whether it is the
-// settings window opened while the first-run banner stands.
-func (a *App) launchSettings(diagnostics string) (firstRun bool, err error) {
+// settingsWindow tells the engine that the settings window opened or closed (its banner
+// says where to enter what is missing).
+func (a *App) settingsWindow(open bool) {
+	if a.eng == nil {
+		return
+	}
+	if err := a.eng.Send(engine.SettingsWindow{Open: open}); err != nil {
+		a.log.Warn("engine refused the settings window's state", "err", err)
+	}
+}
+
+// launchSettings starts the process for startSettings and reports whether it started the
+// settings window (not a diagnostics view).
+func (a *App) launchSettings(diagnostics string) (opened bool, err error) {
 	a.nt.mu.Lock()
 	defer a.nt.mu.Unlock()
 	if a.nt.settingsCmd != nil && diagnostics == "" {
@@ -243,7 +257,7 @@ func (a *App) launchSettings(diagnostics string) (firstRun bool, err error) {
 	}
 	if diagnostics == "" {
 		a.nt.settingsCmd = cmd
-		firstRun = a.nt.firstRun
+		opened = true
 	}
 	done := make(chan struct{})
 	if a.nt.children == nil {
@@ -260,13 +274,12 @@ func (a *App) launchSettings(diagnostics string) (firstRun bool, err error) {
 		}
 		delete(a.nt.children, cmd)
 		close(done)
-		firstRun := a.nt.firstRun && !a.nt.closing
 		a.nt.mu.Unlock()
-		if isMain && firstRun && !a.configuredInStore() {
-			a.link.SetBanner(bannerFirstRun, FirstRunClosedBanner)
+		if isMain {
+			a.settingsWindow(false)
 		}
 	}()
-	return firstRun, nil
+	return opened, nil
 }
 
 // settingsCommand is the command line of a settings process: this program with args.
@@ -280,23 +293,6 @@ func (a *App) settingsCommand(args []string) (*exec.Cmd, error) {
 		return nil, fmt.Errorf("could not find Clanker's program file to open Settings: %w", err)
 	}
 	return exec.Command(exe, args...), nil
-}
-
-// configuredInStore reads the stored settings and key afresh: the settings window may
-// have saved a moment before it closed, before the watcher applied the save.
-func (a *App) configuredInStore() bool {
-	st, err := a.store.Settings(a.ctx)
-	if err != nil {
-		return false
-	}
-	key, _, err := a.store.APIKey(a.ctx)
-	if err != nil {
-		return false
-	}
-	if a.opts.Demo && a.fake != nil {
-		st, key = DemoEndpoint(st, key, a.fake.BaseURL())
-	}
-	return len(st.Missing(key != "")) == 0
 }
 
 // stopSettings closes every settings process with the app. Each is asked to end
@@ -340,19 +336,21 @@ func (a *App) showText(title, text string) {
 	}
 }
 
-// firstRun opens the settings window by itself when the settings are incomplete at
-// start, and says why on the page. The demo fills its own settings and never needs it.
+// firstRun opens the settings window by itself when the engine is not configured at
+// start; the engine's banner says what is missing. The demo fills its own settings and
+// never needs it.
 func (a *App) firstRun() {
-	e := a.cur.Load()
-	if a.opts.Demo || len(e.st.Missing(e.hasKey)) == 0 {
+	if a.opts.Demo {
 		return
 	}
-	a.nt.mu.Lock()
-	a.nt.firstRun = true
-	a.nt.mu.Unlock()
+	ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
+	defer cancel()
+	snap, err := a.eng.Snapshot(ctx)
+	if err != nil || snap.Configured {
+		return
+	}
 	if err := a.startSettings(""); err != nil {
 		a.log.Error("could not open the settings window on first run", "err", err)
-		a.link.SetBanner(bannerFirstRun, FirstRunClosedBanner)
 	}
 }
 
@@ -388,4 +386,21 @@ func (a *App) applyAutostart(enabled bool) {
 		return
 	}
 	a.log.Info("autostart applied", "enabled", enabled)
+}
+
+// spelling is the window's spell checking for the setting.
+func spelling(sc engine.SpellCheck) *window.Spelling {
+	return &window.Spelling{On: sc.Enabled, Languages: slices.Clone(sc.Languages)}
+}
+
+// applySpelling sets the page's spell checking to a saved setting, at once.
+func (a *App) applySpelling(sc engine.SpellCheck) {
+	if a.shell == nil {
+		return
+	}
+	if err := a.shell.SetSpelling(*spelling(sc)); err != nil {
+		a.log.Warn("spell checking not applied", "err", err)
+		return
+	}
+	a.log.Info("spell checking applied", "on", sc.Enabled, "languages", len(sc.Languages))
 }

@@ -109,20 +109,3 @@ func TestAStaleMemoryEditIsNotCarriedOut(t *testing.T) {
 		t.Fatalf("the stale edit was written: %q", c.Memory.Summary)
 	}
 }
-
-// The stored per-conversation model is what a request in that conversation uses.
-func TestRequestsUseTheConversationsModelOverride(t *testing.T) {
-	st := engine.DefaultSettings()
-	st.Endpoint, st.Model, st.UserName = "https://api.example.com/v1", "global-model", "Ada"
-	a := &App{ctx: context.Background(), store: openTestStore(t)}
-	a.cur.Store(&effective{st: st, key: "sk-secret-0123456789", hasKey: true})
-	if err := a.store.SetModelOverride(context.Background(), "c1", "special-model"); err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err := a.llmConfig("c1"); err != nil || cfg.Model != "special-model" {
-		t.Fatalf("c1 with an override: model %q, err %v", cfg.Model, err)
-	}
-	if cfg, err := a.llmConfig("c2"); err != nil || cfg.Model != "global-model" {
-		t.Fatalf("c2 without one: model %q, err %v", cfg.Model, err)
-	}
-}

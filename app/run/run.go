@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -273,8 +274,6 @@ func New(opts Options) (a *App, err error) {
 		OnSettings: func() { a.report(a.OpenSettings()) },
 		OnChange:   a.notify,
 		OnHintDone: a.hintDone,
-		OnNotice:   a.onNotice,
-		OnIncoming: a.onIncoming,
 		Remembered: remembered,
 		OnList:     onList,
 		Logger:     log,
@@ -299,7 +298,7 @@ func New(opts Options) (a *App, err error) {
 		pg = demoPage{Page: a.link, a: a}
 	}
 	a.eng, err = engine.New(engine.Config{Page: pg, Store: a.store.Engine(), LLM: adapter, Logger: log,
-		Settings: &cur.st, HasAPIKey: cur.hasKey})
+		Settings: &cur.st, HasAPIKey: cur.hasKey, Desktop: newDesktopOut(a)})
 	if err != nil {
 		return nil, err
 	}
@@ -340,6 +339,7 @@ func New(opts Options) (a *App, err error) {
 		Title:       title,
 		Geometry:    a.loadGeometry(),
 		StartHidden: startHidden,
+		Spelling:    spelling(a.cur.Load().st.SpellCheck),
 		HideOnClose: tray,
 		Version:     opts.Version,
 		Menus: &menus.MenuOptions{
@@ -470,10 +470,13 @@ func (a *App) reload() error {
 	return nil
 }
 
-// llmConfig is called for every request, so saved changes apply to the next one.
+// llmConfig is called for every request, so saved changes apply to the next one. The
+// engine asks only when it is configured, and names the model in the request; this only
+// hands over the endpoint and the key.
 func (a *App) llmConfig(conversation string) (llm.Config, error) {
 	e := a.cur.Load()
-	if len(e.st.Missing(e.hasKey)) > 0 {
+	if e.key == "" {
+		// The settings changed between the engine's decision and this request.
 		return llm.Config{}, engine.ErrUninitialized
 	}
 	// The endpoint was checked when it was saved, but the database may hold an older or
@@ -482,11 +485,7 @@ func (a *App) llmConfig(conversation string) (llm.Config, error) {
 	if err != nil {
 		return llm.Config{}, err
 	}
-	model := e.st.Model
-	if c, _, err := a.store.Conversation(a.ctx, conversation); err == nil {
-		model = e.st.ModelFor(c.ModelOverride)
-	}
-	return llm.Config{Endpoint: endpoint, APIKey: e.key, Model: model}, nil
+	return llm.Config{Endpoint: endpoint, APIKey: e.key, Model: e.st.Model}, nil
 }
 
 // execJS runs JavaScript in the page once the shell exists; earlier commands fail with
@@ -556,11 +555,8 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 			continue
 		}
 		e := a.cur.Load()
-		if len(e.st.Missing(e.hasKey)) == 0 {
-			a.nt.mu.Lock()
-			a.nt.firstRun = false
-			a.nt.mu.Unlock()
-			a.link.SetBanner(bannerFirstRun, "")
+		if e.st.SpellCheck.Enabled != prev.st.SpellCheck.Enabled || !slices.Equal(e.st.SpellCheck.Languages, prev.st.SpellCheck.Languages) {
+			a.applySpelling(e.st.SpellCheck)
 		}
 		if e.st.Autostart != prev.st.Autostart {
 			a.applyAutostart(e.st.Autostart)
@@ -571,7 +567,7 @@ func (a *App) watch(changes <-chan sqlite.Change) {
 		if err := a.eng.Send(engine.SettingsChanged{Settings: e.st, HasAPIKey: e.hasKey}); err != nil {
 			a.log.Error("engine refused the new settings", "err", err)
 		}
-		a.log.Info("settings changed; applied", "configured", len(e.st.Missing(e.hasKey)) == 0)
+		a.log.Info("settings changed; applied", "configured", e.st.Configured(e.hasKey))
 		a.notify()
 	}
 }
@@ -588,11 +584,6 @@ func (a *App) onReady() {
 
 func (a *App) sendVisibility(hidden bool) {
 	a.hidden.Store(hidden)
-	if !hidden {
-		a.nt.mu.Lock()
-		a.nt.unread = 0
-		a.nt.mu.Unlock()
-	}
 	if err := a.eng.Send(engine.WindowVisibility{Hidden: hidden}); err != nil {
 		a.log.Warn("engine refused the window visibility", "err", err)
 	}

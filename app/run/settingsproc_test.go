@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os/exec"
 	"runtime"
@@ -91,29 +92,43 @@ func TestSettingsProcessesEndWithTheApp(t *testing.T) {
 	a.stopSettings() // a second call (Close after Run) finds nothing to do
 }
 
-// The first-run banner says the settings window has opened only while it is open: once
-// it closes with the settings incomplete the banner says where to find Settings, and
-// reopening it brings the first text back.
-func TestFirstRunBannerFollowsTheSettingsWindow(t *testing.T) {
+// A first start opens the settings window by itself, and the page shows one banner of one
+// sentence, the engine's, which says where to enter what is missing: in the open settings
+// window, then, once it closed with the settings incomplete, in Settings; reopening it
+// brings the first wording back.
+func TestFirstRunOpensTheSettingsWindowAndTheEnginesBannerFollowsIt(t *testing.T) {
 	a := settingsApp(t)
-	a.firstRun()
-	if got := a.link.BannerText(); got != FirstRunBanner {
-		t.Fatalf("banner at first run = %q, want the first-run text", got)
+	cur := a.cur.Load()
+	var err error
+	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: noLLM{}, Logger: a.log, Settings: &cur.st, HasAPIKey: cur.hasKey})
+	if err != nil {
+		t.Fatal(err)
 	}
+	go func() { _ = a.eng.Run(a.ctx) }()
+	const closed = "Clanker is not set up yet: open Settings and enter the endpoint, an API key, a model and your name."
+	const open = "To start, Clanker needs the endpoint, an API key, a model and your name: enter them in the settings window."
+	waitFor(t, "the engine's banner at start", func() bool { return a.link.BannerText() == closed })
+	a.firstRun()
 	a.nt.mu.Lock()
 	cmd := a.nt.settingsCmd
 	a.nt.mu.Unlock()
 	if cmd == nil {
 		t.Fatal("first run did not open the settings window")
 	}
+	waitFor(t, "the banner to say the settings window is open", func() bool { return a.link.BannerText() == open })
 	_ = cmd.Process.Kill() // the user closes the window
-	waitFor(t, "the banner changes once the settings window closed", func() bool { return a.link.BannerText() == FirstRunClosedBanner })
+	waitFor(t, "the banner to say where Settings is once the window closed", func() bool { return a.link.BannerText() == closed })
 
 	if err := a.OpenSettings(); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.link.BannerText(); got != FirstRunBanner {
-		t.Fatalf("banner after reopening Settings = %q, want the first-run text again", got)
-	}
+	waitFor(t, "the banner after reopening Settings", func() bool { return a.link.BannerText() == open })
 	a.stopSettings()
+}
+
+// noLLM is a model that is never asked: the engine here is unconfigured.
+type noLLM struct{}
+
+func (noLLM) Complete(context.Context, engine.LLMRequest) (engine.Reply, error) {
+	return engine.Reply{}, errors.New("not asked")
 }

@@ -104,7 +104,7 @@ function fill(v) {
     banner.textContent = 'Demo: while the endpoint is empty, the built-in demo model answers (a fake that only says it is the demo; nothing leaves this computer). Enter a real endpoint, API key and model to try your own model in the demo.';
     banner.hidden = false;
   } else if (v.missing && v.missing.length) {
-    banner.textContent = 'Clanker is not set up yet. Still needed: ' + v.missing.map(label).join(', ') + '.';
+    banner.textContent = 'Clanker is not set up yet: it still needs ' + v.missingText + '.';
     banner.hidden = false;
   } else {
     banner.hidden = true;
@@ -323,8 +323,6 @@ function markPriceRows(msg) {
   }
 }
 
-const labels = { endpoint: 'API endpoint', apiKey: 'API key', model: 'model', userName: 'your name' };
-const label = (f) => labels[f] || f;
 
 function showErrors(errors, root) {
   for (const p of (root || $('form')).querySelectorAll('.err')) {
@@ -455,7 +453,7 @@ function fillReport(r) {
   const ct = $('usageConvs').querySelector('tbody');
   ct.textContent = '';
   for (const c of convs) {
-    ct.appendChild(row([c.key, fmtNum(c.requests), fmtNum(c.prompt), fmtNum(c.completion), fmtNum(c.total), fmtCost(c.cost)]));
+    ct.appendChild(row([c.name || 'Conversation ' + c.key, fmtNum(c.requests), fmtNum(c.prompt), fmtNum(c.completion), fmtNum(c.total), fmtCost(c.cost)]));
   }
   if (days.length) {
     const t = r.total || {};
@@ -487,9 +485,12 @@ function fillReport(r) {
 let conversations = [];
 let conversationsLoaded = false;
 
+// A conversation is shown by its name as Messages shows it; the id only for one Clanker has
+// not seen a name for, with the people it keeps notes about.
 function conversationLabel(c) {
+  if (c.name) return c.name + ' (' + c.mode + ')';
   const names = (c.profiles || []).map((p) => p.name).slice(0, 4).join(', ');
-  return c.id + ' (' + c.mode + ')' + (names ? ' - ' + names : '');
+  return 'Conversation ' + c.id + ' (' + c.mode + ')' + (names ? ' - ' + names : '');
 }
 
 function fillConversations(list) {

@@ -437,9 +437,9 @@ func TestFullApp(t *testing.T) {
 
 	if !t.Run("FreshDataDirShowsUninitializedBannerAndConfigSetCompletesSetupLive", func(t *testing.T) {
 		f.t = t
-		testkit.WaitFor(t, 60*time.Second, "the Uninitialized banner and the first-run explanation", func() (bool, string) {
+		testkit.WaitFor(t, 60*time.Second, "the first-run banner: one sentence naming what is missing, for the open settings window", func() (bool, string) {
 			st := f.status()
-			return strings.Contains(st.Banner, "not configured") && strings.Contains(st.Banner, "settings window has opened") && !st.Configured, fmt.Sprintf("%+v", st)
+			return st.Banner == "To start, Clanker needs the endpoint, an API key, a model and your name: enter them in the settings window." && !st.Configured, fmt.Sprintf("%+v", st)
 		})
 		// On first run with missing settings the settings window opens by itself.
 		testkit.WaitFor(t, 60*time.Second, "the settings window to open by itself", func() (bool, string) {
@@ -454,7 +454,7 @@ func TestFullApp(t *testing.T) {
 		f.config("sk-e2e-key-0123456789abcdef\n", "set", "api_key", "-")
 		testkit.WaitFor(t, 10*time.Second, "the running app to pick up the settings", func() (bool, string) {
 			st := f.status()
-			return st.Configured && !strings.Contains(st.Banner, "not configured") && !strings.Contains(st.Banner, "settings window") &&
+			return st.Configured && !strings.Contains(st.Banner, "not set up") && !strings.Contains(st.Banner, "settings window") &&
 				st.Mode == "deactivated", fmt.Sprintf("%+v", st)
 		})
 	}) {

@@ -152,7 +152,7 @@ func TestGuideBannerAndPillHintInTheRealApp(t *testing.T) {
 	f.launch()
 	testkit.WaitFor(t, 60*time.Second, "the not-configured banner", func() (bool, string) {
 		st := f.status()
-		return strings.Contains(st.Banner, "not configured"), fmt.Sprintf("%+v", st)
+		return strings.Contains(st.Banner, "Clanker needs"), fmt.Sprintf("%+v", st)
 	})
 	// On first run the settings window opens by itself; it is not what this test is about.
 	testkit.WaitFor(t, 60*time.Second, "the settings window to open by itself", func() (bool, string) {
@@ -215,7 +215,7 @@ func TestGuideBannerAndPillHintInTheRealApp(t *testing.T) {
 	f.configure()
 	testkit.WaitFor(t, 20*time.Second, "the configured app to show the hint beside the Deactivated pill", func() (bool, string) {
 		st := f.status()
-		return st.Configured && st.Mode == "deactivated" && st.Hint && !strings.Contains(st.Banner, "not configured"), fmt.Sprintf("%+v", st)
+		return st.Configured && st.Mode == "deactivated" && st.Hint && !strings.Contains(st.Banner, "Clanker needs") && !strings.Contains(st.Banner, "not set up"), fmt.Sprintf("%+v", st)
 	})
 
 	var bubble image.Rectangle

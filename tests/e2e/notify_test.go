@@ -11,16 +11,18 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/clanker-desktop/clanker/app/desktop/session"
+	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // notifyServer is a stand-in for the desktop's notification daemon on the private bus:
 // it owns org.freedesktop.Notifications and records every Notify call.
 type notifyServer struct {
-	mu   sync.Mutex
-	got  []notifyCall
-	next uint32
-	conn *dbus.Conn
+	mu     sync.Mutex
+	got    []notifyCall
+	closed []uint32
+	next   uint32
+	conn   *dbus.Conn
 }
 
 type notifyCall struct {
@@ -28,7 +30,9 @@ type notifyCall struct {
 	ReplacesID               uint32
 	Urgency                  byte
 	Actions                  []string
-	// ID is the id the server answered with.
+	// Sound is the sound-name hint ("" when none was asked for).
+	Sound string
+	// ID is the id the server answered with: the replaced one's when it replaced one.
 	ID uint32
 }
 
@@ -46,9 +50,34 @@ func (s *notifyServer) Notify(app string, replaces uint32, icon, summary, body s
 	if v, ok := hints["urgency"]; ok {
 		urgency, _ = v.Value().(byte)
 	}
-	s.next++
-	s.got = append(s.got, notifyCall{App: app, Icon: icon, Summary: summary, Body: body, ReplacesID: replaces, Urgency: urgency, Actions: actions, ID: s.next})
-	return s.next, nil
+	var sound string
+	if v, ok := hints["sound-name"]; ok {
+		sound, _ = v.Value().(string)
+	}
+	// As the specification says: a notification that replaces one keeps its id.
+	id := replaces
+	if id == 0 {
+		s.next++
+		id = s.next
+	}
+	s.got = append(s.got, notifyCall{App: app, Icon: icon, Summary: summary, Body: body, ReplacesID: replaces, Urgency: urgency, Actions: actions, Sound: sound, ID: id})
+	return id, nil
+}
+
+// CloseNotification is the org.freedesktop.Notifications method: it records the id and
+// emits NotificationClosed (reason 3: closed by a call to CloseNotification).
+func (s *notifyServer) CloseNotification(id uint32) *dbus.Error {
+	s.mu.Lock()
+	s.closed = append(s.closed, id)
+	s.mu.Unlock()
+	_ = s.conn.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.NotificationClosed", id, uint32(3))
+	return nil
+}
+
+func (s *notifyServer) closedIDs() []uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]uint32(nil), s.closed...)
 }
 
 func (s *notifyServer) calls() []notifyCall {
@@ -120,7 +149,22 @@ func TestNotificationsReachTheSessionNotificationServerAndHideContentWhenAsked(t
 	if errN.Urgency != 2 || !strings.Contains(errN.Body, "API key was refused") {
 		t.Errorf("error notification: want critical urgency (2) and the sentence, got %+v", errN)
 	}
-	if hidden.ReplacesID != 1 || errN.ReplacesID != 2 {
-		t.Errorf("each notification should replace the previous one (ids 1, 2), got replaces %d and %d", hidden.ReplacesID, errN.ReplacesID)
+	if hidden.ReplacesID != 0 || errN.ReplacesID != 0 {
+		t.Errorf("notifications of different keys replace none of the others, got replaces %d and %d", hidden.ReplacesID, errN.ReplacesID)
+	}
+
+	// A second error replaces the first in place; withdrawing it closes it on the server.
+	if err := n.Notify(session.ErrorNotification("The budget is spent.")); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, 30*time.Second, "the second error", func() (bool, string) { return len(srv.calls()) == 4, "" })
+	if again := srv.calls()[3]; again.ReplacesID != errN.ID || again.ID != errN.ID {
+		t.Errorf("a second error: want it to replace the first (%d), got %+v", errN.ID, again)
+	}
+	if err := n.Withdraw(engine.NoticeKeyError); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.closedIDs(); len(got) != 1 || got[0] != errN.ID {
+		t.Errorf("withdrawing the error: want CloseNotification(%d), got %v", errN.ID, got)
 	}
 }

@@ -18,6 +18,11 @@ type Notification struct {
 	// to the function given to Clickable.OnClick; "" makes a notification without a
 	// click action.
 	Target string
+	// Key names the notification: one with the Key of a notification still shown
+	// replaces it in place, and Withdraw removes it. "" makes a notification of its own.
+	Key string
+	// Sound asks the notification server for its new-message sound.
+	Sound bool
 }
 
 // Clickable is implemented by notifiers that report a click on a notification with a
@@ -40,6 +45,8 @@ type Authorizer interface {
 // the Windows Runtime on Windows (notify_windows.go).
 type Notifier interface {
 	Notify(n Notification) error
+	// Withdraw removes the notification shown under key, if one is.
+	Withdraw(key string) error
 	Close() error
 }
 
@@ -67,7 +74,13 @@ func IncomingMessage(sender, body string, hideContent bool) Notification {
 // ErrorNotification builds the notification for one of Clanker's errors (the LLM
 // refused, the budget ran out). msg is the user-facing sentence.
 func ErrorNotification(msg string) Notification {
-	return Notification{Summary: "Clanker", Body: engine.Clip(msg, maxNotifyRunes), Urgent: true}
+	return Notification{Summary: "Clanker", Body: engine.Clip(msg, maxNotifyRunes), Urgent: true, Key: engine.NoticeKeyError}
+}
+
+// FromEngine is the notification for what the engine decided to show.
+func FromEngine(n engine.DesktopNotice) Notification {
+	return Notification{Summary: engine.Clip(text.OneLine(n.Summary), 120), Body: engine.Clip(n.Body, maxNotifyRunes),
+		Urgent: n.Urgent, Target: string(n.Conversation), Key: n.Key, Sound: n.Sound}
 }
 
 // escapeMarkup escapes the characters the freedesktop body markup gives meaning to.

@@ -36,6 +36,10 @@ func NewNotifier(appName, icon string) (Notifier, error) {
 
 func (m *macNotifier) Notify(n Notification) error {
 	req := macos.NewNotification(n.Summary, n.Body, n.Urgent, m.run, m.seq.Add(1))
+	if n.Key != "" {
+		// A request with the identifier of one delivered replaces it (untested on macOS).
+		req.Identifier = "clanker." + m.run + "." + n.Key
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return native.PostNotification(ctx, req)
@@ -45,6 +49,10 @@ func (m *macNotifier) Notify(n Notification) error {
 func (m *macNotifier) OnAuthorization(fn func(granted bool, reason string)) {
 	native.OnNotifyAuthorization(fn)
 }
+
+// Withdraw leaves the notification in Notification Center: removing a delivered one
+// needs Objective-C the app does not have yet.
+func (m *macNotifier) Withdraw(key string) error { return nil }
 
 // Close does nothing: notifications already shown stay in Notification Center.
 func (m *macNotifier) Close() error { return nil }

@@ -22,7 +22,7 @@ type DBusNotifier struct {
 	icon    string
 
 	mu      sync.Mutex
-	last    uint32            // replaced by the next notification so they do not pile up
+	shown   map[string]uint32 // the server's id of the notification shown under each key
 	targets map[uint32]string // what a click on each shown notification opens
 	onClick func(target string)
 }
@@ -46,7 +46,7 @@ func NewNotifier(appName, icon string) (*DBusNotifier, error) {
 		conn.Close()
 		return nil, fmt.Errorf("notifications: session bus hello: %w", err)
 	}
-	d := &DBusNotifier{conn: conn, appName: appName, icon: icon, targets: map[uint32]string{}}
+	d := &DBusNotifier{conn: conn, appName: appName, icon: icon, targets: map[uint32]string{}, shown: map[string]uint32{}}
 	// A click ("default" action) comes back as the server's ActionInvoked signal.
 	if err := conn.AddMatchSignal(dbus.WithMatchInterface(notifyName), dbus.WithMatchObjectPath(notifyPath)); err != nil {
 		conn.Close()
@@ -88,6 +88,11 @@ func (d *DBusNotifier) listen(signals <-chan *dbus.Signal) {
 			if dbus.Store(sig.Body, &id, &reason) == nil {
 				d.mu.Lock()
 				delete(d.targets, id)
+				for k, v := range d.shown {
+					if v == id {
+						delete(d.shown, k) // closed: the next one under its key is new
+					}
+				}
 				d.mu.Unlock()
 			}
 		}
@@ -105,6 +110,11 @@ func (d *DBusNotifier) Notify(n Notification) error {
 		"urgency":       dbus.MakeVariant(urgency),
 		"desktop-entry": dbus.MakeVariant("clanker"),
 	}
+	if n.Sound {
+		// The freedesktop sound naming specification's name for an instant message.
+		hints["sound-name"] = dbus.MakeVariant("message-new-instant")
+		hints["category"] = dbus.MakeVariant("im.received")
+	}
 	actions := []string{}
 	if n.Target != "" {
 		// "default" is the click on the notification itself.
@@ -112,16 +122,25 @@ func (d *DBusNotifier) Notify(n Notification) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	var replaces uint32
+	if n.Key != "" {
+		replaces = d.shown[n.Key]
+	}
 	obj := d.conn.Object(notifyName, notifyPath)
 	call := obj.Call(notifyName+".Notify", 0,
-		d.appName, d.last, d.icon, n.Summary, escapeMarkup(n.Body),
+		d.appName, replaces, d.icon, n.Summary, escapeMarkup(n.Body),
 		actions, hints, int32(-1))
 	if call.Err != nil {
 		return fmt.Errorf("notifications: Notify: %w", call.Err)
 	}
 	var id uint32
 	if err := call.Store(&id); err == nil {
-		d.last = id
+		if n.Key != "" {
+			if len(d.shown) >= maxTargets {
+				clear(d.shown)
+			}
+			d.shown[n.Key] = id
+		}
 		delete(d.targets, id)
 		if n.Target != "" {
 			if len(d.targets) >= maxTargets {
@@ -129,6 +148,23 @@ func (d *DBusNotifier) Notify(n Notification) error {
 			}
 			d.targets[id] = n.Target
 		}
+	}
+	return nil
+}
+
+// Withdraw closes the notification shown under key (CloseNotification); nothing is shown
+// under it afterwards.
+func (d *DBusNotifier) Withdraw(key string) error {
+	d.mu.Lock()
+	id, ok := d.shown[key]
+	delete(d.shown, key)
+	delete(d.targets, id)
+	d.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if call := d.conn.Object(notifyName, notifyPath).Call(notifyName+".CloseNotification", 0, id); call.Err != nil {
+		return fmt.Errorf("notifications: CloseNotification: %w", call.Err)
 	}
 	return nil
 }

@@ -134,6 +134,10 @@ func (t *ToastNotifier) Notify(n Notification) error {
 	}
 }
 
+// Withdraw does nothing on Windows yet: toasts are not tagged, so each stays in the
+// Action Center until the user clears it, and a conversation's messages are not stacked.
+func (t *ToastNotifier) Withdraw(key string) error { return nil }
+
 // Close stops the notifier's thread.
 func (t *ToastNotifier) Close() error {
 	t.once.Do(func() { close(t.done) })

@@ -44,7 +44,10 @@ type UsageReport struct {
 // UsageLine is the usage of one day or one conversation.
 type UsageLine struct {
 	// Key is the day (YYYY-MM-DD) or the conversation ID.
-	Key        string `json:"key"`
+	Key string `json:"key"`
+	// Name is the conversation's name as Messages shows it ("" for a day, or a
+	// conversation whose name Clanker has not seen). It comes from the page: text only.
+	Name       string `json:"name,omitempty"`
 	Requests   int    `json:"requests"`
 	Prompt     int64  `json:"prompt"`
 	Completion int64  `json:"completion"`
@@ -64,7 +67,7 @@ func (l *UsageLine) add(u engine.Usage, prices map[string]engine.Price) {
 		l.Cost = -1
 		return
 	}
-	l.Cost += float64(u.Tokens.Prompt)*p.PromptPerMillion/1e6 + float64(u.Tokens.Completion)*p.CompletionPerMillion/1e6
+	l.Cost += p.Cost(u.Tokens)
 }
 
 func (s *SettingsService) usageReport(ctx context.Context, st engine.Settings) UsageReport {
@@ -98,7 +101,9 @@ func (s *SettingsService) usageReport(ctx context.Context, st engine.Settings) U
 		r.Days = append(r.Days, *l)
 	}
 	sort.Slice(r.Days, func(i, j int) bool { return r.Days[i].Key > r.Days[j].Key })
+	names := s.conversationNames(ctx)
 	for _, l := range convs {
+		l.Name = names[l.Key]
 		r.Conversations = append(r.Conversations, *l)
 	}
 	sort.Slice(r.Conversations, func(i, j int) bool {
@@ -118,7 +123,10 @@ func (s *SettingsService) usageReport(ctx context.Context, st engine.Settings) U
 // ConversationView is one stored conversation as the memory view shows it. Every text in
 // it came from the Messages page or the model: the page renders it as text only.
 type ConversationView struct {
-	ID            string    `json:"id"`
+	ID string `json:"id"`
+	// Name is the conversation's name as the Messages sidebar shows it ("" until Clanker
+	// has seen it).
+	Name          string    `json:"name"`
 	Mode          string    `json:"mode"`
 	LastSeen      string    `json:"lastSeen"`
 	Summary       string    `json:"summary"`
@@ -134,7 +142,7 @@ type Profile struct {
 }
 
 func conversationView(c engine.Conversation) ConversationView {
-	v := ConversationView{ID: string(c.ID), Mode: string(c.Mode), Summary: c.Memory.Summary,
+	v := ConversationView{ID: string(c.ID), Name: c.Name, Mode: string(c.Mode), Summary: c.Memory.Summary,
 		Customization: c.Memory.Customization, Profiles: []Profile{}, ModelOverride: c.ModelOverride}
 	if !c.LastSeen.IsZero() {
 		v.LastSeen = c.LastSeen.In(time.Local).Format("2006-01-02 15:04")
@@ -155,6 +163,22 @@ func (s *SettingsService) conversations(ctx context.Context) []ConversationView 
 	}
 	for _, c := range cs {
 		out = append(out, conversationView(c))
+	}
+	return out
+}
+
+// conversationNames maps each stored conversation's id to its name.
+func (s *SettingsService) conversationNames(ctx context.Context) map[string]string {
+	cs, err := s.Store.Conversations(ctx)
+	if err != nil {
+		s.log().Warn("settings window: cannot read the conversations' names", "err", err)
+		return nil
+	}
+	out := make(map[string]string, len(cs))
+	for _, c := range cs {
+		if c.Name != "" {
+			out[string(c.ID)] = c.Name
+		}
 	}
 	return out
 }

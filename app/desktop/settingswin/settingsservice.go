@@ -75,8 +75,10 @@ type SettingsView struct {
 	APIKeyMasked string `json:"apiKeyMasked"`
 	// KeyLocation is where the key is kept: keychain, database or none.
 	KeyLocation string `json:"keyLocation"`
-	// Missing lists the fields that keep Clanker Uninitialized.
-	Missing []string `json:"missing"`
+	// Missing lists the fields that keep Clanker Uninitialized; MissingText names them
+	// in the page banner's words.
+	Missing     []string `json:"missing"`
+	MissingText string   `json:"missingText"`
 	// Usage is this month's token totals per model.
 	Usage []UsageRow `json:"usage"`
 	// Prices is the model price list to edit: the priced models, then an empty line for each
@@ -190,6 +192,7 @@ func (s *SettingsService) Load() (*SettingsView, error) {
 		APIKeyMasked: masked,
 		KeyLocation:  string(loc),
 		Missing:      st.Missing(masked != ""),
+		MissingText:  st.MissingText(masked != ""),
 		Diagnostics:  s.Diagnostics,
 		StartView:    "settings",
 		DemoModel:    s.Demo && st.Endpoint == "",

@@ -89,6 +89,9 @@ type Options struct {
 	Geometry *Geometry
 	// StartHidden keeps the main window hidden at start (tray mode).
 	StartHidden bool
+	// Spelling is the page's spell checking at start (nil: the platform's default, which
+	// on Linux checks the system's language); SetSpelling changes it later.
+	Spelling *Spelling
 	// HideOnClose hides the window instead of quitting when the user closes it.
 	HideOnClose bool
 	// UserAgent replaces Wails' user agent (default DefaultUserAgent; on Windows the

@@ -229,6 +229,8 @@ func (s *Shell) onStartup(ctx context.Context) {
 	})
 	if err != nil {
 		s.log.Error("native window setup failed; continuing without document-start injection and native input", "err", err)
+	} else {
+		s.applySpelling()
 	}
 	if g := s.opts.Geometry; g != nil {
 		runtime.WindowSetPosition(ctx, g.X, g.Y)

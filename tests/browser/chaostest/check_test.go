@@ -12,7 +12,7 @@ import (
 )
 
 // maxReplyRunes is the engine's cap on a reply after the prefix.
-const maxReplyRunes = 1600
+const maxReplyRunes = engine.MaxReplyRunes
 
 var (
 	msgTag   = regexp.MustCompile(`\bk\d+m\d+\b`)

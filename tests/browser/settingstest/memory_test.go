@@ -105,8 +105,8 @@ func TestUsageShowsWhatTheStoreRecordedPerDayAndPerConversation(t *testing.T) {
 	}
 	convs := tableRows(t, f, "#usageConvs tbody tr")
 	wantConvs := [][]string{
-		{"c-1", "2", "1,001,000", "500,000", "1,501,000", "2.0010"},
-		{hostile, "1", "300", "20", "320", "-"},
+		{"Conversation c-1", "2", "1,001,000", "500,000", "1,501,000", "2.0010"},
+		{"Conversation " + hostile, "1", "300", "20", "320", "-"},
 	}
 	if len(convs) != len(wantConvs) {
 		t.Fatalf("per-conversation table: want %d rows, got %q", len(wantConvs), convs)
@@ -174,8 +174,8 @@ func TestMemoryIsShownEditedAndCleared(t *testing.T) {
 	if summary != "They plan <b>a trip</b> to Lisbon." || persona != "Speak like a pirate." || name != "Ann <i>x</i>" || notes != "likes tea" {
 		t.Fatalf("memory shown: summary %q persona %q profile %q: %q", summary, persona, name, notes)
 	}
-	if !strings.HasPrefix(option, hostile) || !strings.Contains(option, "active") {
-		t.Fatalf("the conversation is listed as %q; want its ID as text and its mode", option)
+	if !strings.HasPrefix(option, "Conversation "+hostile) || !strings.Contains(option, "active") {
+		t.Fatalf("the conversation (no name seen yet) is listed as %q; want its ID as text and its mode", option)
 	}
 	noElement(t, f, "#pwned, #memoryEditor b, #memoryEditor i")
 
@@ -321,4 +321,44 @@ func TestReadOnlyStoreGetsAClearSentence(t *testing.T) {
 	if c, _, _ := store.Conversation(context.Background(), "c-1"); c.Memory.Summary != "kept" {
 		t.Fatalf("the stored memory changed to %q", c.Memory.Summary)
 	}
+}
+
+// The Usage and Memory views show each conversation by the name Messages shows for it
+// (stored by the engine), as text; a conversation whose name Clanker has not seen yet falls
+// back to its id.
+func TestConversationsAreShownByTheirNames(t *testing.T) {
+	store := memoryStore(t)
+	ctx := context.Background()
+	const named = "c-named"
+	const name = `Climbing <b id="pwned">crew</b>`
+	if err := store.Engine().SaveConversation(engine.Conversation{ID: named, Name: name, Mode: engine.ModeAvailable}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, u := range []engine.Usage{
+		{Conversation: named, Model: "m", Tokens: engine.Tokens{Prompt: 2000, Completion: 10}, At: now},
+		{Conversation: hostile, Model: "m", Tokens: engine.Tokens{Prompt: 100, Completion: 10}, At: now},
+	} {
+		if err := store.RecordUsage(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := setupWith(t, store)
+	f.run(t, chromedp.Click(`nav .tab[data-tab="usage"]`, chromedp.ByQuery), chromedp.WaitVisible("#usageConvs", chromedp.ByQuery))
+	convs := tableRows(t, f, "#usageConvs tbody tr")
+	if len(convs) != 2 || convs[0][0] != name || convs[1][0] != "Conversation "+hostile {
+		t.Fatalf("usage per conversation: want the name, then the id of the unnamed one, got %q", convs)
+	}
+	openMemory(t, f)
+	var options []string
+	f.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll('#conversation option')).map(o => o.textContent)`, &options))
+	want := map[string]bool{name + " (available)": true}
+	found := false
+	for _, o := range options {
+		found = found || want[o]
+	}
+	if !found {
+		t.Fatalf("memory view: want the conversation listed as %q, got %q", name+" (available)", options)
+	}
+	noElement(t, f, "#pwned")
 }

@@ -123,7 +123,7 @@ func TestModelPricesArePrefilledStoredAndPriceTheUsage(t *testing.T) {
 	// The Usage tab now prices the usage: 1M prompt tokens at 1 plus 0.5M completion at 2.
 	f.run(t, chromedp.Click(`nav .tab[data-tab="usage"]`, chromedp.ByQuery), chromedp.WaitVisible("#usageConvs", chromedp.ByQuery))
 	convs := tableRows(t, f, "#usageConvs tbody tr")
-	if len(convs) != 1 || strings.Join(convs[0], "|") != "c-1|1|1,000,000|500,000|1,500,000|2.0000" {
+	if len(convs) != 1 || strings.Join(convs[0], "|") != "Conversation c-1|1|1,000,000|500,000|1,500,000|2.0000" {
 		t.Fatalf("per-conversation usage after pricing: %q", convs)
 	}
 	var note string

@@ -105,7 +105,7 @@ func setValue(sel, v string) chromedp.Action {
 func TestFirstRunBannerNamesWhatIsMissing(t *testing.T) {
 	f := setup(t)
 	got := f.waitText(t, "#banner", "not set up yet")
-	for _, want := range []string{"API endpoint", "API key", "model", "your name"} {
+	for _, want := range []string{"the endpoint, an API key, a model and your name"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("first-run banner: want it to name %q, got %q", want, got)
 		}

@@ -99,6 +99,23 @@ type MemoryView interface {
 	WebProcessReleases(ctx context.Context) (int, error)
 }
 
+// AttentionView is implemented where the window can ask for the user's attention (Linux:
+// the window's urgency hint, which the window manager shows until the user comes to it).
+type AttentionView interface {
+	SetUrgent(ctx context.Context, on bool) error
+}
+
+// SpellView is implemented where the page's spell checking can be set while it runs
+// (Linux: the WebKit context's spell-checking setting and languages).
+type SpellView interface {
+	// SetSpellChecking turns spell checking on or off; languages are dictionary names,
+	// and none means the system's language.
+	SetSpellChecking(ctx context.Context, on bool, languages []string) error
+	// SpellChecking reads the setting back: whether it is on, and the languages the
+	// platform checks (those it has a dictionary for).
+	SpellChecking(ctx context.Context) (on bool, languages []string, err error)
+}
+
 // MainThread is implemented where other native work must run on the GUI thread and
 // the platform can put it there: on macOS the tray's status item, which AppKit only
 // lets the main thread create, while Wails' OnStartup runs on another goroutine.

@@ -71,6 +71,9 @@ func (e *Engine) viewDisagrees(conv ConversationID, rec Conversation, header []s
 		}
 	}
 	side := e.sidebar.names[conv]
+	if !sidebarNameComparable(header, side) {
+		side = ""
+	}
 	if len(header) > 0 && (len(rec.Header) > 0 || side != "") && !namesOverlap(header, rec.Header) &&
 		!namesInSidebarName(header, side) && !namesOverlap(header, rec.Participants) {
 		return viewDoubt{why: fmt.Sprintf("its %d header names match neither the header this conversation had, its sidebar row, nor the %d people who wrote in it", len(header), len(rec.Participants))}
@@ -104,16 +107,20 @@ func onePersonOf(header, known []string, accepted []Message) string {
 
 // believe decides whether a doubtful view of conv is believed after all: a doubt on names
 // alone, about the same view reported steadily, is a real change (someone joined, a contact was
-// renamed), not a pane left over from another conversation.
-func (e *Engine) believe(conv ConversationID, d viewDoubt, sig string) bool {
+// renamed), not a pane left over from another conversation. The same view means the same header
+// with every message the first doubtful report showed still there: messages that arrive in the
+// meantime do not make it another view (a live conversation keeps talking while it is doubted),
+// while a lingering pane that goes away takes its rows with it.
+func (e *Engine) believe(conv ConversationID, d viewDoubt, header []string, msgs []Message) bool {
 	s := &e.screen
 	if d.strong {
-		s.doubtSig, s.doubtSeen = "", 0
+		s.doubtHeader, s.doubtIDs, s.doubtSeen = "", nil, 0
 		return false
 	}
 	now := time.Now()
-	if s.doubted != conv || s.doubtSig != sig {
-		s.doubtSig, s.doubtSeen, s.doubtSince = sig, 0, now
+	head := strings.Join(header, "\x00")
+	if s.doubted != conv || s.doubtSeen == 0 || s.doubtHeader != head || !containsAll(msgs, s.doubtIDs) {
+		s.doubtHeader, s.doubtIDs, s.doubtSeen, s.doubtSince = head, messageIDs(msgs), 0, now
 	}
 	s.doubtSeen++
 	if s.doubtSeen >= doubtSteady && now.Sub(s.doubtSince) >= doubtSteadyFor {
@@ -123,18 +130,27 @@ func (e *Engine) believe(conv ConversationID, d viewDoubt, sig string) bool {
 	return false
 }
 
-// viewSignature identifies a view for believe: its header and message ids.
-func viewSignature(header []string, msgs []Message) string {
-	var b strings.Builder
-	for _, h := range header {
-		b.WriteString(h)
-		b.WriteByte(0)
-	}
+// messageIDs are the ids of msgs.
+func messageIDs(msgs []Message) []string {
+	ids := make([]string, 0, len(msgs))
 	for _, m := range msgs {
-		b.WriteString(m.ID)
-		b.WriteByte(0)
+		ids = append(ids, m.ID)
 	}
-	return b.String()
+	return ids
+}
+
+// containsAll reports whether every id of ids is among msgs' ids.
+func containsAll(msgs []Message, ids []string) bool {
+	have := make(map[string]bool, len(msgs))
+	for _, m := range msgs {
+		have[m.ID] = true
+	}
+	for _, id := range ids {
+		if !have[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // doubt leaves the conversation on screen unsettled because its view cannot be believed (see
@@ -166,7 +182,7 @@ func (e *Engine) doubt(conv ConversationID, why string) {
 func (s *screen) settle() {
 	s.doubted = ""
 	s.resyncWait = 0
-	s.doubtSig, s.doubtSeen = "", 0
+	s.doubtHeader, s.doubtIDs, s.doubtSeen = "", nil, 0
 	s.resyncTm.stop()
 	s.resyncTm = nil
 }
@@ -214,6 +230,14 @@ func namesOverlap(a, b []string) bool {
 // of the comma-separated names an unnamed group's row shows.
 func namesInSidebarName(header []string, side string) bool {
 	return side != "" && namesOverlap(header, splitSidebarName(side))
+}
+
+// sidebarNameComparable reports whether a sidebar row's name can be compared with a header's
+// names at all: a header naming several people beside a row that shows one name is a named
+// group (its row shows the group's title, its header its members), and the title says nothing
+// about who the members are.
+func sidebarNameComparable(header []string, side string) bool {
+	return side != "" && (len(header) <= 1 || strings.Contains(side, ","))
 }
 
 // splitSidebarName is a sidebar row's name and, for an unnamed group's row, each of the names

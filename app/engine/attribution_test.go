@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,66 @@ func TestCleanNameReadsNamesAsAPersonDoes(t *testing.T) {
 	if !sameName("\u2068jane doe\u2069", "Jane\u00a0Doe") || sameName("", "") || strings.Contains(CleanName("a\u200eb"), "\u200e") {
 		t.Error("sameName must read names as a person does and never match empty names")
 	}
+}
+
+// A named group's row in the sidebar shows its title and its header its members: the title says
+// nothing about who is in it, so the first view is believed and a mention there is answered
+// (the demo's Book club waited, doubted, for ever).
+func TestANamedGroupsHeaderListingItsMembersIsBelieved(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h.store.setMode("book", ModeAvailable)
+		h.page.mu.Lock()
+		h.page.conv("book").name = "Book club"
+		h.page.conv("book").header = []string{"Ana", "Priya", "Tom"}
+		h.page.mu.Unlock()
+		h.llm.set(0, func(r LLMRequest) (Reply, error) { return Reply{Text: "chapter 3"}, nil })
+		h.send(h.sidebar())
+		h.open("book", in("Ana", "which chapter are we on?"))
+		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "book" {
+			t.Fatalf("the named group's first view was doubted: %+v", s.Foreground)
+		}
+		h.receive("book", in("Priya", "Clanker, which chapter?"))
+		h.wait(time.Minute)
+		if got := h.page.sentTexts(); len(got) != 1 || !strings.Contains(got[0].text, "chapter 3") {
+			t.Fatalf("want the mention answered once, got %+v", got)
+		}
+		if n := len(h.page.commands(CmdResync)); n != 0 {
+			t.Fatalf("want no report asked for again, got %d", n)
+		}
+	})
+}
+
+// A doubtful view of a conversation that keeps talking (new messages between the page's
+// reports) is still the same view: it is believed after a few steady reports, and the mention
+// that came meanwhile is answered.
+func TestADoubtedViewThatKeepsTalkingIsBelievedAfterAWhile(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h, _ := janeAndMom(t)
+		h.page.mu.Lock()
+		h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
+		h.page.mu.Unlock()
+		h.reopen("mom")
+		if s := h.snap(); s.Foreground != nil {
+			t.Fatal("want the first view with a stranger doubted")
+		}
+		// Mom's family keeps writing every 1.5 s for 45 s, a mention among the first.
+		for i := range 30 {
+			h.wait(1500 * time.Millisecond)
+			text := fmt.Sprintf("message %d", i)
+			if i == 2 {
+				text = "Clanker, is Bob welcome?"
+			}
+			h.page.mu.Lock()
+			h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Mom", text))
+			h.page.mu.Unlock()
+		}
+		s := h.snap()
+		if s.Foreground == nil || s.Foreground.ID != "mom" {
+			t.Fatalf("want the steady view believed, got %+v", s.Foreground)
+		}
+		if got := h.page.sentTexts(); len(got) != 1 || got[0].conv != "mom" {
+			t.Fatalf("want the mention in Mom's conversation answered once, got %+v", got)
+		}
+	})
 }

@@ -14,9 +14,12 @@ import (
 
 // simConv is one conversation of the fake page's little world.
 type simConv struct {
-	name  string
-	msgs  []Message
-	draft bool
+	name string
+	// header are the names the conversation's header shows when they are not its name (a
+	// named group's members).
+	header []string
+	msgs   []Message
+	draft  bool
 }
 
 type sentText struct {
@@ -188,6 +191,12 @@ func (p *fakePage) switchTo(id ConversationID) []Event {
 func (p *fakePage) view(id ConversationID) ConversationOpened {
 	c := p.conv(id)
 	ev := ConversationOpened{ID: id, Participants: []Participant{{Name: c.name}}, Messages: append([]Message(nil), c.msgs...)}
+	if len(c.header) > 0 {
+		ev.Participants = nil
+		for _, n := range c.header {
+			ev.Participants = append(ev.Participants, Participant{Name: n})
+		}
+	}
 	if p.lingerViews > 0 {
 		p.lingerViews--
 		ev.Messages = append(append([]Message(nil), p.lingering...), ev.Messages...)

@@ -33,10 +33,12 @@ type screen struct {
 	// composeTm wakes the pump then (see checkDraft).
 	composeNext time.Time
 	composeTm   *timer
-	// doubtSig is the last doubtful view (see believe), seen doubtSeen times since doubtSince.
-	doubtSig   string
-	doubtSeen  int
-	doubtSince time.Time
+	// doubtHeader and doubtIDs are the first report of the doubtful view (see believe), seen
+	// doubtSeen times since doubtSince.
+	doubtHeader string
+	doubtIDs    []string
+	doubtSeen   int
+	doubtSince  time.Time
 }
 
 // maxPostedConversations bounds how many conversations' posted texts the screen remembers.
@@ -311,7 +313,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 			header = append(header, n)
 		}
 	}
-	if d := e.viewDisagrees(ev.ID, rec, header, ev.Messages, onePersonOf(header, rec.Participants, nil)); d.why != "" && !e.believe(ev.ID, d, viewSignature(header, ev.Messages)) {
+	if d := e.viewDisagrees(ev.ID, rec, header, ev.Messages, onePersonOf(header, rec.Participants, nil)); d.why != "" && !e.believe(ev.ID, d, header, ev.Messages) {
 		e.visitOnOpened(ev.ID)
 		e.doubt(ev.ID, d.why)
 		return
@@ -452,7 +454,7 @@ func (e *Engine) onRefresh(ev ConversationOpened) {
 			unseen = append(unseen, m)
 		}
 	}
-	if d := e.viewDisagrees(ev.ID, fg.rec, header, unseen, onePersonOf(header, fg.rec.Participants, fg.msgs)); d.why != "" && !e.believe(ev.ID, d, viewSignature(header, ev.Messages)) {
+	if d := e.viewDisagrees(ev.ID, fg.rec, header, unseen, onePersonOf(header, fg.rec.Participants, fg.msgs)); d.why != "" && !e.believe(ev.ID, d, header, ev.Messages) {
 		e.doubt(ev.ID, d.why)
 		return
 	}

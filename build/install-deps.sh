@@ -36,6 +36,7 @@ packages=(
   gnome-keyring                       # a real Secret Service for the API-key keychain test
   xdotool imagemagick                 # full-app tests: find windows, take screenshots
   fonts-dejavu-core                   # readable screenshots
+  hunspell-en-us                      # a spell-checking dictionary WebKit finds (the spell-checking test reads it back)
   nsis p7zip-full                     # Windows installer cross-build and its content check
   xz-utils binutils                   # the .deb's data recompressed at xz -9e (ar swaps the member)
   ca-certificates git make

@@ -193,7 +193,7 @@ func DefaultSettings() Settings {
 		Budget:                Budget{Kind: BudgetNone},
 		Notifications:         Notifications{Errors: true, IncomingWhileHidden: true},
 		Updates:               Updates{Check: true},
-		SpellCheck:            SpellCheck{Enabled: true},
+		SpellCheck:            SpellCheck{Enabled: true, Languages: []string{}},
 	}
 }
 
@@ -267,7 +267,7 @@ func (s *Settings) Normalize() {
 		s.Budget.Kind = BudgetNone
 	}
 	s.Updates.Feed = strings.TrimSpace(s.Updates.Feed)
-	var langs []string
+	langs := []string{}
 	for _, l := range s.SpellCheck.Languages {
 		if l = NormalizeSpellLanguage(l); l != "" && !slices.Contains(langs, l) {
 			langs = append(langs, l)
@@ -494,7 +494,7 @@ func (s *Settings) Clamp() {
 		s.Updates.Feed = ""
 	}
 	if spellProblem(s.SpellCheck.Languages) != "" {
-		var keep []string
+		keep := []string{}
 		for _, l := range s.SpellCheck.Languages {
 			if spellLanguageRE.MatchString(l) && len(keep) < MaxSpellLanguages {
 				keep = append(keep, l)

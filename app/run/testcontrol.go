@@ -67,6 +67,10 @@ type testStatus struct {
 	// PageProcessReleases counts the releases the page's process carried out (its
 	// web-process extension answered; Linux).
 	PageProcessReleases int `json:"pageProcessReleases"`
+	// Spelling and SpellLanguages are the page's spell checking read back from the web
+	// view (Linux): on or off, and the languages WebKit checks (those with a dictionary).
+	Spelling       bool     `json:"spelling"`
+	SpellLanguages []string `json:"spellLanguages"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -88,6 +92,9 @@ func (a *App) startTestControl(file string) error {
 		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
 		ts.PageProcessReleases = a.shell.WebProcessReleases()
 		ts.PageMessagesDropped = a.shell.DroppedPageMessages()
+		if sp, err := a.shell.Spelling(); err == nil {
+			ts.Spelling, ts.SpellLanguages = sp.On, sp.Languages
+		}
 		ns := a.cur.Load().st.Notifications
 		for name, on := range map[string]bool{"errors": ns.Errors, "incoming": ns.IncomingWhileHidden, "hide-content": ns.HideContent} {
 			if on {

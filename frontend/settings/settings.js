@@ -50,6 +50,12 @@ function collect() {
     errors: $('notifyErrors').checked,
     incomingWhileHidden: $('notifyIncoming').checked,
     hideContent: $('hideContent').checked,
+    sound: $('notifySound').checked,
+  };
+  // Languages are typed as a list ("en_US, de_DE"); Go normalises and checks each.
+  s.spellCheck = {
+    enabled: $('spellCheck').checked,
+    languages: $('spellLanguages').value.split(/[\s,;]+/).filter((l) => l !== ''),
   };
   s.startHidden = $('startHidden').checked;
   s.autostart = $('autostart').checked;
@@ -85,6 +91,10 @@ function fill(v) {
   $('notifyErrors').checked = !!n.errors;
   $('notifyIncoming').checked = !!n.incomingWhileHidden;
   $('hideContent').checked = !!n.hideContent;
+  $('notifySound').checked = !!n.sound;
+  const sp = s.spellCheck || {};
+  $('spellCheck').checked = !!sp.enabled;
+  $('spellLanguages').value = (sp.languages || []).join(', ');
   $('startHidden').checked = !!s.startHidden;
   $('autostart').checked = !!s.autostart;
   const u = s.updates || {};

@@ -71,6 +71,9 @@ type appStatus struct {
 	PageProcessReleases int  `json:"pageProcessReleases"`
 	// PageMessagesDropped counts the page's messages the guard kept from Wails.
 	PageMessagesDropped uint64 `json:"pageMessagesDropped"`
+	// The page's spell checking, read back from the web view.
+	Spelling       bool     `json:"spelling"`
+	SpellLanguages []string `json:"spellLanguages"`
 }
 
 func startFullApp(t *testing.T) *fullApp {

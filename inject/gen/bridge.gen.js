@@ -859,14 +859,7 @@
       hooks.afterDue();
       if (st.pending.size) arm();
     }
-    function flushAll() {
-      for (const [core, p] of Array.from(st.pending)) {
-        if (core.isConnected) hooks.onDue(core, p.history);
-        else st.pending.delete(core);
-      }
-      hooks.afterDue();
-    }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2, flushAll };
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
   }
 
   // src/pane.js
@@ -1259,7 +1252,6 @@
       st.url = location.href;
       const id = conversationIdFrom(st.url);
       if (id === st.convId && st.phase !== "idle" && !again) return;
-      if (st.phase === "ready") labels.flushAll();
       const prev = st.phase === "ready" || again ? /* @__PURE__ */ new Set() : st.prevIds;
       if (again) for (const k of st.prevIds) prev.add(k);
       else for (const k of rows.knownIds()) prev.add(k);

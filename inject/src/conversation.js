@@ -65,9 +65,6 @@ export function createConversation(emit, maxEventBytes, parts) {
     // conversation left before it settled adds nothing of its own, and must not make the
     // page forget the rows of the one before it, which may still be on screen. A
     // conversation opened again keeps its own rows out of that: they are its baseline.
-    // Rows of the conversation being left that still wait for their label are reported now,
-    // while they are on screen and the conversation is still this one.
-    if (st.phase === 'ready') labels.flushAll();
     const prev = st.phase === 'ready' || again ? new Set() : st.prevIds;
     if (again) for (const k of st.prevIds) prev.add(k);
     else for (const k of rows.knownIds()) prev.add(k);

@@ -7,8 +7,7 @@ import { createTransport } from './transport.js';
 import { createObserver } from './observe.js';
 import { createUI } from './ui.js';
 import { createCommands } from './commands.js';
-import { SELECTORS_CHECKED, S } from './selectors.js';
-import { createSelfWatch } from './selfwatch.js';
+import { runSelfTest, SELECTORS_CHECKED, S } from './selectors.js';
 import { SCHEMA } from '../gen/schema.gen.js';
 import { capString } from './util.js';
 
@@ -22,9 +21,9 @@ const BRIDGE = 'clanker-bridge/1';
   const emit = transport.emit;
   const ui = createUI(emit);
   const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
-  const selfWatch = createSelfWatch(emit, () => obs.pageState());
+  const selfTest = () => emit('self_test', runSelfTest(obs.pageState()));
   obs.stats.transport = transport.stats;
-  const command = createCommands(emit, obs, ui, selfWatch, nativeFetch);
+  const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
   const api = Object.freeze({ command: (text) => { try { command(text); } catch (e) { /* never throw into the page */ } }, version: BRIDGE });
   Object.defineProperty(window, '__clanker', { value: api, writable: false, configurable: false, enumerable: false });
   emit('hello', {
@@ -44,5 +43,5 @@ const BRIDGE = 'clanker-bridge/1';
     ui.hideOverlay();
     emit('overlay_cancel', { reason: 'key' });
   }, true);
-  obs.start(selfWatch);
+  obs.start(selfTest);
 })();

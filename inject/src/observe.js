@@ -47,9 +47,7 @@ export function createObserver(emit, ui, maxEventBytes) {
   const cfg = { unrecognisedGraceMs: 10000 };
   const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
 
-  // selfWatch keeps the selector self-test current (selfwatch.js); main.js hands it over
-  // at start.
-  let selfWatch = null;
+  let selfTest = () => {};
   let selfTested = false;
 
   // The parts refer to each other only through these late-bound names, set just below.
@@ -58,7 +56,6 @@ export function createObserver(emit, ui, maxEventBytes) {
     conversationId: () => conv.id(),
     lose: () => conv.lose(),
     regain: () => conv.regain(),
-    changed: () => { if (selfWatch) selfWatch.stateChanged(); },
   });
   const labels = createLabels({
     onDue: (core, history) => rows.report(core, history),
@@ -82,9 +79,9 @@ export function createObserver(emit, ui, maxEventBytes) {
     onSettled: () => {
       compose.report(true);
       compose.switched();
-      if (!selfTested && selfWatch) {
+      if (!selfTested) {
         selfTested = true;
-        selfWatch.now();
+        selfTest();
       }
     },
   });
@@ -169,7 +166,6 @@ export function createObserver(emit, ui, maxEventBytes) {
     // without a reload), so the state is re-checked, debounced, after every one.
     if (structure) pageState.afterStructureChange();
     if (structure) ui.keepAttached();
-    if (structure && selfWatch) selfWatch.structureChanged();
     const dt = performance.now() - t0;
     stats.observerMs += dt;
     stats.observerCalls++;
@@ -187,9 +183,8 @@ export function createObserver(emit, ui, maxEventBytes) {
     }, SCROLL_CHECK_MS);
   }
 
-  function start(watch) {
-    selfWatch = watch;
-    selfWatch.start();
+  function start(selfTestFn) {
+    selfTest = selfTestFn;
     mo = new MutationObserver(onMutations);
     mo.observe(document, {
       childList: true, subtree: true, characterData: true, attributes: true, attributeOldValue: true,
@@ -233,7 +228,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     pageState: () => pageState.compute(),
     conversationId: () => conv.id(),
     reportCompose: compose.report,
-    extraStats: () => Object.assign(compose.stats(), selfWatch ? selfWatch.stats() : {}),
+    composeStats: compose.stats,
     scheduleState: pageState.schedule,
   };
 }

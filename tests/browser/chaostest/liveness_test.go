@@ -308,8 +308,6 @@ type knownFailure struct {
 // liveness oracles fail today. A listed seed must still fail with its classes (flaky ones may
 // pass), so an entry goes when the fix lands; a class not listed fails the test.
 var knownLiveness = map[string]knownFailure{
-	"case=clear-silently-then-mention": {classes: []string{classDraftBelief},
-		why: "the box emptied by script after the user's send fires no event, so the bridge never reports it and the engine believes the draft is still there (issue 27.1; at 6e6339d the mention is answered anyway)"},
 	// Seeds whose page clears the box or restores drafts without events: the draft belief
 	// differs from the box when the user's next action comes more than 5 s later, which
 	// depends on timing (seed 2 did in 1 of 4 runs at 6e6339d: Clanker's own greeting, left
@@ -320,8 +318,6 @@ var knownLiveness = map[string]knownFailure{
 	"seed=4":   {classes: []string{classDraftBelief}, flaky: true, why: "clear-silently (issue 27.1)"},
 	"seed=5":   {classes: []string{classDraftBelief}, flaky: true, why: "restore-draft (issue 27.1)"},
 	"nested=2": {classes: []string{classDraftBelief}, flaky: true, why: "restore-draft (issue 27.1)"},
-	"case=restore-draft-on-return": {classes: []string{classDraftBelief},
-		why: "a draft put back by script fires no event, so the engine believes the box empty (issue 27.1)"},
 }
 
 // judgeLiveness compares a seed's liveness failures with knownLiveness.

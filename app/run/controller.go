@@ -61,8 +61,15 @@ func (a *App) OnStatus(fn func(menus.Status)) func() {
 	}
 }
 
-// notify tells the listeners the status may have changed.
+// notify tells the listeners the status may have changed. Callers on many goroutines (the
+// engine's status, the desktop's unread count, settings, window visibility) each read the
+// status afresh; statusPush makes the last delivery read it last, so a listener never keeps
+// an older status than the latest (see latestFirst).
 func (a *App) notify() {
+	a.statusPush.run(a.deliverStatus)
+}
+
+func (a *App) deliverStatus() {
 	a.lmu.Lock()
 	fns := make([]func(menus.Status), 0, len(a.listeners))
 	for _, fn := range a.listeners {

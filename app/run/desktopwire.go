@@ -72,6 +72,12 @@ func (a *App) openFromNotification(conversation string) {
 		a.log.Warn("could not show the window for a clicked notification", "err", err)
 		return
 	}
+	// The click is the user coming to the window to read: what came counts as seen even
+	// where the desktop does not hand the window the focus (the next focus change from the
+	// window itself is reported as usual).
+	if err := a.eng.Send(engine.WindowFocus{Active: true}); err != nil {
+		a.log.Warn("engine refused the window focus", "err", err)
+	}
 	ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
 	defer cancel()
 	if err := a.link.Open(ctx, conversation); err != nil {

@@ -122,8 +122,10 @@ type App struct {
 
 	lmu       sync.Mutex
 	listeners map[int]func(menus.Status)
-	nextL     int
-	closers   []func()
+	// statusPush orders the deliveries of notify.
+	statusPush latestFirst
+	nextL      int
+	closers    []func()
 
 	// settingsExec, when set, makes the command of a settings process instead of this
 	// program (tests).

@@ -31,6 +31,7 @@ func TestSpellCheckingIsAppliedLiveAndReadBackFromTheWebView(t *testing.T) {
 	wait("spell checking on in English at start", true, []string{"en_US"})
 	f.config("", "set", "spellCheck.enabled", "false")
 	wait("spell checking off once turned off", false, []string{"en_US"})
-	f.config("", "set", "spellCheck", `{"enabled":true,"languages":["xx_XX","en_US"]}`)
+	f.config("", "set", "spellCheck.languages", `["xx_XX","en_US"]`)
+	f.config("", "set", "spellCheck.enabled", "true")
 	wait("spell checking back on with the languages that have a dictionary", true, []string{"en_US"})
 }

@@ -198,6 +198,19 @@ func TestNewChatPageIsNotAConversation(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
 	h.waitState(0, "conversation", 10*time.Second) // may follow the conversation event
+	// The compose report that follows the settle is posted right after the conversation
+	// event and may reach the test a moment later: it belongs before the mark.
+	settled := 0
+	for i, e := range h.all() {
+		if c, ok := e.Event.(protocol.Conversation); ok && c.ConversationID == "CONV_A" {
+			settled = i
+			break
+		}
+	}
+	h.waitFor(settled, "the compose report of CONV_A", minWait, func(e protocol.Event) bool {
+		c, ok := e.(protocol.Compose)
+		return ok && c.ConversationID == "CONV_A"
+	})
 	m := h.mark()
 	// The page's own new-chat navigation (SPA): URL change, thread pane emptied.
 	eval(t, h.ctx, `history.pushState({}, '', '/web/conversations/new'); document.querySelector('mws-messages-list').innerHTML = ''; 1`, nil)

@@ -3,6 +3,7 @@
 package run
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -71,6 +72,9 @@ type testStatus struct {
 	// view (Linux): on or off, and the languages WebKit checks (those with a dictionary).
 	Spelling       bool     `json:"spelling"`
 	SpellLanguages []string `json:"spellLanguages"`
+	// EngineOn is the conversation the engine has settled on (believed a view of), "" while
+	// it is switching or doubts what the page shows; Current is what the page reported.
+	EngineOn string `json:"engineOn"`
 }
 
 func (a *App) startTestControl(file string) error {
@@ -110,6 +114,9 @@ func (a *App) startTestControl(file string) error {
 			if snap.Foreground != nil {
 				ts.EngineFGDraft = snap.Foreground.Draft
 				ts.Pending = snap.Foreground.Pending
+				if !snap.Foreground.Switching {
+					ts.EngineOn = string(snap.Foreground.ID)
+				}
 			}
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -143,6 +150,19 @@ func (a *App) startTestControl(file string) error {
 	})
 	mux.HandleFunc("POST /reload", func(w http.ResponseWriter, r *http.Request) { answer(w, a.shell.Reload(r.Context())) })
 	mux.HandleFunc("POST /show", func(w http.ResponseWriter, r *http.Request) { answer(w, a.ShowWindow()) })
+	// The window's native menus as GTK shows them (the menu bar, or with ?popup=1 the menus
+	// open on screen), so a test that drives them with real keys can see where it is.
+	mux.HandleFunc("GET /menu", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		text, err := a.shell.NativeMenuText(ctx, r.URL.Query().Get("popup") == "1")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, text)
+	})
 	// The memory benchmark compares like with like: the Go heap is collected and its free
 	// pages handed back to the OS before each sample, so a figure is what the app keeps,
 	// not how far the collector happened to lag behind.

@@ -74,6 +74,8 @@ type appStatus struct {
 	// The page's spell checking, read back from the web view.
 	Spelling       bool     `json:"spelling"`
 	SpellLanguages []string `json:"spellLanguages"`
+	// EngineOn is the conversation the engine has settled on ("" while switching).
+	EngineOn string `json:"engineOn"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -82,6 +84,14 @@ func startFullApp(t *testing.T) *fullApp {
 	f := newFullApp(t)
 	// A desktop with a tray host and a notification service, as the app finds them on
 	// the session bus at start.
+	f.launchWithTray(t)
+	return f
+}
+
+// launchWithTray starts the app on a desktop with a tray host and a notification service,
+// as it finds them on the session bus at start, and waits for its tray menu.
+func (f *fullApp) launchWithTray(t *testing.T) {
+	t.Helper()
 	watcher, conn := startWatcher(t)
 	f.notes = startNotifyServer(t)
 	f.launch()
@@ -97,7 +107,6 @@ func startFullApp(t *testing.T) *fullApp {
 		_, ok := f.tray.layout().find("Quit")
 		return ok, fmt.Sprintf("labels %q", f.tray.layout().labels())
 	})
-	return f
 }
 
 // newFullApp starts the simulator and the fake model and builds the binary; launch

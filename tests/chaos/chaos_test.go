@@ -150,6 +150,7 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 				total.userActive += res.stats.userActive
 				total.mentionsAnswered += res.stats.mentionsAnswered
 				total.mentionsReleased += res.stats.mentionsReleased
+				total.mixedViews += res.stats.mixedViews
 				if len(res.violations) > 0 {
 					failed++
 				}
@@ -178,6 +179,7 @@ func TestChaosSeedsKeepEveryInvariant(t *testing.T) {
 		total.interrupts, total.hopsChecked, total.takeovers, total.userActive)
 	t.Logf("owed answers: %d messages naming Clanker in Available conversations answered, %d released for a reason the user saw",
 		total.mentionsAnswered, total.mentionsReleased)
+	t.Logf("lingering panes: %d reports of a conversation carried another one's rows", total.mixedViews)
 	for _, k := range knownBugs {
 		if known[k.id] > 0 {
 			t.Logf("known engine bug %q hit in %d of %d seeds (not failing; -strict fails): %s", k.id, known[k.id], len(seeds), k.repro)

@@ -479,6 +479,9 @@ func (s *session) checkState() {
 	defer p.mu.Unlock()
 	p.checkOwed(snap)
 	p.checkDraftBelief(snap)
+	if p.step%10 == 0 {
+		p.checkStoredHistory()
+	}
 	fg := snap.Foreground
 	if fg == nil {
 		return
@@ -512,10 +515,17 @@ func runSession(t *testing.T, dir string, seed uint64, evs []event) result {
 			p.violate("the model was shown image %q of %q in a request for %s", src, owner, c)
 		}
 	}
+	m.historyCheck = func(c engine.ConversationID, history []engine.Message) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.checkRequest(c, history)
+	}
 	s := &session{t: t, seed: seed, dir: dir, p: p, m: m, settings: baseSettings()}
 	// One seed in three plays a page that empties the compose box after the user's send
 	// without an event (issue 27.1).
 	p.silentClear = seed%3 == 0
+	// One seed in four plays a page whose old panes linger after a switch (issue 33).
+	p.linger = seed%4 == 1
 	s.openDB()
 	s.startEngine()
 	synctest.Wait()

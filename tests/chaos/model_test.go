@@ -79,6 +79,8 @@ type model struct {
 	// requests counts all calls; imageCheck receives every image the engine attached.
 	requests   int
 	imageCheck func(conv engine.ConversationID, src string)
+	// historyCheck receives every request's conversation and history.
+	historyCheck func(conv engine.ConversationID, history []engine.Message)
 	// store is the session's open database, which the adapter reads the conversation's
 	// memory from and records usage in; it changes when the session restarts.
 	store *sqlite.Store
@@ -164,8 +166,11 @@ func (m *model) Complete(ctx context.Context, req engine.LLMRequest) (engine.Rep
 		}
 	}
 	m.tokens[tok] = info
-	check := m.imageCheck
+	check, hcheck := m.imageCheck, m.historyCheck
 	m.mu.Unlock()
+	if hcheck != nil {
+		hcheck(req.Conversation, req.History)
+	}
 	if req.Image != nil && check != nil {
 		check(req.Conversation, req.Image.Src)
 	}

@@ -282,7 +282,7 @@ func TestFullAppLingeringPanesNeverAnswerInTheWrongConversation(t *testing.T) {
 	}
 
 	// The page's right-click menu, driven with the real mouse and keys.
-	t.Run("RightClickAvailableIsAnnounced", func(t *testing.T) {
+	if !t.Run("RightClickAvailableIsAnnounced", func(t *testing.T) {
 		f.t, f.tray.t = t, t
 		f.quickClicks(mom.ID, family, jane)
 		f.settledOn(jane)
@@ -302,6 +302,37 @@ func TestFullAppLingeringPanesNeverAnswerInTheWrongConversation(t *testing.T) {
 		f.waitQuiet()
 		if n := len(f.sends(jane, engine.AvailableText)); n != 1 {
 			t.Fatalf("Jane got %d Available notices, want one", n)
+		}
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
+	// The bridge's status pill, with the real mouse, right after quick switches (Dad's
+	// conversation is new to the app: nothing is known of it to check a lingering pane by).
+	t.Run("PillAvailableRightAfterQuickSwitchesIsAnnounced", func(t *testing.T) {
+		f.t, f.tray.t = t, t
+		dad, err := f.ctl.CreateConversation(sim.NewConversation{Participants: []string{"Dad"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ctl.Deliver(dad.ID, sim.Message{From: "Dad", Text: "Did the plumber ever call you back?"}); err != nil {
+			t.Fatal(err)
+		}
+		f.quickClicks(jane, mom.ID, dad.ID)
+		f.settledOn(dad.ID)
+		f.waitMode("deactivated")
+		f.front()
+		f.pillMenu("available")
+		f.waitSent(dad.ID, engine.AvailableText)
+		f.waitQuiet()
+		if n := len(f.sends(dad.ID, engine.AvailableText)); n != 1 {
+			t.Fatalf("Dad got %d Available notices, want one", n)
+		}
+		for _, conv := range []string{jane, mom.ID} {
+			if n := len(f.sends(conv, engine.AvailableText)); n != 1 {
+				t.Fatalf("%s has %d Available notices, want the one it got earlier", conv, n)
+			}
 		}
 		f.noUntrustedInput()
 	})

@@ -53,7 +53,7 @@ func TestFullAppOnAPageThatClearsSilently(t *testing.T) {
 	if !t.Run("AfterTheUsersSendAMentionIsAnswered", func(t *testing.T) {
 		f.t = t
 		f.llm.SetDefault(fakellm.JSONReply("Yes Bob, I saw Sam's message.", "Bob asked whether Clanker saw it."))
-		f.clickElement(composeBox)
+		f.clickBox()
 		f.userTypes("lunch at noon?")
 		f.userSends(bob, "lunch at noon?")
 		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, did you see Sam's message?"}); err != nil {
@@ -76,7 +76,7 @@ func TestFullAppOnAPageThatClearsSilently(t *testing.T) {
 		f.t = t
 		const answer = "Dessert is a fine idea, Bob."
 		f.llm.SetDefault(fakellm.JSONReply(answer, "Bob asked about dessert."))
-		f.clickElement(composeBox)
+		f.clickBox()
 		f.userTypes("and dessert after")
 		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, what about dessert?"}); err != nil {
 			t.Fatal(err)
@@ -102,7 +102,7 @@ func TestFullAppOnAPageThatClearsSilently(t *testing.T) {
 	// whole answer, posted after the user's message.
 	if !t.Run("TheUserSendsTheirOwnWordsWhileClankerTypesAndTheAskerIsStillAnswered", func(t *testing.T) {
 		f.t = t
-		story := "Tacos started as a simple meal of folded tortillas and fillings, and every town has its own favourite way to make them."
+		story := "Tacos started as folded tortillas with fillings; every town has its own."
 		f.llm.SetDefault(fakellm.JSONReply(story, "Bob asked about tacos."))
 		steps := f.status().Commands["type_step"]
 		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, tell me about tacos"}); err != nil {
@@ -206,7 +206,7 @@ func TestFullAppOnAPageThatClearsSilently(t *testing.T) {
 		f.pillMenu("active")
 		f.waitMode("active")
 		f.waitQuiet()
-		f.clickElement(composeBox)
+		f.clickBox()
 		f.userTypes("see you all at eight")
 		f.userSends(bob, "see you all at eight")
 		n := len(f.llm.Requests())
@@ -226,6 +226,15 @@ func TestFullAppOnAPageThatClearsSilently(t *testing.T) {
 		f.waitQuiet()
 		f.noUntrustedInput()
 	})
+}
+
+// clickBox clicks into the compose box with the real mouse. The pointer leaves it first:
+// the click waits for the pointer to arrive (xdotool's --sync), which, when it is already
+// there from the last click, takes seconds.
+func (f *fullApp) clickBox() {
+	f.t.Helper()
+	xdo(f.t.(*testing.T), "mousemove", "0", "0")
+	f.clickElement(composeBox)
 }
 
 // userTypes types text with real key presses into whatever has the focus and waits until

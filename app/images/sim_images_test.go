@@ -12,7 +12,7 @@ import (
 // URLs) go through the pipeline the way a requested image does in the app.
 
 func TestSimulatorPhotoIsTurnedUprightAndScaledTo1344(t *testing.T) {
-	res, err := Optimize(sim.MediaBytes(sim.MediaPhoto))
+	res, err := Optimizer{}.Optimize(sim.MediaBytes(sim.MediaPhoto))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestSimulatorPNGAndGIFAreNeverEnlarged(t *testing.T) {
 		{sim.MediaChart, "png", 300, 200},
 		{sim.MediaGIF, "gif", 96, 64},
 	} {
-		res, err := Optimize(sim.MediaBytes(c.name))
+		res, err := Optimizer{}.Optimize(sim.MediaBytes(c.name))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

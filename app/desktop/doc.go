@@ -10,8 +10,7 @@
 //   - session: the desktop session: notifications, resume from sleep, single instance,
 //     autostart, the tray-host check. The only package that speaks D-Bus.
 //   - internal/native: everything native under the main window and all of the cgo, one
-//     file per platform (_linux, _windows, _darwin, _other). Its internal/cheap is cgo
-//     for its tests only (C heap left to trim), never linked into the app.
+//     file per platform (_linux, _windows, _darwin, _other).
 //   - internal/macos: the decisions of the macOS layer as plain Go (which page messages
 //     reach Wails, permissions, key events, menu items, notification contents), so they
 //     are tested on every system although the Objective-C only builds on a Mac.

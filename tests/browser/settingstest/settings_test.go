@@ -1,6 +1,6 @@
 // Package settingstest tests the settings window's page in headless Chromium against the
-// real SettingsService (served through its JSON shim on loopback), a real SQLite store
-// and the fake LLM server.
+// real SettingsService (served through a JSON shim on loopback, which a stand-in for the
+// Wails binding calls), a real SQLite store and the fake LLM server.
 package settingstest
 
 import (
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
@@ -63,14 +64,17 @@ func setupWith(t *testing.T, store *sqlite.Store, opts ...func(*settingswin.Sett
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: settingswin.SettingsHandler(svc, assets)}
+	srv := &http.Server{Handler: settingsHandler(svc, assets)}
 	go srv.Serve(ln) //nolint:errcheck // ends at Close
 	t.Cleanup(func() { srv.Close() })
 
 	b := browser.New(t)
 	tab := b.NewTab(t)
 	f := &fixture{store: store, url: "http://" + ln.Addr().String() + "/", llm: llm, llmURL: llmURL, tab: tab}
-	f.run(t, chromedp.Navigate(f.url), chromedp.WaitVisible(`body[data-ready="true"]`))
+	f.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(serviceStandIn).Do(ctx)
+		return err
+	}), chromedp.Navigate(f.url), chromedp.WaitVisible(`body[data-ready="true"]`))
 	return f
 }
 

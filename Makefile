@@ -96,7 +96,7 @@ test-windows:
 ## and the sizes of the release artifacts, which it builds first)
 COUNT ?= 5
 bench: deps dist
-	go run ./tests/benchreport -count $(COUNT) -tags $(TAGS) -dist $(DIST) -o BENCHMARKS.md
+	go run ./tests/tools/benchreport -count $(COUNT) -tags $(TAGS) -dist $(DIST) -o BENCHMARKS.md
 
 ## chaos: the seeded chaos simulation over the real engine and store: seeds BASE+1..BASE+SEEDS
 ## (make test runs the fixed seeds 1..100; sweep elsewhere with e.g. BASE=5000000)
@@ -125,7 +125,7 @@ fuzz:
 
 ## sim: serve the Google Messages simulator for a person to browse
 sim:
-	go run ./tests/simctl/cmd/clanker-sim $(ARGS)
+	go run ./tests/tools/clanker-sim $(ARGS)
 
 ## screenshots: retake the README's screenshots (docs/screenshots) on the real app and the
 ## simulator under Xvfb; the same test checks what they show in every make test

@@ -10,16 +10,20 @@
 //   - session: the desktop session: notifications, resume from sleep, single instance,
 //     autostart, the tray-host check. The only package that speaks D-Bus.
 //   - internal/native: everything native under the main window and all of the cgo, one
-//     file per platform (_linux, _windows, _darwin, _other). Its internal/cheap is cgo
-//     for its tests only (C heap left to trim), never linked into the app.
+//     file per platform (_linux, _windows, _darwin, _other).
 //   - internal/macos: the decisions of the macOS layer as plain Go (which page messages
 //     reach Wails, permissions, key events, menu items, notification contents), so they
 //     are tested on every system although the Objective-C only builds on a Mac.
+//   - internal/ipc: the one rule, for every platform, of which page messages reach Wails.
 //   - internal/text, internal/wailslog: the rules for showing untrusted text, and the
 //     Wails-to-slog log adapter.
 //
-// Imports run one way: window uses menus, session and internal/native; internal/native
-// uses menus for plain menu data and internal/macos for its rules; menus uses no other
-// desktop package except internal/text; session uses internal/text and, on macOS only,
-// internal/native and internal/macos for notifications.
+// Imports run one way: window uses menus, session, internal/native and internal/wailslog;
+// settingswin uses internal/native and internal/wailslog; internal/native uses menus for
+// plain menu data, internal/macos for its rules and internal/ipc for which page messages
+// reach Wails; internal/macos uses menus; menus uses no other desktop package except
+// internal/text; session uses internal/text and, on macOS only, internal/native and
+// internal/macos for notifications; internal/ipc, internal/text and internal/wailslog use
+// none. TestLayering checks this (desktopImports in layering_test.go at the repository
+// root), so a new import or package here changes that table too.
 package desktop

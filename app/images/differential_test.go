@@ -480,7 +480,7 @@ func TestEXIFVariantsOrientTheFastPathOrAreIgnored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		upright, err := Optimize(plain)
+		upright, err := Optimizer{}.Optimize(plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -537,7 +537,7 @@ func TestThousandsOfScansAreRefused(t *testing.T) {
 	if _, _, err := decodeJPEGScaled(ok, 8, heapAlloc); err != nil {
 		t.Fatalf("%d scans: %v", maxScans, err)
 	}
-	if _, err := Optimize(data); !errors.Is(err, ErrCorrupt) {
+	if _, err := (Optimizer{}).Optimize(data); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Optimize: %v, want ErrCorrupt", err)
 	}
 }

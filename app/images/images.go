@@ -83,9 +83,6 @@ type Optimizer struct {
 }
 
 // Optimize decodes, orients, scales and re-encodes one image.
-func Optimize(data []byte) (Result, error) { return Optimizer{}.Optimize(data) }
-
-// Optimize decodes, orients, scales and re-encodes one image.
 func (o Optimizer) Optimize(data []byte) (Result, error) {
 	res, _, err := o.optimize(data)
 	return res, err

@@ -138,7 +138,7 @@ func TestTargetSizeRoundsLongEdgeDownToTilesAndNeverUpscales(t *testing.T) {
 }
 
 func TestOptimizeScalesJPEGAndReturnsDataURL(t *testing.T) {
-	res, err := Optimize(encodeJPEG(t, twoTone(1000, 500)))
+	res, err := Optimizer{}.Optimize(encodeJPEG(t, twoTone(1000, 500)))
 	if err != nil {
 		t.Fatalf("Optimize: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestOptimizeScalesJPEGAndReturnsDataURL(t *testing.T) {
 }
 
 func TestOptimizeKeepsSmallImageSize(t *testing.T) {
-	res, err := Optimize(encodePNG(t, twoTone(320, 240)))
+	res, err := Optimizer{}.Optimize(encodePNG(t, twoTone(320, 240)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestOptimizeAppliesEXIFOrientation(t *testing.T) {
 		{8, 224, 448, image.Pt(112, 400), image.Pt(112, 50)}, // 90° counter-clockwise: red at the bottom
 	}
 	for _, c := range cases {
-		res, err := Optimize(withOrientation(t, src, c.orientation))
+		res, err := Optimizer{}.Optimize(withOrientation(t, src, c.orientation))
 		if err != nil {
 			t.Fatalf("orientation %d: %v", c.orientation, err)
 		}
@@ -198,7 +198,7 @@ func TestOptimizeAppliesEXIFOrientation(t *testing.T) {
 
 func TestOptimizeFlattensTransparentPNGOntoWhite(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 500, 500)) // fully transparent
-	res, err := Optimize(encodePNG(t, img))
+	res, err := Optimizer{}.Optimize(encodePNG(t, img))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestOptimizeReadsGIFFirstFrame(t *testing.T) {
 	if err := gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{frame}, Delay: []int{0}}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Optimize(buf.Bytes())
+	res, err := Optimizer{}.Optimize(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestOptimizeReadsWebP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Optimize(data)
+		res, err := Optimizer{}.Optimize(data)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -271,7 +271,7 @@ func pngHeaderClaiming(w, h uint32) []byte {
 }
 
 func TestOptimizeRejectsDecompressionBombFromHeader(t *testing.T) {
-	_, err := Optimize(pngHeaderClaiming(100000, 100000))
+	_, err := Optimizer{}.Optimize(pngHeaderClaiming(100000, 100000))
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("want ErrTooLarge for a 10-gigapixel header, got %v", err)
 	}
@@ -291,7 +291,7 @@ func TestOptimizeReportsUnsupportedFormatsByName(t *testing.T) {
 		"SVG":  []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>`),
 	}
 	for name, data := range cases {
-		_, err := Optimize(data)
+		_, err := Optimizer{}.Optimize(data)
 		if !errors.Is(err, ErrUnsupportedFormat) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: want ErrUnsupportedFormat naming %s, got %v", name, name, err)
 		}
@@ -304,7 +304,7 @@ func TestOptimizeReportsUnsupportedFormatsByName(t *testing.T) {
 func TestOptimizeReportsDamagedData(t *testing.T) {
 	full := encodeJPEG(t, twoTone(800, 600))
 	for name, data := range map[string][]byte{"empty": nil, "truncated jpeg": full[:len(full)/3]} {
-		if _, err := Optimize(data); !errors.Is(err, ErrCorrupt) {
+		if _, err := (Optimizer{}).Optimize(data); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: want ErrCorrupt, got %v", name, err)
 		}
 	}
@@ -358,7 +358,7 @@ func TestConcurrentOptimizeCallsGiveTheSameBytes(t *testing.T) {
 	}
 	want := make([][]byte, len(inputs))
 	for i, in := range inputs {
-		res, err := Optimize(in)
+		res, err := Optimizer{}.Optimize(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +369,7 @@ func TestConcurrentOptimizeCallsGiveTheSameBytes(t *testing.T) {
 		go func() {
 			for k := range 6 {
 				i := (g + k) % len(inputs)
-				res, err := Optimize(inputs[i])
+				res, err := Optimizer{}.Optimize(inputs[i])
 				if err == nil && !bytes.Equal(res.JPEG, want[i]) {
 					err = errors.New("a concurrent call gave different bytes")
 				}

@@ -198,7 +198,7 @@ func TestJPEGOnTheGeneralPathIsTurnedUpright(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := Optimize(data)
+	plain, err := Optimizer{}.Optimize(data)
 	if err != nil {
 		t.Fatal(err)
 	}

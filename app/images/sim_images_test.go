@@ -6,13 +6,33 @@ import (
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
+	"github.com/clanker-desktop/clanker/tests/simctl"
 )
 
 // The images the Messages simulator shows (the same bytes the bridge fetches from its blob
 // URLs) go through the pipeline the way a requested image does in the app.
 
+// simMedia starts a simulator and returns the bytes of its images as its page loads them.
+func simMedia(t *testing.T, names ...string) map[string][]byte {
+	t.Helper()
+	s, err := simctl.Start(sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[string][]byte{}
+	for _, n := range names {
+		b, err := s.Control().Media(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = b
+	}
+	return out
+}
+
 func TestSimulatorPhotoIsTurnedUprightAndScaledTo1344(t *testing.T) {
-	res, err := Optimize(sim.MediaBytes(sim.MediaPhoto))
+	res, err := Optimizer{}.Optimize(simMedia(t, sim.MediaPhoto)[sim.MediaPhoto])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +54,7 @@ func TestSimulatorPhotoIsTurnedUprightAndScaledTo1344(t *testing.T) {
 }
 
 func TestSimulatorPNGAndGIFAreNeverEnlarged(t *testing.T) {
+	media := simMedia(t, sim.MediaChart, sim.MediaGIF)
 	for _, c := range []struct {
 		name, format string
 		w, h         int
@@ -41,7 +62,7 @@ func TestSimulatorPNGAndGIFAreNeverEnlarged(t *testing.T) {
 		{sim.MediaChart, "png", 300, 200},
 		{sim.MediaGIF, "gif", 96, 64},
 	} {
-		res, err := Optimize(sim.MediaBytes(c.name))
+		res, err := Optimizer{}.Optimize(media[c.name])
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -122,9 +122,6 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg, provider: p, oa: oa, log: log}
 }
 
-// Provider returns the detected provider.
-func (c *Client) Provider() Provider { return c.provider }
-
 // attempt is one HTTP exchange's raw outcome.
 type attempt struct {
 	content      string

@@ -85,8 +85,8 @@ func TestRequestBodyPerProvider(t *testing.T) {
 			srv := fakeServer(t)
 			srv.Enqueue(fakellm.JSONReply("Try the lake!", "Picnic at the lake.").WithUsage(120, 15))
 			c := clientFor(t, srv, tc.endpoint, tc.search)
-			if c.Provider() != tc.wantProvider {
-				t.Fatalf("provider: want %v, got %v", tc.wantProvider, c.Provider())
+			if c.provider != tc.wantProvider {
+				t.Fatalf("provider: want %v, got %v", tc.wantProvider, c.provider)
 			}
 			res, err := c.Complete(context.Background(), sampleRequest())
 			if err != nil {

@@ -263,7 +263,7 @@ func TestTheLayoutKeepsItsPrefixAndTakesTheMemoryOnlyWhenItMust(t *testing.T) {
 	}
 	repeats := func(before, after Prompt) bool {
 		stable := Prompt{Parts: before.Parts[:before.Stable]}
-		return CommonPrefixBytes(stable, after) == stable.Bytes()
+		return commonPrefixBytes(stable, after) == stable.bytes()
 	}
 	add(12)
 	p1 := ask(`{"response": null, "summary": "second summary"}`)
@@ -283,7 +283,7 @@ func TestTheLayoutKeepsItsPrefixAndTakesTheMemoryOnlyWhenItMust(t *testing.T) {
 	if !strings.Contains(p4.Parts[1].Text, "the user's own summary") || !strings.Contains(p4.Parts[1].Text, "Speak like a pirate.") {
 		t.Fatalf("memory someone else changed must be taken again, got %q", p4.Parts[1].Text)
 	}
-	if CommonPrefixBytes(p3, p4) < len(p3.canonical(1)) || len(p4.Parts) != len(p3.Parts) {
+	if commonPrefixBytes(p3, p4) < len(p3.canonical(1)) || len(p4.Parts) != len(p3.Parts) {
 		t.Fatal("taking the memory again keeps the rules and the window")
 	}
 }

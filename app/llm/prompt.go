@@ -77,41 +77,6 @@ type Prompt struct {
 	Stable int
 }
 
-// Bytes is the size of the prompt's text in its canonical form.
-func (p Prompt) Bytes() int { return len(p.canonical(len(p.Parts))) }
-
-// StablePrefixBytes is the size of the long-lived prefix.
-func (p Prompt) StablePrefixBytes() int { return len(p.canonical(p.Stable)) }
-
-// CommonPrefixBytes reports how many leading bytes two prompts share in
-// canonical form: the part of b a provider's prompt cache can reuse after a.
-func CommonPrefixBytes(a, b Prompt) int {
-	x, y := a.canonical(len(a.Parts)), b.canonical(len(b.Parts))
-	n := min(len(x), len(y))
-	for i := range n {
-		if x[i] != y[i] {
-			return i
-		}
-	}
-	return n
-}
-
-func (p Prompt) canonical(n int) string {
-	var b strings.Builder
-	for _, part := range p.Parts[:n] {
-		b.WriteString(string(part.Role))
-		b.WriteByte('\n')
-		b.WriteString(part.Text)
-		if part.ImageURL != "" {
-			b.WriteString("\n<image ")
-			b.WriteString(part.ImageURL)
-			b.WriteString(">")
-		}
-		b.WriteString("\n\n")
-	}
-	return b.String()
-}
-
 // systemRules is identical for every conversation and every request, so it
 // is always the cached head of the prompt. Nothing per-conversation may be
 // interpolated into it.

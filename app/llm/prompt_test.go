@@ -72,15 +72,15 @@ func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	// A new message arrives: everything before stays where it was and the message follows.
 	conv.History = append(conv.History, engine.Message{Sender: "Ann", Text: "Clanker, thoughts?"})
 	after := BuildPrompt(conv)
-	if CommonPrefixBytes(before, after) != before.Bytes() || after.Stable != len(after.Parts) {
-		t.Fatalf("the next request must repeat the whole previous one: shared %d of %d bytes", CommonPrefixBytes(before, after), before.Bytes())
+	if commonPrefixBytes(before, after) != before.bytes() || after.Stable != len(after.Parts) {
+		t.Fatalf("the next request must repeat the whole previous one: shared %d of %d bytes", commonPrefixBytes(before, after), before.bytes())
 	}
 	// A notice that the messages are about to leave the view goes before the newest message and
 	// is not part of what the next request repeats.
 	noticed := conv
 	noticed.Notice = true
 	np := BuildPrompt(noticed)
-	if np.Parts[len(np.Parts)-2].Text != leavingNotice || np.Stable != len(np.Parts)-2 || CommonPrefixBytes(before, np) != before.Bytes() {
+	if np.Parts[len(np.Parts)-2].Text != leavingNotice || np.Stable != len(np.Parts)-2 || commonPrefixBytes(before, np) != before.bytes() {
 		t.Fatalf("the notice must stand before the newest message, after everything the previous request held")
 	}
 	// A compaction with the same memory still shares the rules and the memory up to the count.
@@ -88,20 +88,20 @@ func TestStablePrefixIsByteIdenticalAcrossConsecutiveRequests(t *testing.T) {
 	compacted.History, compacted.Older = conv.History[20:], 32
 	cp := BuildPrompt(compacted)
 	counter := "[12 older messages are not shown; the summary covers them]"
-	if got, want := CommonPrefixBytes(after, cp), len(after.canonical(1))+len("user\n")+len(mem)-len(counter); got < want {
+	if got, want := commonPrefixBytes(after, cp), len(after.canonical(1))+len("user\n")+len(mem)-len(counter); got < want {
 		t.Fatalf("a new layout with the same memory must share the rules and the memory before the count (%d bytes), shared %d", want, got)
 	}
 	// An activation or news instruction goes at the end, after the prefix.
 	act := conv
 	act.Kind = engine.RequestActivation
 	actP := BuildPrompt(act)
-	if CommonPrefixBytes(after, actP) < after.Bytes()-2 {
-		t.Fatalf("the activation prompt must extend the normal prompt, shared %d of %d bytes", CommonPrefixBytes(after, actP), after.Bytes())
+	if commonPrefixBytes(after, actP) < after.bytes()-2 {
+		t.Fatalf("the activation prompt must extend the normal prompt, shared %d of %d bytes", commonPrefixBytes(after, actP), after.bytes())
 	}
 	// The rules do not depend on the conversation: two conversations share them.
 	other := BuildPrompt(Request{LLMRequest: engine.LLMRequest{UserName: "Eve"}})
-	if CommonPrefixBytes(after, other) < len(systemRules) {
-		t.Fatalf("different conversations must share the rules (%d bytes), shared %d", len(systemRules), CommonPrefixBytes(after, other))
+	if commonPrefixBytes(after, other) < len(systemRules) {
+		t.Fatalf("different conversations must share the rules (%d bytes), shared %d", len(systemRules), commonPrefixBytes(after, other))
 	}
 }
 
@@ -132,7 +132,7 @@ func TestProfilesAreSerialisedDeterministically(t *testing.T) {
 	conv := conversationOf(3)
 	a := BuildPrompt(conv)
 	for range 20 {
-		if b := BuildPrompt(conv); CommonPrefixBytes(a, b) != a.Bytes() {
+		if b := BuildPrompt(conv); commonPrefixBytes(a, b) != a.bytes() {
 			t.Fatal("the same conversation produced different prompt bytes")
 		}
 	}

@@ -15,15 +15,15 @@ var cellSplit = regexp.MustCompile(`\s\|\s`)
 
 var docHeading = regexp.MustCompile("^### (event|command|type) `([a-zA-Z_]+)`$")
 
-// readProtocolDoc parses inject/PROTOCOL.md into its tables, keyed like DocTables.
-func readProtocolDoc(t *testing.T) map[string][]DocField {
+// readProtocolDoc parses inject/PROTOCOL.md into its tables, keyed like docTables.
+func readProtocolDoc(t *testing.T) map[string][]docField {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "inject", "PROTOCOL.md"))
 	if err != nil {
 		t.Fatalf("open PROTOCOL.md: %v", err)
 	}
 	defer f.Close()
-	tables := map[string][]DocField{}
+	tables := map[string][]docField{}
 	key := ""
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -33,7 +33,7 @@ func readProtocolDoc(t *testing.T) map[string][]DocField {
 			if _, dup := tables[key]; dup {
 				t.Errorf("PROTOCOL.md documents %s twice", key)
 			}
-			tables[key] = []DocField{}
+			tables[key] = []docField{}
 			continue
 		}
 		if strings.HasPrefix(line, "## ") {
@@ -48,7 +48,7 @@ func readProtocolDoc(t *testing.T) map[string][]DocField {
 			t.Errorf("PROTOCOL.md %s: row %q has %d cells, want Field | Type | Limit", key, line, len(cells))
 			continue
 		}
-		tables[key] = append(tables[key], DocField{
+		tables[key] = append(tables[key], docField{
 			Name: strings.TrimSpace(cells[0]), Type: strings.TrimSpace(cells[1]), Limit: strings.TrimSpace(cells[2]),
 		})
 	}
@@ -60,7 +60,7 @@ func readProtocolDoc(t *testing.T) map[string][]DocField {
 
 func TestProtocolDocMatchesGoTypes(t *testing.T) {
 	doc := readProtocolDoc(t)
-	code := DocTables()
+	code := docTables()
 	var keys []string
 	for k := range code {
 		keys = append(keys, k)
@@ -72,11 +72,11 @@ func TestProtocolDocMatchesGoTypes(t *testing.T) {
 			t.Errorf("%s exists in app/page but PROTOCOL.md has no \"### %s\" section", k, strings.Replace(k, " ", " `", 1)+"`")
 			continue
 		}
-		want := map[string]DocField{}
+		want := map[string]docField{}
 		for _, f := range code[k] {
 			want[f.Name] = f
 		}
-		got := map[string]DocField{}
+		got := map[string]docField{}
 		for _, f := range d {
 			got[f.Name] = f
 			w, ok := want[f.Name]

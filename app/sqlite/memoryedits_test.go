@@ -142,7 +142,7 @@ func TestOpenReadOnlyRefusesWritesAndSaysWhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	ro, err := OpenReadOnly(dir)
+	ro, err := openReadOnlyAt(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,8 +157,8 @@ func TestOpenReadOnlyRefusesWritesAndSaysWhere(t *testing.T) {
 	if c, _, _ := ro.Conversation(context.Background(), "c1"); c.Memory.Summary != "kept" {
 		t.Fatalf("read back %q", c.Memory.Summary)
 	}
-	if _, err := OpenReadOnly(t.TempDir()); err == nil {
-		t.Fatal("OpenReadOnly on a folder without a database must fail, not create one")
+	if _, err := openReadOnlyAt(t.TempDir()); err == nil {
+		t.Fatal("openReadOnlyAt on a folder without a database must fail, not create one")
 	}
 }
 

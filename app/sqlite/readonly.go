@@ -144,19 +144,6 @@ func OpenNoRepair(dir string) (*Store, error) {
 	return s, s.openReadOnly()
 }
 
-// OpenReadOnly opens the existing database in dir for reading only, as OpenNoRepair does
-// when the user cannot write it: every write fails, and the store's CheckCanWrite says so.
-func OpenReadOnly(dir string) (*Store, error) {
-	s := &Store{path: filepath.Join(dir, FileName), Now: time.Now, Log: slog.Default()}
-	if _, err := os.Stat(s.path); err != nil {
-		return nil, fmt.Errorf("open database read-only: %w", err)
-	}
-	if err := s.openReadOnly(); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
 func (s *Store) openReadOnly() error {
 	db, err := sql.Open("sqlite", readOnlyDSN(s.path, true))
 	if err != nil {

@@ -1,24 +1,17 @@
-// The settings page. It talks to the Go SettingsService: through Wails' binding in the
-// settings window, or through a JSON shim at /api/ when served over loopback for tests.
-// Every value shown comes from Go; the API key goes in and never comes back.
+// The settings page. It talks to the Go SettingsService through Wails' binding in the
+// settings window (the browser tests stand in a binding of their own that calls the same
+// service over loopback). Every value shown comes from Go; the API key goes in and never
+// comes back.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 
 function api(method, arg) {
   const bound = window.go && window.go.settingswin && window.go.settingswin.SettingsService;
-  if (bound) {
-    return arg === undefined ? bound[method]() : bound[method](arg);
+  if (!bound) {
+    return Promise.reject(new Error('the settings service is not connected: open this page from Clanker\'s Settings'));
   }
-  return fetch('/api/' + method, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(arg === undefined ? null : arg),
-  }).then(async (r) => {
-    const body = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((body && body.error) || r.statusText);
-    return body;
-  });
+  return arg === undefined ? bound[method]() : bound[method](arg);
 }
 
 let view = null;

@@ -234,10 +234,6 @@
       }
     } catch (e) {
     }
-    if (typeof window.__clankerTestHost === "function") {
-      const fn = window.__clankerTestHost;
-      return { name: "test", send: (s) => fn(s) };
-    }
     return null;
   }
   function createTransport() {

@@ -1,7 +1,8 @@
 // The host transport: how events leave the page. The channel is chosen once, at
 // injection time, and the functions are captured then, so a page script that later
-// replaces window.webkit, window.chrome.webview or the test hook cannot intercept or
-// forge the bridge's traffic through our references.
+// replaces window.webkit or window.chrome.webview cannot intercept or forge the bridge's
+// traffic through our references. There is no other channel: tests stand in one of these
+// two before the bridge runs (tests/browser's WailsHost).
 
 import { SCHEMA } from '../gen/schema.gen.js';
 import { utf8Bytes } from './util.js';
@@ -29,10 +30,6 @@ function capture() {
       return { name: 'webview2', send: (s) => post('EE' + JSON.stringify({ name: EVENT_NAME, data: [s] })) };
     }
   } catch (e) { /* fall through */ }
-  if (typeof window.__clankerTestHost === 'function') {
-    const fn = window.__clankerTestHost;
-    return { name: 'test', send: (s) => fn(s) };
-  }
   return null;
 }
 

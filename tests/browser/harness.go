@@ -243,3 +243,29 @@ func FindPart(ctx context.Context, part string) (*cdp.Node, error) {
 	}
 	return walk(root), nil
 }
+
+// WailsHost returns a script for page.AddScriptToEvaluateOnNewDocument, to run before the
+// bridge: it stands in the message handler Wails gives the page on Linux and macOS
+// (window.webkit.messageHandlers.external), the channel the bridge posts its events on in
+// the app, so tests see the bridge's traffic the way the app does. Each message is taken
+// out of Wails' envelope ('EE' + JSON of {name: "clanker:event", data: [event]}) and its
+// event text handed to deliver, a JavaScript expression evaluated once, when the script
+// runs (so a page script cannot swap it later), to a function of one string. A message
+// that is not such an envelope is handed on whole.
+func WailsHost(deliver string) string {
+	return `(function(){
+  var deliver = (` + deliver + `);
+  var parse = JSON.parse;
+  function post(m) {
+    var s = String(m);
+    if (s.slice(0, 2) === 'EE') {
+      try {
+        var w = parse(s.slice(2));
+        if (w && w.name === 'clanker:event' && w.data && w.data.length === 1) { deliver(String(w.data[0])); return; }
+      } catch (e) { /* not an envelope */ }
+    }
+    deliver(s);
+  }
+  window.webkit = { messageHandlers: { external: { postMessage: post } } };
+})();`
+}

@@ -64,7 +64,7 @@ func TestOptimizeKeepsSceneSharp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := images.Optimize(src)
+	res, err := images.Optimizer{}.Optimize(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,8 +28,12 @@ func Start(opts sim.Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim.MediaBytes(sim.MediaPhoto)
-	return &Server{s}, nil
+	srv := &Server{s}
+	if _, err := srv.Control().Media(sim.MediaPhoto); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return srv, nil
 }
 
 // Control returns a typed client of this simulator's control API.
@@ -289,6 +293,26 @@ func (c *Control) Rejected() ([]sim.Send, error) {
 	var out []sim.Send
 	err := c.do("GET", "/__sim/rejected", nil, &out)
 	return out, err
+}
+
+// Media returns the bytes of one of the simulator's images (sim.MediaPhoto, MediaChart,
+// MediaGIF) as the page loads them, from GET /__sim/media/{name}. The first call draws them,
+// which takes tens of seconds for the 12-megapixel photo under the race detector on a loaded
+// machine: the wait is not the control API's 10 s.
+func (c *Control) Media(name string) ([]byte, error) {
+	resp, err := (&http.Client{Timeout: 5 * time.Minute}).Get(c.base + "/__sim/media/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("sim media %s: %w", name, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("sim media %s: %w", name, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("sim media %s: %s: %s", name, resp.Status, strings.TrimSpace(string(b)))
+	}
+	return b, nil
 }
 
 // Reset restores the start state (clock, ids, demo content, logs, variants) and re-renders pages.

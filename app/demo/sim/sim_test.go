@@ -220,14 +220,14 @@ func TestMediaAreRealImagesAndThePhotoCarriesEXIFOrientation6(t *testing.T) {
 		if cfg.Width != dim[0] || cfg.Height != dim[1] {
 			t.Errorf("%s (%s) is %dx%d, want %dx%d", name, format, cfg.Width, cfg.Height, dim[0], dim[1])
 		}
-		if !bytes.Equal(b, MediaBytes(name)) {
-			t.Errorf("%s served bytes differ from MediaBytes", name)
+		if !bytes.Equal(b, mediaBytes(name)) {
+			t.Errorf("%s served bytes differ from mediaBytes", name)
 		}
 	}
-	if o := EXIFOrientation(MediaBytes(MediaPhoto)); o != PhotoOrientation {
+	if o := EXIFOrientation(mediaBytes(MediaPhoto)); o != PhotoOrientation {
 		t.Errorf("photo EXIF orientation = %d, want %d", o, PhotoOrientation)
 	}
-	if _, _, err := image.Decode(bytes.NewReader(MediaBytes(MediaPhoto))); err != nil {
+	if _, _, err := image.Decode(bytes.NewReader(mediaBytes(MediaPhoto))); err != nil {
 		t.Errorf("photo with the inserted APP1 segment does not decode: %v", err)
 	}
 }

@@ -6,7 +6,4 @@
 // answer being computed cannot write over the user's edit. Model prices are edited as a
 // typed list (engine.PriceEntry) that engine.PricesFromEntries reads; Settings.Validate
 // then checks them with the same limits and sentences as `clanker config` gets.
-//
-// SettingsHandler serves the same page and service over loopback HTTP, for the
-// browser tests.
 package settingswin

@@ -17,4 +17,12 @@
 // workflow; the macOS layer (WKWebView, Objective-C) is written against Apple's
 // documented API, its decisions are tested everywhere (app/desktop/internal/macos), and
 // it is built and smoke-tested only on a Mac runner.
+//
+// The Shell's methods are filed by concern: shell.go (the type, New, Run, Wails' start-up
+// and shutdown), page.go (events from the page, scripts into it, native input), reload.go
+// (failed loads, reloads after a crash or a wake), showhide.go (show, hide, close, quit,
+// attention), geometry.go, popups.go, menus.go (tray, app menu, right-click items, the
+// status they show), zoom.go, editing.go (edit commands, spell checking), dialogs.go,
+// memory.go (idle memory release, the web-process extension) and restart.go (after
+// WebView2's browser process ends).
 package window

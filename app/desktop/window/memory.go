@@ -75,3 +75,18 @@ func findWebExtension(exe string) string {
 	}
 	return ""
 }
+
+// webExtensionDir is the folder of the web-process extension found for the running binary.
+func (s *Shell) webExtensionDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if dir := findWebExtension(exe); dir != "" {
+		return dir
+	}
+	if native.WebExtensionFile != "" {
+		s.log.Info("no web-process extension beside the binary: the page's process keeps the memory it freed until WebKit trims it", "looked_in", webExtensionDirs)
+	}
+	return ""
+}

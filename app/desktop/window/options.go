@@ -3,12 +3,13 @@ package window
 import (
 	"errors"
 	"fmt"
-	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"log/slog"
 	"net"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 )
 
 // DefaultEventName is the Wails event the bridge emits page events under.

@@ -231,7 +231,12 @@ func TestTransportIsCapturedAtInjection(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
 	m := h.mark()
-	eval(t, h.ctx, `window.__stolen = []; window.__clankerTestHost = function(s){ window.__stolen.push(s); }; fx.append({id:'a7', label: fx.L('Jane Doe','private'), text:'private'}), 1`, nil)
+	eval(t, h.ctx, `window.__stolen = [];
+		var steal = function(s){ window.__stolen.push(s); };
+		window.webkit.messageHandlers.external.postMessage = steal;
+		window.webkit = {messageHandlers: {external: {postMessage: steal}}};
+		window.chrome = {webview: {postMessage: steal}};
+		fx.append({id:'a7', label: fx.L('Jane Doe','private'), text:'private'}), 1`, nil)
 	h.waitFor(m, "a7 through the original host", 5*time.Second, func(e protocol.Event) bool { n, ok := e.(protocol.NewMessage); return ok && n.Message.ID == "a7" })
 	var stolen int
 	eval(t, h.ctx, `window.__stolen.length`, &stolen)

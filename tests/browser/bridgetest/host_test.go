@@ -1,7 +1,8 @@
 // Package bridgetest proves the Clanker bridge (inject/) in headless Chromium: every event
-// it reports goes through window.__clankerTestHost into Go, where page.DecodeEvent checks it
-// against the protocol (a test fails if the bridge ever sends something Go would refuse),
-// and every command goes in through page.EncodeCommand, as the desktop shell will send it.
+// it reports goes through a stand-in of Wails' message handler (browser.WailsHost) into
+// Go, where page.DecodeEvent checks it against the protocol (a test fails if the bridge
+// ever sends something Go would refuse), and every command goes in through
+// page.EncodeCommand, as the desktop shell will send it.
 package bridgetest
 
 import (
@@ -24,17 +25,16 @@ import (
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
-// hostScript is the test page's host function. It forwards each event to the CDP binding
-// (so events reach Go and survive reloads) and notes when message events were posted, for
-// the latency benchmark.
-const hostScript = `(function(){
-  var bind = window.__clankerBinding;
+// hostScript stands in Wails' message handler (browser.WailsHost) on the test page. It
+// forwards each event to the CDP binding (so events reach Go and survive reloads) and notes
+// when message events were posted, for the latency benchmark.
+var hostScript = browser.WailsHost(`(function(bind){
   window.__msgPostedAt = [];
-  window.__clankerTestHost = function(s){
+  return function(s){
     if (s.indexOf('"type":"message"') > 0) window.__msgPostedAt.push(performance.now());
     bind(s);
   };
-})();`
+})(window.__clankerBinding)`)
 
 // host is one tab wired to the bridge: decoded events in arrival order.
 type host struct {

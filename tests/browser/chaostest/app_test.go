@@ -34,12 +34,9 @@ import (
 // the same text travels over the Wails IPC channel; only the transport differs.
 const bindingName = "__clankerBinding"
 
-// hostScript gives the bridge its test transport (window.__clankerTestHost) on every new
-// document, forwarding each event text to the CDP binding.
-const hostScript = `(function(){
-  var bind = window.` + bindingName + `;
-  window.__clankerTestHost = function(s){ bind(s); };
-})();`
+// hostScript stands in Wails' message handler (browser.WailsHost) on every new document,
+// forwarding each event text to the CDP binding.
+var hostScript = browser.WailsHost(`window.` + bindingName)
 
 // testKey is the fake model server's API key; nothing here reaches a real provider.
 const testKey = "sk-bchaos-0123456789abcdef"

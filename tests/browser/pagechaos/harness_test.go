@@ -25,12 +25,12 @@ import (
 // bindingName carries the bridge's events, each stamped with the page's clock, to Go.
 const bindingName = "__pagechaosBinding"
 
-// hostScript is the bridge's test transport: every event text goes to the binding with the
-// time the bridge emitted it, on the clock the simulator stamps its ground truth with.
-const hostScript = `(function(){
-  var bind = window.` + bindingName + `;
-  window.__clankerTestHost = function(s){ bind(JSON.stringify([performance.timeOrigin + performance.now(), s])); };
-})();`
+// hostScript stands in Wails' message handler (browser.WailsHost): every event text goes to
+// the binding with the time the bridge emitted it, on the clock the simulator stamps its
+// ground truth with.
+var hostScript = browser.WailsHost(`(function(bind){
+  return function(s){ bind(JSON.stringify([performance.timeOrigin + performance.now(), s])); };
+})(window.` + bindingName + `)`)
 
 // liveBound is how long after a message the page drew at the live end of the open
 // conversation the bridge may take to report it. Generous: labels may come 5 s late, the

@@ -3,8 +3,6 @@ package settingstest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -279,48 +277,6 @@ func TestModelOverrideControlStoresAValidatedModel(t *testing.T) {
 		c, _, _ := store.Conversation(context.Background(), hostile)
 		return c.ModelOverride == "", fmt.Sprintf("it is %q", c.ModelOverride)
 	})
-}
-
-// A database the user cannot write: the page says so on opening, and Save, Save memory and
-// Save model each answer with where the database is and what to do, never SQLite's message.
-func TestReadOnlyStoreGetsAClearSentence(t *testing.T) {
-	dir := t.TempDir()
-	rw, err := sqlite.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rw.SaveMemory(context.Background(), "c-1", engine.Memory{Summary: "kept"}); err != nil {
-		t.Fatal(err)
-	}
-	rw.Close()
-	store, err := sqlite.OpenReadOnly(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, sqlite.FileName)
-	f := setupWith(t, store)
-	f.waitText(t, "#readOnly", "cannot write its database at "+path)
-	f.run(t, setValue("#userName", "Dana"), chromedp.Click("#save", chromedp.ByQuery))
-	got := f.waitText(t, "#saveResult", "Not saved: Clanker cannot write its database at "+path)
-	for _, bad := range []string{"readonly database", "attempt to write", "SQLITE"} {
-		if strings.Contains(got, bad) {
-			t.Fatalf("the save result quotes SQLite: %q", got)
-		}
-	}
-	if !strings.Contains(got, "writable") || !strings.Contains(got, "Nothing was changed") {
-		t.Fatalf("the save result must say what to do and that nothing changed: %q", got)
-	}
-	openMemory(t, f)
-	f.run(t, setValue("#summary", "new"), chromedp.Click("#saveMemory", chromedp.ByQuery))
-	f.waitText(t, "#memoryResult", "cannot write its database at "+path)
-	f.run(t, setValue("#modelOverride", "x"), chromedp.Click("#saveModel", chromedp.ByQuery))
-	f.waitText(t, "#modelResult", "cannot write its database at "+path)
-	if _, err := os.Stat(path + "-wal"); err == nil {
-		t.Error("the read-only store left a -wal file beside the database")
-	}
-	if c, _, _ := store.Conversation(context.Background(), "c-1"); c.Memory.Summary != "kept" {
-		t.Fatalf("the stored memory changed to %q", c.Memory.Summary)
-	}
 }
 
 // The Usage and Memory views show each conversation by the name Messages shows for it

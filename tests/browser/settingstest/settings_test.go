@@ -1,6 +1,6 @@
 // Package settingstest tests the settings window's page in headless Chromium against the
-// real SettingsService (served through its JSON shim on loopback), a real SQLite store
-// and the fake LLM server.
+// real SettingsService (served through a JSON shim on loopback, which a stand-in for the
+// Wails binding calls), a real SQLite store and the fake LLM server.
 package settingstest
 
 import (
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
@@ -55,22 +56,41 @@ func setupWith(t *testing.T, store *sqlite.Store, opts ...func(*settingswin.Sett
 	for _, o := range opts {
 		o(svc)
 	}
-	if !store.ReadOnly() {
-		standInApp(t, store)
-	}
-	assets, _ := fs.Sub(settingsui.FS, ".")
+	standInApp(t, store)
+	f := openPage(t, serveSettings(t, svc))
+	f.store, f.llm, f.llmURL = store, llm, llmURL
+	return f
+}
+
+// serveSettings serves the settings page and svc on loopback until the test ends, and
+// returns the page's address.
+func serveSettings(t *testing.T, svc *settingswin.SettingsService) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: settingswin.SettingsHandler(svc, assets)}
+	srv := &http.Server{Handler: settingsHandler(svc, settingsAssets())}
 	go srv.Serve(ln) //nolint:errcheck // ends at Close
 	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
 
+// settingsAssets are the settings page's files.
+func settingsAssets() fs.FS {
+	assets, _ := fs.Sub(settingsui.FS, ".")
+	return assets
+}
+
+// openPage opens the settings page at url in a new browser, with the stand-in binding.
+func openPage(t *testing.T, url string) *fixture {
+	t.Helper()
 	b := browser.New(t)
-	tab := b.NewTab(t)
-	f := &fixture{store: store, url: "http://" + ln.Addr().String() + "/", llm: llm, llmURL: llmURL, tab: tab}
-	f.run(t, chromedp.Navigate(f.url), chromedp.WaitVisible(`body[data-ready="true"]`))
+	f := &fixture{url: url, tab: b.NewTab(t)}
+	f.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(serviceStandIn).Do(ctx)
+		return err
+	}), chromedp.Navigate(f.url), chromedp.WaitVisible(`body[data-ready="true"]`))
 	return f
 }
 

@@ -4,13 +4,13 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/clanker-desktop/clanker/app/desktop/internal/native/internal/cheap"
+	"github.com/clanker-desktop/clanker/tests/cmalloc"
 )
 
 // Memory freed in the middle of the C heap stays with the process until it is trimmed:
 // TrimCHeap must hand it back on Linux and report nothing elsewhere.
 func TestTrimCHeapReturnsFreedMemory(t *testing.T) {
-	release := cheap.FreedInTheMiddle(64 << 20)
+	release := cmalloc.FreedInTheMiddle(64 << 20)
 	defer release()
 	got := TrimCHeap()
 	if runtime.GOOS == "linux" && !got {

@@ -1,16 +1,37 @@
-package settingswin
+package settingstest
 
 import (
 	"encoding/json"
 	"io"
 	"io/fs"
 	"net/http"
+
+	"github.com/clanker-desktop/clanker/app/desktop/settingswin"
 )
 
-// SettingsHandler serves the settings page from assets plus a JSON shim of svc at
-// POST /api/<Method>, the same calls the Wails binding makes. It exists so the page can
-// be tested in headless Chromium against the real service; serve it on loopback only.
-func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
+// serviceStandIn is the page's binding in these tests, installed before the page's own
+// script runs: window.go.settingswin.SettingsService as Wails binds it in the settings
+// window, each method a promise of what POST /api/<Method> (settingsHandler) answers.
+const serviceStandIn = `(function(){
+  function call(method, arg) {
+    return fetch('/api/' + method, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(arg === undefined ? null : arg),
+    }).then(async function(r) {
+      const body = await r.json().catch(function(){ return null; });
+      if (!r.ok) throw new Error((body && body.error) || r.statusText);
+      return body;
+    });
+  }
+  const svc = new Proxy({}, { get: function(_, method) { return function(arg) { return call(method, arg); }; } });
+  window.go = { settingswin: { SettingsService: svc } };
+})();`
+
+// settingsHandler serves the settings page from assets plus a JSON shim of svc at
+// POST /api/<Method>, the same calls the Wails binding makes, so the page is tested in
+// headless Chromium against the real service. It is served on loopback only.
+func settingsHandler(svc *settingswin.SettingsService, assets fs.FS) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(assets))
 	reply := func(w http.ResponseWriter, v any, err error) {
@@ -36,20 +57,20 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 		reply(w, v, err)
 	})
 	mux.HandleFunc("POST /api/Validate", func(w http.ResponseWriter, r *http.Request) {
-		var req SaveRequest
+		var req settingswin.SaveRequest
 		if decode(w, r, &req) {
 			reply(w, svc.Validate(req), nil)
 		}
 	})
 	mux.HandleFunc("POST /api/Save", func(w http.ResponseWriter, r *http.Request) {
-		var req SaveRequest
+		var req settingswin.SaveRequest
 		if decode(w, r, &req) {
 			v, err := svc.Save(req)
 			reply(w, v, err)
 		}
 	})
 	mux.HandleFunc("POST /api/TestConnection", func(w http.ResponseWriter, r *http.Request) {
-		var req TestRequest
+		var req settingswin.TestRequest
 		if decode(w, r, &req) {
 			v, err := svc.TestConnection(req)
 			reply(w, v, err)
@@ -62,21 +83,21 @@ func SettingsHandler(svc *SettingsService, assets fs.FS) http.Handler {
 		}
 	})
 	mux.HandleFunc("POST /api/SaveMemory", func(w http.ResponseWriter, r *http.Request) {
-		var req MemoryRequest
+		var req settingswin.MemoryRequest
 		if decode(w, r, &req) {
 			v, err := svc.SaveMemory(req)
 			reply(w, v, err)
 		}
 	})
 	mux.HandleFunc("POST /api/ClearMemory", func(w http.ResponseWriter, r *http.Request) {
-		var req ConversationRequest
+		var req settingswin.ConversationRequest
 		if decode(w, r, &req) {
 			v, err := svc.ClearMemory(req)
 			reply(w, v, err)
 		}
 	})
 	mux.HandleFunc("POST /api/SetModelOverride", func(w http.ResponseWriter, r *http.Request) {
-		var req ModelOverrideRequest
+		var req settingswin.ModelOverrideRequest
 		if decode(w, r, &req) {
 			v, err := svc.SetModelOverride(req)
 			reply(w, v, err)

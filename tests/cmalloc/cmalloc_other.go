@@ -1,6 +1,6 @@
 //go:build !linux || android
 
-package cheap
+package cmalloc
 
 // FreedInTheMiddle does nothing on systems whose allocator returns freed memory itself.
 func FreedInTheMiddle(int) (release func()) { return func() {} }

@@ -1,6 +1,6 @@
 //go:build linux && !android
 
-package cheap
+package cmalloc
 
 /*
 #include <stdlib.h>

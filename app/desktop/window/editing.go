@@ -3,13 +3,34 @@ package window
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 )
 
-// This file holds what the window does for the desktop around the page: asking for the
-// user's attention, and the page's spell checking.
+// Editing in the page: the menus' edit commands and spell checking.
+
+func (s *Shell) editCommand(cmd menus.EditCommand) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if mp, ok := s.plat.(native.MenuView); ok {
+		return mp.EditCommand(ctx, cmd)
+	}
+	// NOT TESTED (Windows): the page's own editing commands; the web view also handles
+	// the usual shortcuts itself.
+	return s.ExecJS(fmt.Sprintf("document.execCommand(%q)", execCommandName(cmd)))
+}
+
+func execCommandName(cmd menus.EditCommand) string {
+	switch cmd {
+	case menus.EditSelectAll:
+		return "selectAll"
+	default:
+		return string(cmd)
+	}
+}
 
 // Spelling is the page's spell-checking setting: on or off, and the languages to check
 // (dictionary names; none means the system's language).
@@ -21,18 +42,6 @@ type Spelling struct {
 // ErrNoSpelling is returned where the platform cannot set spell checking while the app
 // runs (WebView2 and WKWebView: untested, not implemented).
 var ErrNoSpelling = errors.New("spell checking cannot be set on this platform yet")
-
-// SetUrgent sets or clears the window's call for attention (its urgency hint on Linux).
-// Where the platform has none it does nothing.
-func (s *Shell) SetUrgent(on bool) error {
-	av, ok := s.plat.(native.AttentionView)
-	if !ok {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return av.SetUrgent(ctx, on)
-}
 
 // SetSpelling applies sp to the page at once (the next word typed is checked by it).
 func (s *Shell) SetSpelling(sp Spelling) error {

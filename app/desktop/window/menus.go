@@ -2,9 +2,8 @@ package window
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	goruntime "runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -14,25 +13,47 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// zoomSteps are the zoom levels Zoom In and Zoom Out step through, as browsers do.
-var zoomSteps = []float64{0.5, 0.67, 0.75, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3}
+// The menus on screen: the tray, the app menu and the page's right-click items,
+// driven by menus.Controller, and the status they show.
 
-// nextZoom is the next step above (dir > 0) or below cur, staying within the steps.
-func nextZoom(cur float64, dir int) float64 {
-	if dir > 0 {
-		for _, z := range zoomSteps {
-			if z > cur+0.001 {
-				return z
-			}
-		}
-		return zoomSteps[len(zoomSteps)-1]
+// initMenus prepares the tray when the options ask for the Clanker menu, filling in the
+// native confirmation and text dialogs the caller did not supply.
+func (s *Shell) initMenus() error {
+	m := s.opts.Menus
+	if m == nil {
+		return nil
 	}
-	for i := len(zoomSteps) - 1; i >= 0; i-- {
-		if zoomSteps[i] < cur-0.001 {
-			return zoomSteps[i]
-		}
+	if m.Controller == nil {
+		return errors.New("desktop: Options.Menus needs a Controller")
 	}
-	return zoomSteps[0]
+	if m.Confirm == nil {
+		m.Confirm = s.confirmDialog
+	}
+	if m.ShowText == nil {
+		m.ShowText = s.textDialog
+	}
+	if !m.NoTray {
+		s.tray = NewTray(*m, s.log)
+	}
+	s.initAppMenu(*m)
+	return nil
+}
+
+// startMenus starts the tray. Where the platform says native work must run on the GUI
+// thread (macOS: AppKit makes status items only there), it runs there.
+func (s *Shell) startMenus() {
+	if s.tray == nil {
+		return
+	}
+	if m, ok := s.plat.(native.MainThread); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := m.RunOnMainThread(ctx, s.tray.Start); err != nil {
+			s.log.Warn("the tray icon was not started", "err", err)
+		}
+		return
+	}
+	s.tray.Start()
 }
 
 // shellMenus is the Shell's part of the app menu and the right-click menu.
@@ -172,78 +193,6 @@ func (s *Shell) ActivateContextMenuItem(ctx context.Context, name, target string
 		return ErrUnsupported
 	}
 	return cp.ActivateContextAction(ctx, name, target)
-}
-
-// Zoom is the main view's zoom level (1 is actual size), as the web view reports it.
-func (s *Shell) Zoom(ctx context.Context) (float64, error) {
-	if mp, ok := s.plat.(native.MenuView); ok {
-		return mp.ZoomLevel(ctx)
-	}
-	s.menuState.mu.Lock()
-	defer s.menuState.mu.Unlock()
-	return s.menuState.zoom, nil
-}
-
-// SetZoom sets the main view's zoom level, limited to the zoom steps' range.
-func (s *Shell) SetZoom(level float64) error {
-	level = max(zoomSteps[0], min(level, zoomSteps[len(zoomSteps)-1]))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if mp, ok := s.plat.(native.MenuView); ok {
-		if err := mp.SetZoom(ctx, level); err != nil {
-			return err
-		}
-	} else {
-		// NOT TESTED (Windows, macOS): page zoom through CSS, lost on the next load.
-		if err := s.ExecJS("document.body&&(document.body.style.zoom=" + strconv.FormatFloat(level, 'f', 2, 64) + ")"); err != nil {
-			return err
-		}
-	}
-	s.menuState.mu.Lock()
-	s.menuState.zoom = level
-	s.menuState.mu.Unlock()
-	return nil
-}
-
-func (s *Shell) stepZoom(dir int) error {
-	cur, err := s.Zoom(context.Background())
-	if err != nil {
-		return err
-	}
-	return s.SetZoom(nextZoom(cur, dir))
-}
-
-func (s *Shell) editCommand(cmd menus.EditCommand) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if mp, ok := s.plat.(native.MenuView); ok {
-		return mp.EditCommand(ctx, cmd)
-	}
-	// NOT TESTED (Windows): the page's own editing commands; the web view also handles
-	// the usual shortcuts itself.
-	return s.ExecJS(fmt.Sprintf("document.execCommand(%q)", execCommandName(cmd)))
-}
-
-func execCommandName(cmd menus.EditCommand) string {
-	switch cmd {
-	case menus.EditSelectAll:
-		return "selectAll"
-	default:
-		return string(cmd)
-	}
-}
-
-// aboutDialog shows the version in a native message dialog.
-func (s *Shell) aboutDialog() {
-	ctx, err := s.wailsCtx()
-	if err != nil {
-		return
-	}
-	_, _ = runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
-		Type:    runtime.InfoDialog,
-		Title:   "About Clanker",
-		Message: menus.AboutText(s.opts.Version),
-	})
 }
 
 // NativeMenuText describes the native menus as text, one item per line (depth, kind,

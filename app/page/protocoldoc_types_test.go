@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// DocField is one row of a PROTOCOL.md table as the Go types define it.
-type DocField struct {
+// docField is one row of a PROTOCOL.md table as the Go types define it. The tables are
+// derived here, in a test file, because only TestProtocolDocMatchesGoTypes reads them.
+type docField struct {
 	Name, Type, Limit string
 }
 
@@ -42,23 +43,23 @@ func docLimit(tag string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(tag, ",", ", "), "|", `\|`)
 }
 
-func docFields(t reflect.Type) []DocField {
-	var out []DocField
+func docFields(t reflect.Type) []docField {
+	var out []docField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := jsonName(f)
 		if name == "" {
 			continue
 		}
-		out = append(out, DocField{Name: name, Type: docTypeName(f.Type), Limit: docLimit(f.Tag.Get("v"))})
+		out = append(out, docField{Name: name, Type: docTypeName(f.Type), Limit: docLimit(f.Tag.Get("v"))})
 	}
 	return out
 }
 
-// DocTables returns every table PROTOCOL.md must contain, keyed "event NAME",
+// docTables returns every table PROTOCOL.md must contain, keyed "event NAME",
 // "command NAME" or "type NAME" (nested types used by events).
-func DocTables() map[string][]DocField {
-	tables := map[string][]DocField{}
+func docTables() map[string][]docField {
+	tables := map[string][]docField{}
 	nested := map[reflect.Type]bool{}
 	var collect func(t reflect.Type)
 	collect = func(t reflect.Type) {

@@ -17,8 +17,12 @@
 //     are tested on every system although the Objective-C only builds on a Mac.
 //   - internal/text, internal/wailslog: the rules for showing untrusted text, and the
 //     Wails-to-slog log adapter.
+//   - internal/appearance: the light or dark preference, read by session from the
+//     desktop and handed by it to internal/native; both window processes run it.
 //
-// Imports run one way: window uses menus, session and internal/native; internal/native
+// Imports run one way: window uses menus, session, internal/appearance and
+// internal/native; settingswin uses internal/appearance and internal/native;
+// internal/appearance uses session and internal/native; internal/native
 // uses menus for plain menu data and internal/macos for its rules; menus uses no other
 // desktop package except internal/text; session uses internal/text and, on macOS only,
 // internal/native and internal/macos for notifications.

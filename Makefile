@@ -128,10 +128,11 @@ sim:
 	go run ./tests/tools/clanker-sim $(ARGS)
 
 ## screenshots: retake the README's screenshots (docs/screenshots) on the real app and the
-## simulator under Xvfb; the same test checks what they show in every make test
+## simulator under Xvfb, light and dark (a stand-in desktop portal switches the scheme);
+## the same tests check what they show in every make test
 screenshots: deps
 	CLANKER_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GOTEST) -count=1 -timeout 10m \
-	  -run '^TestGuideBannerAndPillHintInTheRealApp$$' ./tests/e2e
+	  -run '^(TestGuideBannerAndPillHintInTheRealApp|TestDarkModeFollowsTheDesktop)$$' ./tests/e2e
 
 ## generate: rebuild generated files (the bundled bridge script)
 generate:

@@ -48,21 +48,23 @@ var ownedLibraries = map[string]string{
 
 // desktopImports is the one-way rule inside the desktop shell (app/desktop/doc.go): for each
 // package under app/desktop, the other app/desktop packages it may import. The window
-// drives the rest; the settings window shares only the native layer and the log adapter;
+// drives the rest; the settings window shares only the appearance hand-over, the native layer
+// and the log adapter;
 // the menus' models and the session stay free of the window and the native layer, except
 // that macOS notifications go through the native layer; the internal packages below them
 // import only what is under them.
 var desktopImports = map[string][]string{
-	"app/desktop":                   nil,
-	"app/desktop/window":            {"app/desktop/menus", "app/desktop/session", "app/desktop/internal/native", "app/desktop/internal/wailslog"},
-	"app/desktop/settingswin":       {"app/desktop/internal/native", "app/desktop/internal/wailslog"},
-	"app/desktop/menus":             {"app/desktop/internal/text"},
-	"app/desktop/session":           {"app/desktop/internal/text", "app/desktop/internal/native", "app/desktop/internal/macos"},
-	"app/desktop/internal/native":   {"app/desktop/menus", "app/desktop/internal/macos", "app/desktop/internal/ipc"},
-	"app/desktop/internal/macos":    {"app/desktop/menus"},
-	"app/desktop/internal/ipc":      nil,
-	"app/desktop/internal/text":     nil,
-	"app/desktop/internal/wailslog": nil,
+	"app/desktop":                     nil,
+	"app/desktop/window":              {"app/desktop/menus", "app/desktop/session", "app/desktop/internal/appearance", "app/desktop/internal/native", "app/desktop/internal/wailslog"},
+	"app/desktop/settingswin":         {"app/desktop/internal/appearance", "app/desktop/internal/native", "app/desktop/internal/wailslog"},
+	"app/desktop/internal/appearance": {"app/desktop/session", "app/desktop/internal/native"},
+	"app/desktop/menus":               {"app/desktop/internal/text"},
+	"app/desktop/session":             {"app/desktop/internal/text", "app/desktop/internal/native", "app/desktop/internal/macos"},
+	"app/desktop/internal/native":     {"app/desktop/menus", "app/desktop/internal/macos", "app/desktop/internal/ipc"},
+	"app/desktop/internal/macos":      {"app/desktop/menus"},
+	"app/desktop/internal/ipc":        nil,
+	"app/desktop/internal/text":       nil,
+	"app/desktop/internal/wailslog":   nil,
 }
 
 // embedded names, for each folder of embedded files, who may import its packages: the

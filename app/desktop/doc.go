@@ -17,9 +17,12 @@
 //   - internal/ipc: the one rule, for every platform, of which page messages reach Wails.
 //   - internal/text, internal/wailslog: the rules for showing untrusted text, and the
 //     Wails-to-slog log adapter.
+//   - internal/appearance: the light or dark preference, read by session from the
+//     desktop and handed by it to internal/native; both window processes run it.
 //
-// Imports run one way: window uses menus, session, internal/native and internal/wailslog;
-// settingswin uses internal/native and internal/wailslog; internal/native uses menus for
+// Imports run one way: window uses menus, session, internal/appearance, internal/native and
+// internal/wailslog; settingswin uses internal/appearance, internal/native and
+// internal/wailslog; internal/appearance uses session and internal/native; internal/native uses menus for
 // plain menu data, internal/macos for its rules and internal/ipc for which page messages
 // reach Wails; internal/macos uses menus; menus uses no other desktop package except
 // internal/text; session uses internal/text and, on macOS only, internal/native and

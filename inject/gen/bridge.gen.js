@@ -1756,6 +1756,28 @@
 .hint button { display: block; margin: 8px 0 0 auto; padding: 4px 12px; border: 0; border-radius: 6px;
   background: #fff; color: #4527a0; font-size: 12px; cursor: pointer; }
 .hint.behind-menu { display: none; }
+/* Dark: the same parts in the dark colours of the desktop's dark preference (the web view's
+   prefers-color-scheme follows it). Every text keeps a contrast of at least 4.5:1 on its
+   background (inject/uicss_test.go checks both schemes). */
+@media (prefers-color-scheme: dark) {
+  .banner { background: #3b2a0c; color: #fbd38d; border-bottom-color: #8a6420; }
+  .banner.error { background: #4a1c1a; color: #f8c1bc; border-color: #a8433c; }
+  .banner.info { background: #172b49; color: #bcd4fb; border-color: #46689e; }
+  .toast { background: #8ab4f8; color: #202124; box-shadow: 0 2px 8px rgba(0,0,0,.6); }
+  .toast.error { background: #f28b82; color: #202124; } .toast.success { background: #81c995; color: #202124; }
+  .overlay { background: rgba(0,0,0,.55); }
+  .overlay-card { background: #2d2e31; color: #e8eaed; box-shadow: 0 2px 10px rgba(0,0,0,.6); }
+  .overlay-card button { border-color: #5f6368; background: #2d2e31; color: #8ab4f8; }
+  .pill { background: #3c4043; color: #e8eaed; }
+  .pill.active { background: #81c995; color: #202124; } .pill.available { background: #8ab4f8; color: #202124; }
+  .menu { background: #2d2e31; color: #e8eaed; box-shadow: 0 2px 10px rgba(0,0,0,.6); }
+  .menu button:hover { background: #3c4043; }
+  .menu button:disabled { color: #80868b; }
+  .menu .reason { color: #bdc1c6; }
+  .hint { background: #5e35b1; box-shadow: 0 2px 10px rgba(0,0,0,.6); }
+  .hint::after { border-top-color: #5e35b1; }
+  .hint button { background: #ede7f6; color: #4527a0; }
+}
 `;
 
   // src/ui.js

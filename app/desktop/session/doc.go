@@ -3,8 +3,8 @@
 // directory, the start-at-login entry, and whether the desktop shows tray icons.
 //
 // It is the only package of the app that talks D-Bus (github.com/godbus/dbus): the
-// freedesktop notification server and the StatusNotifierWatcher on the session bus,
-// logind on the system bus. It imports no other desktop package except internal/text
+// freedesktop notification server, the StatusNotifierWatcher and the settings portal
+// (the desktop's light or dark preference) on the session bus, logind on the system bus. It imports no other desktop package except internal/text
 // and, on macOS, internal/native and internal/macos (the notification center is reached
 // from Objective-C, and all of the app's cgo lives in internal/native), so the main
 // window, the menus and the settings window can all use it.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync/atomic"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/appearance"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -91,6 +92,8 @@ func RunSettingsWindow(o SettingsOptions) (err error) {
 		},
 		OnStartup: func(ctx context.Context) {
 			wailsCtx.Store(&ctx)
+			// Light or dark as the desktop prefers, like the main window (its own process).
+			go appearance.Follow(ctx, log)
 			if o.OnReady != nil {
 				go o.OnReady()
 			}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clanker-desktop/clanker/app/desktop/internal/appearance"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 	"github.com/clanker-desktop/clanker/app/desktop/internal/wailslog"
 	"github.com/clanker-desktop/clanker/app/desktop/session"
@@ -223,6 +224,9 @@ func (s *Shell) onStartup(ctx context.Context) {
 	s.setupErr = err
 	s.mu.Unlock()
 	s.menusReady()
+	// The page, the bootstrap page and the window's menus follow the desktop's light or
+	// dark preference (on Linux through GTK; WebView2 and WKWebView do it themselves).
+	go appearance.Follow(ctx, s.log)
 	go func() {
 		// Reload after resume from sleep: the platform's own wake report where it has
 		// one (macOS), otherwise the session's (Windows' suspend and resume

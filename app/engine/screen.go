@@ -406,6 +406,7 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 // showed news there: without a usable pointer its newest message is owed.
 func (e *Engine) placeDecided(fg *foreground) {
 	if !fg.rec.Decided.IsZero() {
+		e.pinDecided(fg)
 		return
 	}
 	switch lp := fg.rec.LastProcessed; {
@@ -418,6 +419,24 @@ func (e *Engine) placeDecided(fg *foreground) {
 	default:
 		fg.rec.Decided = fg.decidedNow()
 	}
+}
+
+// pinDecided names the decided point by the id its message has now, when the stored point names
+// it by an id the page has since replaced (a pending message that got its permanent id while
+// the conversation was not on screen). The message was there before the conversation opened,
+// so it is found now by sender and text among the messages shown; a message posted later with
+// the same words (Clanker's notices repeat theirs) would be found instead once it came.
+func (e *Engine) pinDecided(fg *foreground) {
+	d := fg.rec.Decided
+	if d == decidedAtStart || fg.allOwed || (d.ID != "" && fg.index(d.ID) >= 0) {
+		return
+	}
+	i := fg.refIndex(d)
+	if i < 0 {
+		return
+	}
+	fg.rec.Decided = fg.msgs[i].ref()
+	e.log.Debug("engine: the decided point's message got a new id while away", "conversation", fg.id)
 }
 
 // recordIDs stores the ids of messages seen in conversation conv, so they are never new again,

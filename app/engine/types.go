@@ -155,10 +155,16 @@ type MessageRef struct {
 	Text   string
 }
 
-// matches applies the hybrid rule.
+// matches applies the hybrid rule. Sender and text stand in for the id only where the id may
+// have changed: a pending (tmp_) id becomes a permanent one, never another pending one, and a
+// permanent id never becomes pending again. So a message still pending under another id than
+// the ref's is another message, even with the same words (Clanker's notices repeat theirs).
 func (r MessageRef) matches(m Message) bool {
 	if r.ID != "" && r.ID == m.ID {
 		return true
+	}
+	if r.ID != "" && m.ID != "" && strings.HasPrefix(m.ID, "tmp_") {
+		return false
 	}
 	return r.Text != "" && r.Sender == m.Sender && r.Text == m.Text
 }

@@ -1,0 +1,32 @@
+package chaos
+
+import (
+	"testing"
+	"time"
+)
+
+// Seeds found by the sweep of 2026-11-28 (bases 60000000 and up; see SWEEPS.md), kept as
+// replays of their shortened event lists.
+
+// Engine: the decided point named c0's Available notice by its pending id, which the page
+// replaced while the user was in c2. Someone addressed Clanker in c0 meanwhile; on the
+// user's return Clanker posted the Available notice again (the tray had changed the mode),
+// and the decided point, matched by text, landed on that newer notice: the answer to the
+// mention was dropped as answering nothing owed.
+func TestChaosReplayDecidedPointOnARenamedNoticeKeepsTheMentionOwed(t *testing.T) {
+	res := replay(t, 60000843, []event{
+		{Kind: evMode, Conv: 4, Var: modeAvailableMenu},
+		{Kind: evMode, Conv: 0, Var: modeActiveMenu},
+		{Kind: evSwitch, Conv: 2, D: 377 * time.Millisecond},
+		{Kind: evHop, Conv: 0, Var: 0},
+		{Kind: evIDSwap},
+		{Kind: evMode, Conv: 0, Var: 7}, // Available from the tray for c0
+		{Kind: evWait, D: 2336 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 0}, // plain
+		{Kind: evRemote, Conv: 0, Var: 13},       // a mention in c0, off screen
+		{Kind: evSwitch, Conv: 0, D: 368 * time.Millisecond},
+	})
+	if res.stats.mentionsAnswered == 0 {
+		t.Errorf("the mention in c0 was never answered; the replay no longer reaches the renamed notice")
+	}
+}

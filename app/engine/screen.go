@@ -764,8 +764,15 @@ func (e *Engine) onCompose(ev ComposeState) {
 		return
 	}
 	if ev.HasDraft && e.visits.run != nil {
-		// Typing in the visited conversation is the user taking over: the visit ends.
-		e.visitCancel("the user typed in the compose box")
+		// A key the user presses in the compose box during a visit reaches the engine first,
+		// as VisitCancelled (the bridge's overlay_cancel), and cancels the visit like the
+		// Cancel button. A draft reported without one is text the page restored when the
+		// visit opened the conversation (Messages keeps a draft per conversation), or an edit
+		// made without a key: the box is the user's either way, so the visit ends where it
+		// is (Clanker neither types over the draft nor takes the window away from it), and
+		// what the conversation is owed waits behind the draft as in any conversation the
+		// user has open. It releases nothing: the user cancelled nothing.
+		e.visitAbort("the compose box holds the user's draft")
 	}
 	if ev.HasDraft && e.sends.cur != nil && e.sends.cur.conv == ev.Conversation {
 		// The bridge never counts Clanker's own text as a draft, so this is the user typing

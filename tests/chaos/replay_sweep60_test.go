@@ -30,3 +30,25 @@ func TestChaosReplayDecidedPointOnARenamedNoticeKeepsTheMentionOwed(t *testing.T
 		t.Errorf("the mention in c0 was never answered; the replay no longer reaches the renamed notice")
 	}
 }
+
+// Engine: the user left a draft in c4 and opened c2; hours later someone addressed Clanker in
+// c4 and Clanker visited it. The page restored the draft there, and the engine took its report
+// for the user typing during the visit: it cancelled the visit like the Cancel button, released
+// the mention and stayed quiet in c4 after the user sent the draft. Only a key press (reported
+// as a cancel) releases; a draft found in the box makes the answer wait for it.
+func TestChaosReplayDraftFoundByAVisitKeepsTheMentionOwed(t *testing.T) {
+	res := replay(t, 60000538, []event{
+		{Kind: evSwitch, Conv: 4, Var: 1, D: 385 * time.Millisecond},
+		{Kind: evWait, D: 2376 * time.Millisecond},
+		{Kind: evMode, Conv: numConvs, Var: 7}, // Available from the tray for the foreground
+		{Kind: evUserType},
+		{Kind: evSwitch, Conv: 2, D: 114 * time.Millisecond},
+		{Kind: evWait, D: 157 * time.Minute},
+		{Kind: evRemote, Conv: 4, Var: 4}, // mention+image in c4: visited
+		{Kind: evUserSend, Var: 2},        // the user, left in c4, sends the draft found there
+		{Kind: evWait, D: 116 * time.Minute},
+	})
+	if res.stats.mentionsAnswered == 0 {
+		t.Errorf("the mention in c4 was never answered; the replay no longer visits c4 with the draft")
+	}
+}

@@ -99,9 +99,13 @@ func (s *session) typeDuringTyping(send bool) {
 	if visited == c.id {
 		p.release(c.id) // the user took the visited conversation over: Clanker stops there
 	}
-	ev := p.compose(c)
+	evs := []engine.Event{p.compose(c)}
+	if visited != "" {
+		// The overlay is up: the bridge reports the key as the user cancelling the visit.
+		evs = append([]engine.Event{engine.VisitCancelled{Reason: keyCancel}}, evs...)
+	}
 	p.mu.Unlock()
-	p.emit(ev)
+	p.emit(evs...)
 	synctest.Wait()
 	time.Sleep(2 * time.Second)
 	synctest.Wait()
@@ -118,7 +122,7 @@ func (s *session) typeDuringTyping(send bool) {
 	if len(p.sent) != sentBefore {
 		p.violate("a text was sent in %s while the user was typing: %q", p.sent[len(p.sent)-1].conv, p.sent[len(p.sent)-1].text)
 	}
-	var evs []engine.Event
+	evs = nil
 	if send {
 		p.seq++
 		id := fmt.Sprintf("tmp_%d", p.seq)
@@ -241,6 +245,10 @@ func (s *session) hop(e event) {
 	p.violate("the answer to %s in %s was lost while the user hopped through other conversations (nothing newer was said there)", q.ID, a.id)
 }
 
+// keyCancel is the reason app/page gives the engine for the bridge's overlay_cancel with
+// reason "key": a key pressed in the compose box while Clanker visits a conversation.
+const keyCancel = "the user pressed a key in the compose box"
+
 // visitClick waits for Clanker to visit an inactive conversation and lets the user take over.
 // The visit must end at once and Clanker must not navigate again or post in the visited
 // conversation.
@@ -285,8 +293,12 @@ func (s *session) visitClick(e event) {
 		evs = []engine.Event{engine.VisitCancelled{Reason: "chaos: the user pressed Cancel"}}
 		p.release(visited)
 	case 2:
+		// The bridge reports a key pressed in the compose box while the overlay is up as the
+		// user cancelling the visit (overlay_cancel, reason "key"), before the box's state: to
+		// the engine and to the user it is the same as pressing Cancel.
 		cur.user += "me "
-		evs = []engine.Event{p.compose(cur)}
+		evs = []engine.Event{engine.VisitCancelled{Reason: keyCancel}, p.compose(cur)}
+		p.release(visited)
 	}
 	p.mu.Unlock()
 	p.emit(evs...)

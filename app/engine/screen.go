@@ -316,6 +316,10 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 	if d := e.viewDisagrees(ev.ID, rec, header, ev.Messages, onePersonOf(header, rec.Participants, nil)); d.why != "" && !e.believe(ev.ID, d, header, ev.Messages) {
 		e.visitOnOpened(ev.ID)
 		e.doubt(ev.ID, d.why)
+		// The doubt is about the rows; the box is the one on screen, and text Clanker left
+		// there is its own whatever the rows say. It comes out now: the user may be typing
+		// into that box before a view the engine believes arrives.
+		e.removeLeftover(ev.ID, rec.Leftover)
 		return
 	}
 	e.screen.settle()

@@ -52,3 +52,27 @@ func TestChaosReplayDraftFoundByAVisitKeepsTheMentionOwed(t *testing.T) {
 		t.Errorf("the mention in c4 was never answered; the replay no longer visits c4 with the draft")
 	}
 }
+
+// Engine, on a page whose old pane lingers (seed%4 == 1): Clanker's half-typed reply stayed in
+// c0's box when the user opened c4. Back in c0 the first reports carried c4's rows, and the
+// engine, rightly doubting them, also left its own text in the box until a view it believed
+// came three seconds later; the user was typing into the box by then. The text comes out as
+// soon as the conversation is shown.
+func TestChaosReplayPartialTextComesOutWhileALingeringViewIsDoubted(t *testing.T) {
+	res := replay(t, 60000465, []event{
+		{Kind: evMode, Conv: numConvs, Var: modeActiveMenu},
+		{Kind: evLLM, Var: int(outJSON), D: 1424 * time.Millisecond},
+		{Kind: evWait, D: 177 * time.Second},
+		{Kind: evUserSend, Var: 2},
+		{Kind: evWait, D: 3 * time.Second}, // Clanker is typing its answer
+		{Kind: evSwitch, Conv: 4, D: 284 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 1}, // a mention in c4
+		{Kind: evSwitch, Conv: 0, D: 344 * time.Millisecond},
+		{Kind: evTypeDuringTyping, Var: 0},
+	})
+	// With the text taken out at once, the typing step finds no text of Clanker's to type
+	// into; before, it found the leftover and the check above failed.
+	if res.stats.mixedViews == 0 {
+		t.Errorf("no report carried another conversation's rows; the replay no longer doubts c0's view")
+	}
+}

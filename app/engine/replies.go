@@ -163,11 +163,19 @@ func (e *Engine) pumpPending() {
 		e.replies.pending = nil
 		return
 	}
-	if e.screen.fg.clankerAnsweredUs() {
+	if fg := e.screen.fg; fg.clankerAnsweredUs() {
 		// The trigger was fine when it came, but since then one of our messages went out (a
-		// notice held behind a draft, say) and another Clanker answered it. The model would
-		// be answering that Clanker: the ping-pong the invariants forbid. A human message
-		// arms a new timer.
+		// notice held behind a draft, say) and another Clanker answered it. Asked with the
+		// whole conversation, the model would be answering that Clanker: the ping-pong the
+		// invariants forbid. What a person said before is still owed an answer, though, so
+		// the model is asked with the conversation up to that person's newest message, and
+		// the Clankers' words after it are left out. With nobody owed, nothing is asked
+		// until a human writes.
+		if i := fg.newestHuman(); i >= 0 && e.answersOwed(fg.msgs[i].ref()) {
+			e.log.Info("engine: another Clanker answered ours; what a person asked before is answered without it", "conversation", p.conv)
+			e.startRequestUpTo(RequestReply, p.gen, i)
+			return
+		}
 		e.log.Info("engine: reply dropped, another Clanker answered ours since the trigger", "conversation", p.conv)
 		e.releaseOwed("another Clanker answered ours; a human message asks afresh")
 		return
@@ -179,9 +187,9 @@ func (e *Engine) pumpPending() {
 // HistoryWindow), with "You" replaced by the user's name only where it names the local user:
 // the sender label of the user's own messages. Other people's text is never rewritten: a "You"
 // that someone typed means someone else.
-func (e *Engine) history() []Message {
-	out := make([]Message, len(e.screen.fg.msgs))
-	for i, m := range e.screen.fg.msgs {
+func (e *Engine) history(msgs []Message) []Message {
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
 		m.OwnClanker = m.IsOwnClanker()
 		m.OtherClanker = m.IsOtherClanker()
 		if e.settings.UserName != "" && (m.Direction == Outgoing || m.Sender == "You") {
@@ -222,6 +230,18 @@ func (e *Engine) participants() []string {
 
 // startRequest asks the model on its own goroutine for the foreground conversation.
 func (e *Engine) startRequest(kind RequestKind, gen uint64) {
+	e.startRequestUpTo(kind, gen, len(e.screen.fg.msgs)-1)
+}
+
+// startRequestUpTo asks the model about the foreground conversation as it stood at message
+// last: the messages after it are not in the request, and the answer covers up to it.
+func (e *Engine) startRequestUpTo(kind RequestKind, gen uint64, last int) {
+	fg := e.screen.fg
+	msgs := fg.msgs[:last+1]
+	base := MessageRef{}
+	if last >= 0 {
+		base = msgs[last].ref()
+	}
 	size := e.settings.HistorySize
 	if size <= 0 {
 		size = 20
@@ -233,12 +253,12 @@ func (e *Engine) startRequest(kind RequestKind, gen uint64) {
 		UserName:        e.settings.UserName,
 		Model:           e.modelFor(e.screen.fg.id),
 		Participants:    e.participants(),
-		History:         e.history(),
+		History:         e.history(msgs),
 		HistorySize:     size,
 		WebSearch:       e.settings.WebSearch,
 		NewsMaxSearches: e.settings.NewsMaxSearches,
 	}
-	e.launch(&inflight{gen: gen, req: req, base: e.screen.fg.newestRef(), process: e.processMode(e.screen.fg.id)})
+	e.launch(&inflight{gen: gen, req: req, base: base, process: e.processMode(fg.id)})
 }
 
 func (e *Engine) launch(in *inflight) {

@@ -172,6 +172,16 @@ func (f *foreground) movedOnSince(base MessageRef) bool {
 	return true
 }
 
+// newestHuman is the position of the newest message a person wrote (the user included), or -1.
+func (f *foreground) newestHuman() int {
+	for i := len(f.msgs) - 1; i >= 0; i-- {
+		if f.msgs[i].isHuman() {
+			return i
+		}
+	}
+	return -1
+}
+
 // clankerAnsweredUs reports whether the newest message we did not write is another Clanker's
 // that came after one of ours with no human message in between. A reply asked for now would
 // answer that Clanker, which is the ping-pong the invariants forbid, whatever message first

@@ -100,12 +100,15 @@ func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 	})
 }
 
-// Found by tests/chaos (seed 3141592653590595): the trigger itself was fine (Bob's Clanker wrote
-// after the user), but our notice, held behind the user's draft, went out after it and Bob's
-// Clanker answered the notice before the reply timer fired. A request then would hand the model
-// a conversation whose last word is another Clanker answering us: a ping-pong with no human in
-// between, so nothing is asked until a human writes.
-func TestNoReplyIsRequestedWhenAnotherClankerAnsweredOursSinceTheTrigger(t *testing.T) {
+// Found by tests/chaos (seed 3141592653590595): the trigger itself was fine (the user named
+// Clanker, then Bob's Clanker wrote), but our notice, held behind the user's draft, went out
+// after it and Bob's Clanker answered the notice before the reply timer fired. A request with
+// the whole conversation would hand the model one whose last word is another Clanker answering
+// us: a ping-pong with no human in between. The request used to be dropped, and with it the
+// answer to the user's question (chaos seed 60001857: a question of Ann's the same way). Now the
+// model is asked with the conversation up to the newest human message, the Clankers' words after
+// it left out, and nothing more is asked until a human writes.
+func TestAnotherClankerAnsweringOurNoticeIsLeftOutOfTheAnswerOwedBefore(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
 		h.open("c1", in("Ann", "hi"))
@@ -118,11 +121,22 @@ func TestNoReplyIsRequestedWhenAnotherClankerAnsweredOursSinceTheTrigger(t *test
 		h.wantSent("the notice, after the settle second", "c1|"+AvailableText)
 		h.receive("c1", in("Bob", "[clanker] another bot says hi"))
 		h.wait(time.Minute)
-		h.wantRequests(0, "Bob's Clanker answered our notice and no human wrote since")
-		h.wantSent("nothing after the notice", "c1|"+AvailableText)
+		req := h.wantRequests(1, "the user's question is owed an answer")[0]
+		if last := req.History[len(req.History)-1]; last.Text != "what do you think, clanker?" {
+			t.Fatalf("want the request to end at the user's question, it ends with %q", last.Text)
+		}
+		for _, m := range req.History {
+			if m.OtherClanker {
+				t.Fatalf("want no other Clanker's message in the request, got %q", m.Text)
+			}
+		}
+		h.wantSent("the notice, then the answer to the user", "c1|"+AvailableText, "c1|[clanker] ok")
+		h.receive("c1", in("Bob", "[clanker] Clanker, nice answer"))
+		h.wait(time.Minute)
+		h.wantRequests(1, "Bob's Clanker answered ours and no human wrote since")
 		h.receive("c1", in("Ann", "so, clanker?"))
 		h.wait(time.Minute)
-		h.wantRequests(1, "a human wrote and named Clanker")
+		h.wantRequests(2, "a human wrote and named Clanker")
 	})
 }
 

@@ -76,3 +76,31 @@ func TestChaosReplayPartialTextComesOutWhileALingeringViewIsDoubted(t *testing.T
 		t.Errorf("no report carried another conversation's rows; the replay no longer doubts c0's view")
 	}
 }
+
+// Engine: c0 went from Active to Available behind the user's draft; someone named Clanker, the
+// user named it too, the Available notice went out, and another Clanker answered the notice
+// while Clanker typed its answer and the user typed over it. The held answer was stale, and the
+// new request was dropped as a ping-pong, releasing the mention without a word. The answer is
+// now asked with the conversation up to the newest human message.
+func TestChaosReplayMentionBeforeAnotherClankerAnsweredOurNoticeIsAnswered(t *testing.T) {
+	res := replay(t, 60001857, []event{
+		{Kind: evMode, Conv: numConvs, Var: modeActiveMenu},
+		{Kind: evVisitClick, Conv: 2, Var: 1}, // no visit comes: nothing to cancel
+		{Kind: evUserType},
+		{Kind: evMode, Conv: numConvs, Var: 1}, // Available from the pill
+		{Kind: evWait, D: 7 * time.Second},
+		{Kind: evTypeDuringTyping, Var: 0},
+		{Kind: evRemote, Conv: numConvs, Var: 13}, // a mention
+		{Kind: evWait, D: 945 * time.Millisecond},
+		{Kind: evWait, D: 1225 * time.Millisecond},
+		{Kind: evWait, D: 11 * time.Second},
+		{Kind: evUserSend, Var: 0}, // naming clanker
+		{Kind: evWait, D: 2213 * time.Millisecond},
+		{Kind: evRemote, Conv: numConvs, Var: 17}, // another Clanker naming clanker
+		{Kind: evTypeDuringTyping, Var: 0},
+		{Kind: evWait, D: 173 * time.Minute},
+	})
+	if res.stats.mentionsAnswered == 0 {
+		t.Errorf("the mention was never answered; the replay no longer reaches the other Clanker's answer to our notice")
+	}
+}

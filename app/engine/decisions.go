@@ -137,11 +137,21 @@ func (e *Engine) owedTrigger() *Message {
 // another device, or before a restart). It answered what came before it, as far as anyone can
 // tell. The replies this engine posted are placed by the decided point instead, which knows
 // what each one was computed with: a message that came while one was being typed stays owed.
+// A mode notice answers nothing, whoever posted it (this engine before a restart included).
 func (f *foreground) answeredElsewhereAfter(i int) bool {
 	for _, m := range f.msgs[i+1:] {
-		if m.IsOwnClanker() && !f.posted[postedKey(m.Text)] {
+		if m.IsOwnClanker() && !f.posted[postedKey(m.Text)] && !isNotice(m.Text) {
 			return true
 		}
+	}
+	return false
+}
+
+// isNotice reports whether text is one of Clanker's fixed mode notices.
+func isNotice(text string) bool {
+	switch postedKey(text) {
+	case postedKey(AvailableText), postedKey(DeactivatedText), postedKey(ActiveFallbackText):
+		return true
 	}
 	return false
 }

@@ -104,3 +104,23 @@ func TestChaosReplayMentionBeforeAnotherClankerAnsweredOurNoticeIsAnswered(t *te
 		t.Errorf("the mention was never answered; the replay no longer reaches the other Clanker's answer to our notice")
 	}
 }
+
+// Engine: c1 was switched from Active to Available from the tray while the user's switch to c3
+// was unreported; a mention came in c1, Clanker visited it and posted the owed notice after
+// the mention, and the engine restarted while the answer was computed. The new engine took the
+// notice, which it had not posted itself, for an answer given elsewhere to what came before it.
+func TestChaosReplayNoticeFromBeforeARestartAnswersNothing(t *testing.T) {
+	res := replay(t, 4100001298, []event{
+		{Kind: evSwitch, Conv: 1, Var: 1, D: 504 * time.Millisecond},
+		{Kind: evMode, Conv: 5, Var: modeActiveMenu},
+		{Kind: evWait, D: 9 * time.Second},
+		{Kind: evSwitch, Conv: 3, Var: 1, D: 390 * time.Millisecond},
+		{Kind: evMode, Conv: 1, Var: 7}, // Available from the tray for c1
+		{Kind: evWait, D: 7 * time.Second},
+		{Kind: evRemote, Conv: 1, Var: 10}, // mention+image in c1: visited
+		{Kind: evRestart},
+	})
+	if res.stats.mentionsAnswered == 0 {
+		t.Errorf("the mention in c1 was never answered; the replay no longer restarts during its visit")
+	}
+}

@@ -318,6 +318,12 @@ func (s *session) target(i int) *conv {
 func (s *session) apply(e event) {
 	p := s.p
 	var evs []engine.Event
+	visiting := engine.ConversationID("")
+	if e.Kind == evUserType || e.Kind == evUserClear {
+		if snap, err := s.eng.Snapshot(context.Background()); err == nil {
+			visiting = snap.Visiting
+		}
+	}
 	p.mu.Lock()
 	cur := p.current
 	switch e.Kind {
@@ -350,10 +356,12 @@ func (s *session) apply(e event) {
 		evs = append(append(evs, p.added(c, m)...), p.sidebar())
 	case evUserType:
 		p.lastInput = time.Now()
+		evs = append(evs, p.keyDuringVisit(cur, visiting)...)
 		cur.user += "draft "
 		evs = append(evs, p.compose(cur))
 	case evUserClear:
 		p.lastInput = time.Now()
+		evs = append(evs, p.keyDuringVisit(cur, visiting)...)
 		cur.user, cur.clanker, cur.orphan = "", "", ""
 		evs = append(evs, p.compose(cur))
 	case evUserSend:

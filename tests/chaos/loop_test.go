@@ -96,14 +96,9 @@ func (s *session) typeDuringTyping(send bool) {
 	}
 	c.user += "mine "
 	p.stats.interrupts++
-	if visited == c.id {
-		p.release(c.id) // the user took the visited conversation over: Clanker stops there
-	}
-	evs := []engine.Event{p.compose(c)}
-	if visited != "" {
-		// The overlay is up: the bridge reports the key as the user cancelling the visit.
-		evs = append([]engine.Event{engine.VisitCancelled{Reason: keyCancel}}, evs...)
-	}
+	// During a visit the key cancels it, as the bridge reports (the user took the visited
+	// conversation over: Clanker stops there).
+	evs := append(p.keyDuringVisit(c, visited), p.compose(c))
 	p.mu.Unlock()
 	p.emit(evs...)
 	synctest.Wait()
@@ -245,10 +240,6 @@ func (s *session) hop(e event) {
 	p.violate("the answer to %s in %s was lost while the user hopped through other conversations (nothing newer was said there)", q.ID, a.id)
 }
 
-// keyCancel is the reason app/page gives the engine for the bridge's overlay_cancel with
-// reason "key": a key pressed in the compose box while Clanker visits a conversation.
-const keyCancel = "the user pressed a key in the compose box"
-
 // visitClick waits for Clanker to visit an inactive conversation and lets the user take over.
 // The visit must end at once and Clanker must not navigate again or post in the visited
 // conversation.
@@ -296,9 +287,9 @@ func (s *session) visitClick(e event) {
 		// The bridge reports a key pressed in the compose box while the overlay is up as the
 		// user cancelling the visit (overlay_cancel, reason "key"), before the box's state: to
 		// the engine and to the user it is the same as pressing Cancel.
+		evs = p.keyDuringVisit(cur, visited)
 		cur.user += "me "
-		evs = []engine.Event{engine.VisitCancelled{Reason: keyCancel}, p.compose(cur)}
-		p.release(visited)
+		evs = append(evs, p.compose(cur))
 	}
 	p.mu.Unlock()
 	p.emit(evs...)

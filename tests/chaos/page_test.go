@@ -117,6 +117,10 @@ type page struct {
 	linger      bool
 	lingerFrom  *conv
 	lingerViews int
+
+	// overlay is whether Clanker's visit overlay is up (the engine's overlay command): a key
+	// the user presses in the compose box then cancels the visit (see keyDuringVisit).
+	overlay bool
 }
 
 // owedMention is a message that addresses Clanker in an Available conversation, waiting for
@@ -512,6 +516,8 @@ func (p *page) Do(cmd engine.Command) {
 		default:
 			after = append(after, p.switchTo(c)...)
 		}
+	case engine.CmdOverlay:
+		p.overlay = cmd.Text != ""
 	case engine.CmdReadCompose:
 		// The bridge reads the box on screen now and reports it even when unchanged.
 		after = append(after, p.compose(cur))
@@ -839,6 +845,26 @@ func (p *page) checkDraftBelief(snap engine.Snapshot) {
 		p.draftSince = time.Time{}
 	}
 }
+
+// keyDuringVisit is what the bridge reports first when the user presses a key (other than
+// Enter) in the compose box of c while Clanker's visit overlay is up: the overlay goes and the
+// engine hears the user cancel the visit (overlay_cancel, reason "key"), as with the Cancel
+// button. That releases what was owed in the visited conversation when the user is in it;
+// visiting names it ("" when unknown). Call with mu held.
+func (p *page) keyDuringVisit(c *conv, visiting engine.ConversationID) []engine.Event {
+	if !p.overlay {
+		return nil
+	}
+	p.overlay = false
+	if visiting != "" && visiting == c.id {
+		p.release(c.id)
+	}
+	return []engine.Event{engine.VisitCancelled{Reason: keyCancel}}
+}
+
+// keyCancel is the reason app/page gives the engine for the bridge's overlay_cancel with
+// reason "key": a key pressed in the compose box while Clanker visits a conversation.
+const keyCancel = "the user pressed a key in the compose box"
 
 // releaseToast reports whether a toast tells the user that an answer to someone who addressed
 // Clanker will not come.

@@ -10,7 +10,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"context"
 	"errors"
 	"fmt"
@@ -380,6 +379,9 @@ type ProcessPSS struct {
 	// is file-backed pages (code, fonts), whose share also moves with how many other
 	// processes on the machine map the same libraries.
 	AllocKiB int64
+	// RSSKiB is its resident set, read with KiB: every page it maps counted whole, however
+	// many processes share it.
+	RSSKiB int64
 }
 
 // ProcessTreePSS returns pid and its descendants with their PSS (from
@@ -391,121 +393,9 @@ func ProcessTreePSS(pid int) ([]ProcessPSS, error) {
 	}
 	var out []ProcessPSS
 	for _, p := range append([]int{pid}, descendantsOf(pid, parent)...) {
-		if kb, alloc := pssKiB(p); kb > 0 {
-			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: kb, AllocKiB: alloc})
+		if m, err := readSmapsRollup(p); err == nil && m.Pss > 0 {
+			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: m.Pss, AllocKiB: m.PssAnon + m.PssShmem, RSSKiB: m.Rss})
 		}
 	}
 	return out, nil
-}
-
-// pssKiB reads a process's PSS and its allocated part (Pss_Anon + Pss_Shmem) in KiB.
-func pssKiB(pid int) (pss, alloc int64) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
-	if err != nil {
-		return 0, 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		n, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "Pss:":
-			pss = n
-		case "Pss_Anon:", "Pss_Shmem:":
-			alloc += n
-		}
-	}
-	return pss, alloc
-}
-
-// OwnPSS is what the processes' PSS would be if nothing outside them mapped the same pages:
-// each resident page's size divided by how many times the given processes map it, summed
-// per process (KiB). PSS itself divides by every mapper on the machine, so a library page
-// another program also maps (a second WebKit app, another test's processes) counts half;
-// on a shared machine PSS therefore reads lower than on a quiet one for the same memory,
-// and moves with whatever else runs. OwnPSS does not: it is the figure of a machine where
-// only these processes run (slightly above a quiet machine's PSS, where the X server and
-// the session bus still share a few libraries). It reads /proc/PID/pagemap, whose page
-// frame numbers only a privileged reader (CAP_SYS_ADMIN) sees; ok is false otherwise.
-func OwnPSS(pids []int) (own map[int]int64, ok bool) {
-	frames := map[int][]uint64{}
-	count := map[uint64]int32{}
-	for _, pid := range pids {
-		pfns, privileged := residentFrames(pid)
-		if !privileged {
-			return nil, false
-		}
-		frames[pid] = pfns
-		for _, f := range pfns {
-			count[f]++
-		}
-	}
-	own = map[int]int64{}
-	pageKiB := float64(os.Getpagesize()) / 1024
-	for pid, pfns := range frames {
-		var kib float64
-		for _, f := range pfns {
-			kib += pageKiB / float64(count[f])
-		}
-		own[pid] = int64(kib + 0.5)
-	}
-	return own, true
-}
-
-// residentFrames lists the page frame numbers of every resident page pid maps, once per
-// mapping (reading only the mappings /proc/PID/smaps shows with resident pages). privileged
-// is false when the kernel hid the frame numbers (an unprivileged reader sees zeros); a
-// process that ends while it reads gives what was read so far.
-func residentFrames(pid int) (pfns []uint64, privileged bool) {
-	smaps, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps"))
-	if err != nil {
-		return nil, true
-	}
-	pm, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "pagemap"))
-	if err != nil {
-		return nil, true
-	}
-	defer pm.Close()
-	page := uint64(os.Getpagesize())
-	var start, end uint64
-	buf := make([]byte, 8*4096)
-	for _, line := range strings.Split(string(smaps), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if lo, hi, isRange := strings.Cut(f[0], "-"); isRange && !strings.HasSuffix(f[0], ":") {
-			a, err1 := strconv.ParseUint(lo, 16, 64)
-			b, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil {
-				start, end = a, b
-			}
-			continue
-		}
-		if f[0] != "Rss:" || len(f) < 2 || f[1] == "0" {
-			continue
-		}
-		for addr := start; addr < end; {
-			n := min((end-addr)/page, uint64(len(buf)/8))
-			got, err := pm.ReadAt(buf[:n*8], int64(addr/page*8))
-			for i := 0; i+8 <= got; i += 8 {
-				e := binary.LittleEndian.Uint64(buf[i:])
-				if e>>63 == 0 { // not present
-					continue
-				}
-				pfn := e & (1<<55 - 1)
-				if pfn == 0 {
-					return nil, false
-				}
-				pfns = append(pfns, pfn)
-			}
-			if err != nil {
-				break
-			}
-			addr += n * page
-		}
-	}
-	return pfns, true
 }

@@ -127,7 +127,9 @@ type soakStep struct {
 func soakPlan(sc soakScale, seed uint64) []soakStep {
 	r := rand.New(rand.NewPCG(seed, 0x50a4))
 	var steps []soakStep
-	at := func(i, n int) time.Duration { return time.Duration(float64(sc.Length) * (float64(i) + 0.5) / float64(n)) }
+	at := func(i, n int) time.Duration {
+		return time.Duration(float64(sc.Length) * (float64(i) + 0.5) / float64(n))
+	}
 	for i := range sc.Switches {
 		steps = append(steps, soakStep{At: at(i, sc.Switches), Kind: soakSwitch})
 	}
@@ -281,7 +283,7 @@ func (f *fullApp) sampleNow(b testing.TB) soakSample {
 			}
 			s.pss[k] += float64(p.KiB) / 1024
 			s.alloc[k] += float64(p.AllocKiB) / 1024
-			s.rss[k] += float64(vmRSSKiB(p.PID)) / 1024
+			s.rss[k] += float64(p.RSSKiB) / 1024
 			s.own[k] += float64(own[p.PID]) / 1024
 		}
 		if kinds[p.PID] == "webprocess" {
@@ -698,4 +700,119 @@ func scaleSoak(sc soakScale, minutes float64) soakScale {
 	out.Messages, out.Switches, out.ScrollBacks = n(sc.Messages), n(sc.Switches), n(sc.ScrollBacks)
 	out.Images, out.Looks, out.Settings = n(sc.Images), n(sc.Looks), n(sc.Settings)
 	return out
+}
+
+// The soak's plan holds what issue 32.2 asks of a run (thousands of messages, dozens of
+// switches and scroll-backs, 20 pictures, the settings window 10 times, a reload, a killed
+// web process), in time order within the run, the same for the same seed; and its driver
+// can carry it out: what needs an open conversation (a mention, a picture, a scroll-back)
+// comes while the plan has that conversation open, and mentions and pictures go where
+// Clanker is Available. Cheap: no app runs.
+func TestSoakPlan(t *testing.T) {
+	sc := soakFull
+	plan := soakPlan(sc, 32)
+	if again := soakPlan(sc, 32); !slices.Equal(plan, again) {
+		t.Fatal("the same seed drew two different plans")
+	}
+	if other := soakPlan(sc, 33); slices.Equal(plan, other) {
+		t.Error("two seeds drew the same plan")
+	}
+	available := map[string]bool{}
+	known := map[string]bool{}
+	for _, c := range soakConversations {
+		available[c.Name] = c.Available
+		known[c.Name] = true
+	}
+	count := map[soakKind]int{}
+	var lastAt time.Duration
+	open := ""
+	for i, s := range plan {
+		count[s.Kind]++
+		if s.At < lastAt || s.At > sc.Length {
+			t.Fatalf("step %d at %v: out of order (previous at %v) or past the run's %v", i, s.At, lastAt, sc.Length)
+		}
+		lastAt = s.At
+		switch s.Kind {
+		case soakSwitch:
+			if !known[s.Conv] || s.Conv == open {
+				t.Errorf("step %d switches to %q with %q open", i, s.Conv, open)
+			}
+			open = s.Conv
+		case soakMention, soakImage:
+			if s.Conv != open || !available[s.Conv] || s.From == "" {
+				t.Errorf("step %d (%v) in %q from %q, with %q open", i, s.Kind, s.Conv, s.From, open)
+			}
+			if s.Kind == soakMention && !strings.Contains(strings.ToLower(s.Text), "clanker") {
+				t.Errorf("step %d: a mention that does not address Clanker: %q", i, s.Text)
+			}
+			if s.Kind == soakImage && s.Image == "" {
+				t.Errorf("step %d: a picture step without a picture", i)
+			}
+		case soakScroll:
+			if s.Conv != open {
+				t.Errorf("step %d scrolls back in %q with %q open", i, s.Conv, open)
+			}
+		case soakMessage:
+			if !known[s.Conv] || s.From == "" || s.Text == "" {
+				t.Errorf("step %d: message %+v", i, s)
+			}
+			if strings.Contains(strings.ToLower(s.Text), "clanker") {
+				t.Errorf("step %d: a plain message addresses Clanker: %q", i, s.Text)
+			}
+		}
+		if s.Conv == soakQuiet {
+			t.Errorf("step %d (%v) touches the quiet conversation the samples are taken on", i, s.Kind)
+		}
+	}
+	looks := 0
+	for _, s := range plan {
+		if s.Look {
+			looks++
+		}
+	}
+	messages := count[soakMessage] + count[soakMention] + count[soakImage]
+	if messages != sc.Messages || count[soakImage] != sc.Images || looks != sc.Looks ||
+		count[soakScroll] != sc.ScrollBacks || count[soakSettings] != sc.Settings ||
+		count[soakReload] != 1 || count[soakKill] != 1 || count[soakSwitch] < sc.Switches {
+		t.Errorf("plan has %d messages, %d pictures (%d looked at), %d scroll-backs, %d settings, %d reloads, %d kills, %d switches; want %+v",
+			messages, count[soakImage], looks, count[soakScroll], count[soakSettings], count[soakReload], count[soakKill], count[soakSwitch], sc)
+	}
+	if count[soakMention] < 20 {
+		t.Errorf("only %d mentions: Clanker would hardly be asked", count[soakMention])
+	}
+	if messages < 1000 || count[soakSwitch] < 24 || count[soakScroll] < 24 || count[soakImage] != 20 || count[soakSettings] != 10 {
+		t.Errorf("soakFull is smaller than issue 32.2's soak: %+v", sc)
+	}
+	// The reload and the kill come before the first sample, so both samples see one web
+	// process used without a break.
+	for _, s := range plan {
+		if (s.Kind == soakReload || s.Kind == soakKill) && s.At >= sc.SampleAt-3*time.Minute {
+			t.Errorf("%v at %v: not well before the sample at %v from the app's start", s.Kind, s.At, sc.SampleAt)
+		}
+	}
+	short := scaleSoak(sc, 3)
+	if short.Length != 3*time.Minute || short.Messages != 300 || short.Images != 2 || short.Settings != 1 || short.SampleAt >= short.Length+2*time.Minute {
+		t.Errorf("scaled to 3 minutes: %+v", short)
+	}
+}
+
+// processKinds tells the main window's processes from the settings window's, which are a
+// clanker child process and everything under it.
+func TestProcessKinds(t *testing.T) {
+	procs := []ProcessPSS{
+		{PID: 100, Parent: 1, Name: "clanker"},
+		{PID: 101, Parent: 100, Name: "WebKitNetworkPr"},
+		{PID: 102, Parent: 100, Name: "WebKitWebProces"},
+		{PID: 110, Parent: 100, Name: "clanker"}, // the settings window
+		{PID: 111, Parent: 110, Name: "WebKitWebProces"},
+		{PID: 112, Parent: 110, Name: "WebKitNetworkPr"},
+		{PID: 120, Parent: 100, Name: "xdg-open"},
+	}
+	got := processKinds(procs, 100)
+	want := map[int]string{100: "app", 101: "networkprocess", 102: "webprocess", 110: "settings", 111: "settings", 112: "settings", 120: "other"}
+	for pid, k := range want {
+		if got[pid] != k {
+			t.Errorf("pid %d: %q, want %q (all: %v)", pid, got[pid], k, got)
+		}
+	}
 }

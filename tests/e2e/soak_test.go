@@ -92,6 +92,13 @@ var soakConversations = []soakConversation{
 	{Name: "Landlord", Friends: []string{"Mr. Okafor"}, Create: true, Weight: 1},
 }
 
+// soakPatience bounds each wait for the app (a reply, the page coming back, the settings
+// window): far longer than any of them takes, because the soak runs niced on machines
+// shared with other work, where a niced process can get a few percent of a core for
+// minutes. A slow step delays the plan (the run takes longer); it does not change what
+// the memory figures measure.
+const soakPatience = 10 * time.Minute
+
 // soakQuiet is the conversation open at every sample.
 const soakQuiet = sim.DemoJane
 
@@ -430,7 +437,7 @@ func (r *soakRun) clankerSends(name string) int {
 // waitReply waits until Clanker has sent one more message in the conversation than before,
 // and the app is quiet again.
 func (r *soakRun) waitReply(name string, before int, what string) {
-	testkit.WaitFor(r.t, 120*time.Second, "Clanker's reply to "+what+" in "+name, func() (bool, string) {
+	testkit.WaitFor(r.t, soakPatience, "Clanker's reply to "+what+" in "+name, func() (bool, string) {
 		n := r.clankerSends(name)
 		return n > before, fmt.Sprintf("%d of Clanker's messages, %d before; app %+v", n, before, r.f.status())
 	})
@@ -441,7 +448,7 @@ func (r *soakRun) waitReply(name string, before int, what string) {
 // waitPage waits until a page load after the loads counted in before has reported the open
 // conversation with its sidebar.
 func (r *soakRun) waitPage(before int, what string) {
-	testkit.WaitFor(r.t, 90*time.Second, "the page to come back after "+what, func() (bool, string) {
+	testkit.WaitFor(r.t, soakPatience, "the page to come back after "+what, func() (bool, string) {
 		loads := strings.Count(r.f.app.Output(), `msg="bridge connected"`)
 		st := r.f.status()
 		return loads > before && st.Current == r.ids[r.open] && st.PageState == "conversation" && st.Sidebar > 0,
@@ -542,7 +549,7 @@ func (r *soakRun) settingsOpenClose() {
 	f.waitQuiet()
 	loads := strings.Count(f.app.Output(), "settings page loaded its values")
 	f.openSettingsFromPill()
-	testkit.WaitFor(r.t, 60*time.Second, "the settings page to load its values", func() (bool, string) {
+	testkit.WaitFor(r.t, soakPatience, "the settings page to load its values", func() (bool, string) {
 		return strings.Count(f.app.Output(), "settings page loaded its values") > loads, "not yet"
 	})
 	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker settings$")
@@ -556,7 +563,7 @@ func (r *soakRun) settingsOpenClose() {
 	if err := CloseWindow(display.Name, win); err != nil {
 		r.t.Fatal(err)
 	}
-	testkit.WaitFor(r.t, 30*time.Second, "the settings process to end", func() (bool, string) {
+	testkit.WaitFor(r.t, soakPatience, "the settings process to end", func() (bool, string) {
 		n := len(Descendants(f.app.Cmd.Process.Pid, "clanker"))
 		return n == 0 && !windowVisible("Clanker settings"), fmt.Sprintf("%d settings processes", n)
 	})
@@ -615,6 +622,11 @@ func BenchmarkAppSoak(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		f := newFullApp(b)
+		b.Cleanup(func() {
+			if b.Failed() {
+				_ = display.Screenshot(filepath.Join(ArtifactsDir(), "soak-failed.png"))
+			}
+		})
 		r = &soakRun{f: f, t: b, count: map[soakKind]int{}}
 		r.setUp()
 		idle = r.sampleIdle(b)

@@ -212,6 +212,7 @@ func main() {
 	ran := flag.String("ran", "", "with -from: the commands that produced those files, printed as the report's command")
 	distDir := flag.String("dist", "", "also report the sizes of the release artifacts in this folder (made by make dist)")
 	note := flag.String("note", "", "a sentence about the run, printed under the machine (e.g. what else was running)")
+	keepRows := flag.Bool("keep-rows", false, "with -keep: a package section this run has also keeps the previous report's rows of benchmarks this run did not measure (for a run of some of a package's benchmarks)")
 	soakCount := flag.Int("soak-count", 1, "runs of the soak (BenchmarkAppSoak, over half an hour each) in a pass of its own after the others; 0 leaves it out")
 	keep := flag.String("keep", "", "a previous report whose sections for packages not in this run, release artifacts (without -dist) and summary rows this run does not measure are carried over verbatim, with its command and note")
 	flag.Parse()
@@ -291,7 +292,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "benchreport:", err)
 			os.Exit(1)
 		}
-		report = KeepFrom(report, string(old))
+		report = keepFrom(report, string(old), *keepRows)
 	}
 	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
@@ -875,7 +876,12 @@ func isSummary(title string) bool {
 // of packages not in this run and the release artifacts (verbatim, in the earlier report's
 // order), and the summary rows this run left "not measured" (matched by point and target).
 // The header says which runs the kept figures come from.
-func KeepFrom(report, old string) string {
+func KeepFrom(report, old string) string { return keepFrom(report, old, false) }
+
+// keepFrom is KeepFrom; with rows, a package section this run has also keeps the earlier
+// rows of benchmarks this run did not measure (mergeSection), for a run of some of a
+// package's benchmarks (the soak alone).
+func keepFrom(report, old string, rows bool) string {
 	head, secs := splitReport(report)
 	oldHead, oldSecs := splitReport(old)
 	byTitle := map[string]section{}
@@ -922,9 +928,16 @@ func KeepFrom(report, old string) string {
 				out = append(out, summary)
 				used[summary.title] = true
 			}
-		case byTitle[o.title].title != "":
+		case byTitle[o.title].title != "" && !rows:
 			out = append(out, byTitle[o.title])
 			used[o.title] = true
+		case byTitle[o.title].title != "":
+			merged, keptRows := mergeSection(byTitle[o.title].text, o.text)
+			out = append(out, section{title: o.title, text: merged})
+			used[o.title] = true
+			if len(keptRows) > 0 {
+				kept = append(kept, o.title+"'s rows "+strings.Join(keptRows, ", "))
+			}
 		default:
 			out = append(out, o)
 			kept = append(kept, o.title)
@@ -958,6 +971,90 @@ func KeepFrom(report, old string) string {
 		b.WriteString(s.text)
 	}
 	return b.String()
+}
+
+// mergeSection is a package section of this run (cur) with the rows of the earlier
+// report's section (old) for benchmarks this run did not measure, in the earlier order
+// (this run's new benchmarks after them), and the earlier paragraphs this run's section
+// lacks (what those rows measure). kept names the rows carried over.
+func mergeSection(cur, old string) (merged string, kept []string) {
+	curHead, curRows := splitTable(cur)
+	oldHead, oldRows := splitTable(old)
+	byName := map[string]string{}
+	for _, r := range curRows {
+		byName[tableRowName(r)] = r
+	}
+	var rows []string
+	placed := map[string]bool{}
+	for _, r := range oldRows {
+		name := tableRowName(r)
+		if mine, ok := byName[name]; ok {
+			rows = append(rows, mine)
+		} else {
+			rows = append(rows, r)
+			kept = append(kept, name)
+		}
+		placed[name] = true
+	}
+	for _, r := range curRows {
+		if !placed[tableRowName(r)] {
+			rows = append(rows, r)
+		}
+	}
+	if len(kept) == 0 {
+		return cur, nil
+	}
+	// The head is the title, the paragraphs and the table's header; the earlier paragraphs
+	// this run's lacks go before the table.
+	const tableHeader = "| benchmark |"
+	at := strings.Index(curHead, tableHeader)
+	if at < 0 {
+		return cur, nil
+	}
+	var extra strings.Builder
+	oldParas := oldHead
+	if i := strings.Index(oldParas, tableHeader); i >= 0 {
+		oldParas = oldParas[:i]
+	}
+	for _, p := range strings.Split(oldParas, "\n\n") {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.HasPrefix(p, "## ") || strings.Contains(curHead, p) {
+			continue
+		}
+		extra.WriteString(p + "\n\n")
+	}
+	var b strings.Builder
+	b.WriteString(curHead[:at] + extra.String() + curHead[at:])
+	for _, r := range rows {
+		b.WriteString(r + "\n")
+	}
+	return b.String(), kept
+}
+
+// splitTable cuts a package section into everything up to its table's rows (title,
+// paragraphs, the table's header and separator) and the rows.
+func splitTable(text string) (head string, rows []string) {
+	lines := strings.SplitAfter(text, "\n")
+	i := 0
+	for ; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "|---") {
+			i++
+			break
+		}
+	}
+	head = strings.Join(lines[:i], "")
+	for _, l := range lines[i:] {
+		if l = strings.TrimRight(l, "\n"); strings.HasPrefix(l, "| ") {
+			rows = append(rows, l)
+		}
+	}
+	return head, rows
+}
+
+// tableRowName is the benchmark a package table's row is about.
+func tableRowName(row string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " |")
+	return name
 }
 
 // rowKey is the point and target of a summary table row ("| 17.1 | prompt cache ... |").

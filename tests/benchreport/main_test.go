@@ -316,3 +316,37 @@ func TestShellJoinQuotesWhatTheShellWouldRead(t *testing.T) {
 		t.Errorf("shellJoin = %s, want %s", got, want)
 	}
 }
+
+// A run of the soak alone (-keep-rows) keeps the earlier report's other rows of its package,
+// with the paragraphs that say what they measure, and says which rows it kept.
+func TestKeepRowsCarriesOverTheOtherBenchmarksOfAPackage(t *testing.T) {
+	when := time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)
+	all := Parse(strings.NewReader(sample + appSample))
+	old := insertSummary(Render(all, "m", "old command", when), Summary(all, nil, "webkit2_41"))
+	soak := Parse(strings.NewReader(soakSample))
+	out := keepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), old, true)
+	for _, want := range []string{
+		"| AppStartToBridgeReady | 1 |",
+		"| AppMemory | 1 |",
+		"| AppSoak | 1 |",
+		"Soak (issue 32.2)",
+		"The real app under Xvfb",
+		"tests/e2e's rows AppStartToBridgeReady, AppMemory",
+		"| 17.4 | memory: PSS of app + WebKit processes, idle, main window | 240 MiB-pss-total-idle",
+		"| 32.2 | memory over hours: PSS growth",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "| AppMemory |") > strings.Index(out, "| AppSoak |") {
+		t.Errorf("the earlier rows are not first, in their order:\n%s", out)
+	}
+	if n := strings.Count(out, "The real app under Xvfb"); n != 1 {
+		t.Errorf("the e2e paragraph is there %d times:\n%s", n, out)
+	}
+	// Without -keep-rows the section is this run's alone, as before.
+	if plain := KeepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), old); strings.Contains(plain, "| AppMemory | 1 |") {
+		t.Errorf("KeepFrom without rows kept AppMemory's row:\n%s", plain)
+	}
+}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -618,6 +619,7 @@ func BenchmarkAppSoak(b *testing.B) {
 		sc = scaleSoak(soakFull, m)
 	}
 	var idle, at10, end, endIdle soakSample
+	var series []soakSample // from the 10-minute sample to the end, a minute apart
 	var r *soakRun
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -635,6 +637,7 @@ func BenchmarkAppSoak(b *testing.B) {
 		b.StartTimer()
 		start := time.Now()
 		var taken bool
+		series = nil
 		nextSeries := time.Now()
 		for _, s := range plan {
 			if wait := time.Until(start.Add(s.At)); wait > 0 {
@@ -645,10 +648,16 @@ func BenchmarkAppSoak(b *testing.B) {
 				dumpSmaps(b, f)
 				b.Logf("sample at %v: %v", sc.SampleAt, at10)
 				taken = true
+				series = append(series, at10)
+				nextSeries = time.Now().Add(time.Minute)
 			}
 			if time.Now().After(nextSeries) {
-				b.Logf("series: %v", f.sampleNow(b))
-				nextSeries = time.Now().Add(2 * time.Minute)
+				now := f.sampleNow(b)
+				b.Logf("series: %v", now)
+				if taken {
+					series = append(series, now)
+				}
+				nextSeries = time.Now().Add(time.Minute)
 			}
 			r.do(s)
 		}
@@ -658,6 +667,7 @@ func BenchmarkAppSoak(b *testing.B) {
 		end = r.sampleQuiet()
 		dumpSmaps(b, f)
 		b.Logf("sample at the end: %v", end)
+		series = append(series, end)
 		b.StopTimer()
 		endIdle = r.sampleIdle(b)
 		b.Logf("idle at the end: %v", endIdle)
@@ -687,6 +697,23 @@ func BenchmarkAppSoak(b *testing.B) {
 	if end.ownOK && at10.ownOK {
 		b.ReportMetric(100*(end.own["total"]/at10.own["total"]-1), "growth-own-pss-%")
 	}
+	// Two readings as they stand move with the page's collector (the web process's allocated
+	// memory swings by tens of MiB between collections); the trend over the readings a
+	// minute apart from the 10-minute sample to the end says what grows.
+	trend := func(of func(soakSample) float64) float64 {
+		var at, v []float64
+		for _, s := range series {
+			at, v = append(at, s.At.Hours()), append(v, of(s))
+		}
+		return slope(at, v)
+	}
+	b.ReportMetric(trend(func(s soakSample) float64 { return s.pss["total"] }), "MiB-per-hour-pss-trend")
+	b.ReportMetric(trend(func(s soakSample) float64 { return s.alloc["total"] }), "MiB-per-hour-alloc-trend")
+	b.ReportMetric(trend(func(s soakSample) float64 { return s.rss["total"] }), "MiB-per-hour-rss-trend")
+	if end.ownOK && at10.ownOK {
+		b.ReportMetric(trend(func(s soakSample) float64 { return s.own["total"] }), "MiB-per-hour-own-pss-trend")
+	}
+	b.ReportMetric(float64(len(series)), "trend-readings")
 	b.ReportMetric(at10.goHeap, "MiB-go-heap-10min")
 	b.ReportMetric(end.goHeap, "MiB-go-heap-end")
 	b.ReportMetric(float64(end.goroutines-at10.goroutines), "goroutines-growth")
@@ -699,6 +726,28 @@ func BenchmarkAppSoak(b *testing.B) {
 	b.ReportMetric(float64(r.count[soakSettings]), "settings-opened")
 	b.ReportMetric(float64(end.commands), "page-commands")
 	b.ReportMetric(end.At.Minutes(), "minutes")
+}
+
+// slope is the least-squares slope of v over x (0 with fewer than two distinct x).
+func slope(x, v []float64) float64 {
+	n := float64(len(x))
+	if len(x) < 2 || len(x) != len(v) {
+		return 0
+	}
+	var sx, sv float64
+	for i := range x {
+		sx, sv = sx+x[i], sv+v[i]
+	}
+	mx, mv := sx/n, sv/n
+	var num, den float64
+	for i := range x {
+		num += (x[i] - mx) * (v[i] - mv)
+		den += (x[i] - mx) * (x[i] - mx)
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
 }
 
 // scaleSoak is sc shortened to minutes of plan, every count in proportion (at least one
@@ -805,6 +854,23 @@ func TestSoakPlan(t *testing.T) {
 	short := scaleSoak(sc, 3)
 	if short.Length != 3*time.Minute || short.Messages != 300 || short.Images != 2 || short.Settings != 1 || short.SampleAt >= short.Length+2*time.Minute {
 		t.Errorf("scaled to 3 minutes: %+v", short)
+	}
+}
+
+func TestSlope(t *testing.T) {
+	for _, c := range []struct {
+		x, v []float64
+		want float64
+	}{
+		{[]float64{0, 1, 2, 3}, []float64{10, 12, 14, 16}, 2},
+		{[]float64{0, 1, 2, 3}, []float64{10, 14, 10, 14}, 0.8}, // a swing around a slow rise
+		{[]float64{1, 1}, []float64{3, 5}, 0},
+		{[]float64{1}, []float64{3}, 0},
+		{nil, nil, 0},
+	} {
+		if got := slope(c.x, c.v); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("slope(%v, %v) = %v, want %v", c.x, c.v, got, c.want)
+		}
 	}
 }
 

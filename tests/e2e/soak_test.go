@@ -452,7 +452,8 @@ func (r *soakRun) waitReply(name string, before int, what string) {
 	})
 	if !ok {
 		r.missed = append(r.missed, fmt.Sprintf("%s in %s at %.1f min: %s", what, name, time.Since(r.f.app.Started).Minutes(), last))
-		r.t.Logf("MISSED: no reply to %s in %s within %v; %s", what, name, soakReplyWait, last)
+		out := strings.Split(r.f.app.Output(), "\n")
+		r.t.Logf("MISSED: no reply to %s in %s within %v; %s\nthe app's last lines:\n%s", what, name, soakReplyWait, last, strings.Join(out[max(0, len(out)-80):], "\n"))
 		_ = display.Screenshot(filepath.Join(ArtifactsDir(), fmt.Sprintf("soak-missed-%d.png", len(r.missed))))
 		return
 	}

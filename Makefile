@@ -93,10 +93,12 @@ test-windows:
 	$(WINE_GOTEST) ./tests/chaos -args -seeds=10
 
 ## bench: run every benchmark COUNT times and write BENCHMARKS.md (medians, machine, command,
-## and the sizes of the release artifacts, which it builds first)
+## and the sizes of the release artifacts, which it builds first); the soak (issue 32.2, over
+## half an hour a run) runs SOAK_COUNT times in a pass of its own (0 leaves it out)
 COUNT ?= 5
+SOAK_COUNT ?= 1
 bench: deps dist
-	go run ./tests/tools/benchreport -count $(COUNT) -tags $(TAGS) -dist $(DIST) -o BENCHMARKS.md
+	go run ./tests/tools/benchreport -count $(COUNT) -soak-count $(SOAK_COUNT) -tags $(TAGS) -dist $(DIST) -o BENCHMARKS.md
 
 ## chaos: the seeded chaos simulation over the real engine and store: seeds BASE+1..BASE+SEEDS
 ## (make test runs the fixed seeds 1..100; sweep elsewhere with e.g. BASE=5000000)

@@ -176,6 +176,17 @@ func (a *App) startTestControl(file string) error {
 			"stackInuse": ms.StackInuse, "sys": ms.Sys, "goroutines": uint64(runtime.NumGoroutine()),
 		})
 	})
+	// The soak benchmark follows the Go side over time without disturbing it: the figures as
+	// they stand, no collection run for the reading.
+	mux.HandleFunc("GET /memstats", func(w http.ResponseWriter, r *http.Request) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]uint64{
+			"heapInuse": ms.HeapInuse, "heapAlloc": ms.HeapAlloc, "heapSys": ms.HeapSys, "heapReleased": ms.HeapReleased,
+			"stackInuse": ms.StackInuse, "sys": ms.Sys, "numGC": uint64(ms.NumGC), "goroutines": uint64(runtime.NumGoroutine()),
+		})
+	})
 	rects := &rectQueries{waiting: map[string]chan []byte{}}
 	base := "http://" + ln.Addr().String()
 	mux.HandleFunc("GET /rect", func(w http.ResponseWriter, r *http.Request) { rects.query(w, r, a, base) })

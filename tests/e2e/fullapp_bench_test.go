@@ -273,6 +273,18 @@ type memSample struct {
 // after the sample, with a collection the app would not otherwise run at that moment.
 func (f *fullApp) memSample(b *testing.B) memSample {
 	b.Helper()
+	f.waitIdleSettled(b)
+	pss, alloc := pssMiB(b, f)
+	dumpSmaps(b, f)
+	heap := f.collectGo(b)
+	b.Logf("sample: PSS %v, allocated %v, Go heap %.1f MiB", pss, alloc, heap)
+	return memSample{pss: pss, alloc: alloc, goHeap: heap}
+}
+
+// waitIdleSettled waits for the app's own idle memory release, then until the process
+// tree's PSS has settled: two readings 2 s apart within 1 MiB of each other, at most 30 s.
+func (f *fullApp) waitIdleSettled(b *testing.B) {
+	b.Helper()
 	testkit.WaitFor(b, 90*time.Second, "the app's idle memory release", func() (bool, string) {
 		st := f.status()
 		return !st.MemoryReleaseDue, fmt.Sprintf("%d releases so far, one due: %v", st.MemoryReleases, st.MemoryReleaseDue)
@@ -287,11 +299,6 @@ func (f *fullApp) memSample(b *testing.B) memSample {
 			break
 		}
 	}
-	pss, alloc := pssMiB(b, f)
-	dumpSmaps(b, f)
-	heap := f.collectGo(b)
-	b.Logf("sample: PSS %v, allocated %v, Go heap %.1f MiB", pss, alloc, heap)
-	return memSample{pss: pss, alloc: alloc, goHeap: heap}
 }
 
 // collectGo asks the app to collect its Go heap and return free pages to the OS, and

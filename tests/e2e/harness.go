@@ -379,6 +379,9 @@ type ProcessPSS struct {
 	// is file-backed pages (code, fonts), whose share also moves with how many other
 	// processes on the machine map the same libraries.
 	AllocKiB int64
+	// RSSKiB is its resident set, read with KiB: every page it maps counted whole, however
+	// many processes share it.
+	RSSKiB int64
 }
 
 // ProcessTreePSS returns pid and its descendants with their PSS (from
@@ -390,31 +393,9 @@ func ProcessTreePSS(pid int) ([]ProcessPSS, error) {
 	}
 	var out []ProcessPSS
 	for _, p := range append([]int{pid}, descendantsOf(pid, parent)...) {
-		if kb, alloc := pssKiB(p); kb > 0 {
-			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: kb, AllocKiB: alloc})
+		if m, err := readSmapsRollup(p); err == nil && m.Pss > 0 {
+			out = append(out, ProcessPSS{PID: p, Parent: parent[p], Name: name[p], KiB: m.Pss, AllocKiB: m.PssAnon + m.PssShmem, RSSKiB: m.Rss})
 		}
 	}
 	return out, nil
-}
-
-// pssKiB reads a process's PSS and its allocated part (Pss_Anon + Pss_Shmem) in KiB.
-func pssKiB(pid int) (pss, alloc int64) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
-	if err != nil {
-		return 0, 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		n, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "Pss:":
-			pss = n
-		case "Pss_Anon:", "Pss_Shmem:":
-			alloc += n
-		}
-	}
-	return pss, alloc
 }

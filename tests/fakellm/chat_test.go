@@ -228,3 +228,30 @@ func TestRecordsChatRequestContents(t *testing.T) {
 		t.Errorf("expected outcome answered/200, got %q/%d", r.Outcome, r.Status)
 	}
 }
+
+func TestAskForLastImageRequestsTheLastReferenceShown(t *testing.T) {
+	srv, client := start(t, fakellm.Config{})
+	srv.Enqueue(fakellm.AskForLastImage(), fakellm.AskForLastImage())
+	params := openai.ChatCompletionNewParams{
+		Model: "fake-model",
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage("rules"),
+			openai.UserMessage("Maya: [IMAGE: blob:http://127.0.0.1:1/first]\nLeo: [IMAGE: blob:http://127.0.0.1:1/second] a view"),
+			openai.UserMessage("Leo: clanker, what is in the picture?"),
+		},
+	}
+	res, err := client.Chat.Completions.New(context.Background(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Choices[0].Message.Content, `{"requestImage":"blob:http://127.0.0.1:1/second"}`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	res, err = client.Chat.Completions.New(context.Background(), chatParams("no picture here"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Choices[0].Message.Content, `{"response": null}`; got != want {
+		t.Errorf("without an image: got %q, want %q", got, want)
+	}
+}

@@ -38,6 +38,8 @@
 //	DroppedMidBody(s)             send headers and half the body, then close
 //	Hung()                        never answer; released when the client gives up or on Close
 //	Demo()                        the demo persona (see below)
+//	AskForLastImage()             {"requestImage": ref} for the last "[IMAGE: ref]" the request
+//	                              shows ({"response": null} without one)
 //
 // and modifiers: WithLatency(d) (the wait ends early when the client cancels), WithUsage(p, c),
 // WithHeader(k, v), WithRetryAfter(sec), WithDrip(every, chunk) (slow body). Any Reply field can

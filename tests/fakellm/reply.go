@@ -3,6 +3,7 @@ package fakellm
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -118,6 +119,11 @@ type Reply struct {
 	// Demo computes Content from the request with the demo persona (model.Reply in
 	// app/demo/model), ignoring Content.
 	Demo bool
+	// AskForImage computes Content from the request: {"requestImage": ref} for the last
+	// image reference the request shows ("[IMAGE: ref]"), or {"response": null} when it
+	// shows none, ignoring Content. It is how a test has the model ask to see a picture whose
+	// reference (a blob: URL of the page) it cannot know in advance.
+	AskForImage bool
 	// FinishReason defaults to "stop". "length" makes the Responses API answer status
 	// "incomplete" with reason "max_output_tokens".
 	FinishReason string
@@ -225,6 +231,9 @@ func Hung() Reply { return Reply{Hang: true} }
 // Demo answers with the demo persona.
 func Demo() Reply { return Reply{Demo: true} }
 
+// AskForLastImage asks to see the last image the request shows (see Reply.AskForImage).
+func AskForLastImage() Reply { return Reply{AskForImage: true} }
+
 // WithLatency returns r delayed by d.
 func (r Reply) WithLatency(d time.Duration) Reply { r.Latency = d; return r }
 
@@ -262,4 +271,21 @@ func mustJSON(v any) string {
 		panic("fakellm: " + err.Error())
 	}
 	return string(b)
+}
+
+// imageRefRE finds an image reference as the app's prompt shows it: "Name: [IMAGE: ref]".
+var imageRefRE = regexp.MustCompile(`\[IMAGE: (\S+)\]`)
+
+// askForLastImage is the content of an AskForImage reply to rec.
+func askForLastImage(rec Request) string {
+	ref := ""
+	for _, m := range rec.Messages {
+		for _, match := range imageRefRE.FindAllStringSubmatch(m.Text(), -1) {
+			ref = match[1]
+		}
+	}
+	if ref == "" {
+		return `{"response": null}`
+	}
+	return mustJSON(map[string]string{"requestImage": ref})
 }

@@ -339,6 +339,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, ep Endpoint, rec
 		if reply.Demo {
 			content = model.Reply(rec.personaMessages())
 		}
+		if reply.AskForImage {
+			content = askForLastImage(rec)
+		}
 		body = completionBody(ep, rec, reply, content)
 	}
 

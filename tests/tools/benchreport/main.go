@@ -82,6 +82,14 @@ var targets = map[string][]target{
 		{Unit: "MiB-pss-settings-extra", Max: 60},
 		{Unit: "MiB-pss-settings-after-close"},
 	},
+	// Issue 32.2: the soak. Growth from the sample at 10 minutes to the end, both read as
+	// they stand; idle after the app's own release, at the start and after the soak.
+	"BenchmarkAppSoak": {
+		{Unit: "growth-pss-%", Max: 5},
+		{Unit: "growth-rss-%", Max: 5},
+		{Unit: "MiB-pss-total-idle", Max: 225},
+		{Unit: "MiB-pss-total-end-idle", Max: 225},
+	},
 	"BenchmarkOptimize12MPHeap": {
 		{Unit: "heap-held-MiB", Max: 64},
 		{Unit: "heap-inuse-MiB", Max: 64},
@@ -109,6 +117,7 @@ type goal struct {
 	Or          *target  // the target is also met when this one is (e.g. "or closed")
 	OrText      string
 	And         []target // the target is met only when these are too (printed beside it)
+	Flags       string   // go test flags the command that measures it alone needs (a timeout)
 }
 
 // goals are the targets of issue 17, in its order, then issue 32's; the installer sizes (17.5)
@@ -160,6 +169,14 @@ var goals = []goal{
 		Target: target{Unit: "x-upstream-tokens", Max: 0.85}, Beside: []string{"tokens/req", "upstream-tokens/req", "shown/req", "upstream-shown/req"}},
 	{Point: "32.1", What: "prompt layout, Available (a request per mention, 11-18 messages apart), history 50: messages between two re-bases (at most one per 50 messages)", Bench: "BenchmarkPromptCacheReplay/available/history=50",
 		Target: target{Unit: "rebase-min-gap", Min: 50}, Beside: []string{"rebases"}},
+	{Point: "32.2", What: "memory over hours: PSS growth of app + WebKit processes from 10 minutes to the end of the soak, read as they stand (no collection, no trim waited for)", Bench: "BenchmarkAppSoak",
+		Target: target{Unit: "growth-pss-%", Max: 5}, Beside: []string{"MiB-pss-total-10min", "MiB-pss-total-end", "MiB-alloc-total-10min", "MiB-alloc-total-end", "growth-own-pss-%", "MiB-per-hour-pss-trend", "MiB-per-hour-own-pss-trend", "MiB-per-hour-alloc-trend", "minutes", "messages", "replies", "replies-missed"}, Flags: soakFlags},
+	{Point: "32.2", What: "memory over hours: RSS growth of app + WebKit processes from 10 minutes to the end of the soak, read as they stand", Bench: "BenchmarkAppSoak",
+		Target: target{Unit: "growth-rss-%", Max: 5}, Beside: []string{"MiB-rss-total-10min", "MiB-rss-total-end", "MiB-per-hour-rss-trend"}, Flags: soakFlags},
+	{Point: "32.2", What: "memory over hours: idle PSS of app + WebKit processes once the soak's conversations are set up, before the soak", Bench: "BenchmarkAppSoak",
+		Target: target{Unit: "MiB-pss-total-idle", Max: 225}, Beside: []string{"MiB-alloc-total-idle", "MiB-rss-total-idle", "MiB-own-pss-total-idle"}, Flags: soakFlags},
+	{Point: "32.2", What: "memory over hours: idle PSS of app + WebKit processes after the soak", Bench: "BenchmarkAppSoak",
+		Target: target{Unit: "MiB-pss-total-end-idle", Max: 225}, Beside: []string{"MiB-alloc-total-end-idle", "MiB-rss-total-end-idle", "MiB-own-pss-total-end-idle"}, Flags: soakFlags},
 	imageGoal("12 MP 4:2:0 photo (scene)", "BenchmarkOptimize12MP/scene", "BenchmarkOptimize12MP/scene-canvas"),
 	imageGoal("1600x1200 photo (scene-1600x1200)", "BenchmarkOptimize2MP/scene-1600x1200", "BenchmarkOptimize2MP/scene-1600x1200-canvas"),
 	imageGoal("12 MP 4:4:4 photo (scene-444)", "BenchmarkOptimize12MP/scene-444", "BenchmarkOptimize12MP/scene-444-canvas"),
@@ -181,6 +198,7 @@ var about = []struct{ prefix, text string }{
 	{"BenchmarkOptimize", "Images (issues 17 and 32): a photo shrunk to 1344x1008 at JPEG quality 80, in one process. The 12 MP photos are 4032x3024 at quality 90: scene is photo-like (sky, clouds, hills, a house, grass with detail at every scale, sensor noise; 2.7 MB, baseline 4:2:0 by image/jpeg); texture is the synthetic sawtooth pattern the earlier figures used (6 MB), a worst case for decoding and aliasing; scene-444 is the same scene with full-resolution chroma (3.3 MB) and scene-progressive the same scene, 4:2:0, as a progressive file with libjpeg's default script (successive approximation; 2.5 MB), both written by tests/imagebench/jpegw. 2MP/scene-1600x1200 is the scene drawn at 1600x1200 (baseline 4:2:0, 0.4 MB), which cannot be reduced while decoding. Optimize12MP/<photo> and Optimize2MP/<photo> are images.Optimizer with its default limits (what the app uses), which may use both cores; <photo>-canvas, run right after it on the same bytes, is headless Chromium doing what the upstream extension does (new Image from a blob URL, drawImage onto a canvas of the target size, toDataURL('image/jpeg', 0.8)), timed by the page's clock after one warm-up; Baseline is image/jpeg decode, golang.org/x/image/draw CatmullRom.Scale straight into an RGBA of the target size (draw.Src), image/jpeg q80. PSNR is against a reference made from the same source: decoded at full size by image/jpeg, each plane scaled to 1344x1008 with a Lanczos-3 filter in float64, never rounded or compressed; the candidate's chroma is upsampled with the triangle filter browsers use. PSNR-Y is luma alone (the codec figure, independent of chroma upsampling); PSNR-RGB compares R, G, B after a float JFIF conversion of both. Even the reference itself encoded at quality 80 reaches only about 32 dB PSNR-Y on texture, so the 34.5 dB target is judged on scene. Heap: 20 photos optimised in a row (scene and texture alternately); heap-inuse is the largest HeapInuse after any of them, heap-held the largest HeapSys-HeapReleased (heap memory kept from the OS, which also covers the peak inside each call), both above what the process held before."},
 	{"BenchmarkPromptCacheReplay", "Prompt cache (issues 17 and 32): a fixed 300-message conversation (app/llm/testdata/replay: four friends plan a cabin weekend, take it, settle up and plan a birthday dinner; 9 photos; 21 messages address Clanker, 11 to 18 messages apart, each answered by a Clanker message) replayed through the LLM adapter and the real client against a fake endpoint on loopback that captures each body as posted. active asks at every message but Clanker's own (279 requests), available at each message that addresses Clanker (21 requests); history=N is the history size setting (20 is the default). The adapter is handed every message so far, as the engine hands them over, and lays the window out itself (engine.HistoryWindow). The fake model stays silent; it rewrites its summary every sixth request and its profiles every twelfth (an assumed rate, not a measured one), sets a persona when asked to talk like a pirate and drops it when asked to stop; its summary holds the facts known so far, at most the latest twelve (from 30 tokens at the start to 170 after 60 messages and 430 to 470 after 200), its profiles up to 140. upstream is the upstream extension's request for the same messages at the same points with the same memory, rebuilt (not replayed) from the behaviour reference (shared/reference/upstream-clanker-behavior.md: section 4.2's layout, the system prompt, then persona and profiles as system messages, the summary as a user message, then the last historySize messages without alt text; section 4.4's rules, with the participants and the count of older messages written into the system prompt) in app/llm/upstream_rebuild_test.go; its rules are reworded, 1,663 o200k tokens against the 1,670 of upstream's own (measured on its source), so the comparison errs, if at all, in upstream's favour. Tokens are o200k (github.com/tiktoken-go/tokenizer, offline): role and text of each message, 3 of framing per message and 3 for the reply. Over pairs of consecutive requests: a request's prefix is what it shares with the previous one (whole messages, then the common start of the first that differs); cached is what OpenAI's prompt cache serves of it (nothing under 1,024 tokens, then 1,024 and every further full 128); fresh is the tokens of conversation messages the previous request did not show, which no layout could have had cached. reuse-% is cached over the tokens that are not fresh (the target's measure: how much of what was sent before is served from the cache), cached-% cached over all tokens (what the bill sees; never above 100 - fresh-%, which in available mode, where each request brings 11 to 18 new messages, is about 89 at history 20 and 90 at 50 for any layout); upstream-reuse-% and upstream-cached-% are the same for upstream, whose system prompt changes whenever the count of older messages does. x-upstream-tokens is our tokens over upstream's summed over the same requests (the 0.668 reported before divided this project's tokens on its own 60-message conversation by a figure for upstream on another one); tokens/req and upstream-tokens/req are the means, tokens-max our largest request. rebases counts requests that share none of the previous request's conversation messages and rebase-min-gap the fewest messages between two layouts (counting the first); shown/req and upstream-shown/req are the conversation parts a request shows on average (a photo is one more); body-bytes/req is the JSON body. ns/op is the replay through loopback HTTP, not a target."},
 	{"BenchmarkBridgeNewMessage", "Bridge in headless Chromium on a page with 40 or 400 rendered rows (issue 3), per new message: latency-us from the row's insertion (with its label) to the event being posted; own-us the bridge's own observer work; post-us the test host's CDP binding (differs in Wails); bridge-us both; task-us the renderer's whole task time including the page's own layout. own-us must not grow with the row count."},
+	{"BenchmarkAppSoak", soakAbout},
 	{"BenchmarkApp", "The real app under Xvfb on the simulator (issues 6 and 17). StartToBridgeReady: one op is 5 cold starts (each with a fresh HOME, so WebKit's caches are cold, and a fresh configured data directory); ms-to-page-usable is from exec until the bridge has reported a usable page state (no_conversation or conversation) and the conversation list has reached Go; beside it, from the same starts, ms-to-page-loaded, when the simulator page's own script had run and opened its event stream (it then fetches its state and pictures from loopback and renders the list: the page's own time); -min and -max are the fastest and slowest start of the op. Where the time goes, from the app's log: ms-to-boot-page when the bootstrap page ran (process, GTK, WebKit and its web process started), ms-to-bridge-hello when the injected bridge first spoke from the Messages page (document start), ms-to-bridge-ready its first page_state. Memory: PSS (proportional set size: shared pages split between the processes sharing them) of the app, WebKitWebProcess and WebKitNetworkProcess (total = the three), idle on an open conversation and after a 10-minute conversation compressed in time (200 incoming messages back to back, every tenth addressing Clanker, 20 typed replies at zero model latency). Before each sample the benchmark waits for the app's own idle release (10 s after work stops the app collects its Go heap, returns the free pages and trims glibc's C heap, and its web-process extension trims the page process's C heap; nothing is forced by the test), then until PSS has settled (WebKit collects JavaScript garbage on its own timers and has no call to force it). alloc is the allocated part of PSS (anonymous and shared memory: heaps, JavaScript and DOM, Go); the rest is file-backed (code, fonts), whose PSS share moves with how many other processes on the machine map the same libraries, so growth counts allocated memory over the idle PSS: growth-same-page-% on another conversation whose page content is the same before and after the chat (what the target judges), growth-% on the chat's own conversation, whose page then holds 220 more rows (the page's growth), growth-pss-% the plain PSS ratio. go-heap is the Go heap in use, read after the sample with a collection (Clanker's own Go memory). A PSS share also drops while any other process maps the same libraries (another WebKit app, a stray Xvfb sharing Mesa's): the idle total read 180 MiB on a loaded shared machine and 242-246 MiB on a quiet one for the same allocated 79-80 MiB (both before the window process stopped loading GLX). The settings window is opened from the status pill as a user does: settings-extra is what the whole tree's PSS grew by while it was open, settings-window its own processes' PSS; it is a process of its own (clanker settings) that ends when its window closes, so settings-after-close is what is left of it once closed, and alloc-left-by-settings what the tree's allocated memory differs from just before it opened (issue 17: at most 60 MiB extra, or closed when not shown)."},
 }
 
@@ -194,15 +212,25 @@ func main() {
 	ran := flag.String("ran", "", "with -from: the commands that produced those files, printed as the report's command")
 	distDir := flag.String("dist", "", "also report the sizes of the release artifacts in this folder (made by make dist)")
 	note := flag.String("note", "", "a sentence about the run, printed under the machine (e.g. what else was running)")
+	keepRows := flag.Bool("keep-rows", false, "with -keep: a package section this run has also keeps the previous report's rows of benchmarks this run did not measure (for a run of some of a package's benchmarks)")
+	soakCount := flag.Int("soak-count", 1, "runs of the soak (BenchmarkAppSoak, over half an hour each) in a pass of its own after the others; 0 leaves it out")
 	keep := flag.String("keep", "", "a previous report whose sections for packages not in this run, release artifacts (without -dist) and summary rows this run does not measure are carried over verbatim, with its command and note")
 	flag.Parse()
 
-	args := []string{"test", "-tags", *tags, "-run", "^$", "-bench", ".", "-benchmem", "-count", strconv.Itoa(*count)}
+	args := []string{"test", "-tags", *tags, "-run", "^$", "-bench", ".", "-skip", "^" + soakBench + "$", "-benchmem", "-count", strconv.Itoa(*count)}
 	if *benchtime != "" {
 		args = append(args, "-benchtime", *benchtime)
 	}
 	args = append(args, strings.Fields(*pkgs)...)
-	command := "go " + strings.Join(args, " ")
+	passes := [][]string{args}
+	if soak := soakArgs(*pkgs, *tags, *soakCount); soak != nil {
+		passes = append(passes, soak)
+	}
+	var commands []string
+	for _, p := range passes {
+		commands = append(commands, "go "+shellJoin(p))
+	}
+	command := strings.Join(commands, "; ")
 
 	var raw []byte
 	var err error
@@ -217,12 +245,16 @@ func main() {
 			raw = append(raw, '\n')
 		}
 	} else {
-		fmt.Fprintln(os.Stderr, "benchreport:", command)
-		cmd := exec.Command("go", args...)
 		var buf bytes.Buffer
-		cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
-		cmd.Stderr = os.Stderr
-		err = cmd.Run()
+		for i, p := range passes {
+			fmt.Fprintln(os.Stderr, "benchreport:", commands[i])
+			cmd := exec.Command("go", p...)
+			cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
+			cmd.Stderr = os.Stderr
+			if err = cmd.Run(); err != nil {
+				break
+			}
+		}
 		raw = buf.Bytes()
 	}
 	if err != nil {
@@ -260,13 +292,59 @@ func main() {
 			fmt.Fprintln(os.Stderr, "benchreport:", err)
 			os.Exit(1)
 		}
-		report = KeepFrom(report, string(old))
+		report = keepFrom(report, string(old), *keepRows)
 	}
 	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "benchreport: wrote %s (%d benchmarks)\n", *out, len(results))
+}
+
+// The soak (issue 32.2) runs the real app for over half an hour per run, so the pass over
+// every package skips it and it runs in a pass of its own, -soak-count times, with a
+// timeout that fits it (go test's default of 10 minutes does not).
+const (
+	soakBench = "BenchmarkAppSoak"
+	soakPkg   = "./tests/e2e"
+	soakFlags = "-timeout 120m"
+)
+
+// soakAbout says what the soak's figures are.
+const soakAbout = "Soak (issue 32.2): the real app under Xvfb on the simulator with the fake model (tests/fakellm), driven through a plan drawn from a fixed seed (tests/e2e/soak_test.go, soakFull): about three hours of a busy user's day compressed into 30 minutes: 3,000 messages from friends in 11 conversations (the simulator's demo conversations and seven created at the set-up with some history), Clanker Available in three of them and answering whoever addresses it (every 20th message into the open one), 20 pictures of which the model asks to see 10 (each then fetched from the page and prepared), at least 60 conversation switches (clicks in the page's sidebar), 40 scroll-backs (older rows loaded), the settings window opened from the status pill and closed by the window manager 10 times, one page reload and one kill of the page's web process (both in the first 6 minutes, so the two samples see one web process used without a break). Memory is of the app's process tree (the app, WebKitWebProcess and WebKitNetworkProcess; total is the three, the settings window's own processes left out, none being open at the samples), from /proc/PID/smaps_rollup: PSS (shared pages split between the processes that map them), its allocated part alloc (Pss_Anon + Pss_Shmem: heaps, JavaScript and DOM, Go; the rest is file-backed code and fonts, whose share moves with what else runs on the machine), RSS (every resident page counted whole in each process), and own-pss (each resident page divided only among this tree's mappings of it, from /proc/PID/pagemap: PSS as it would read with nothing else running; only when the reader may see page frames). The samples 10min (10 minutes after the app started) and end (when the plan is done) are read as they stand, on the same quiet conversation (it gets no messages, so the page shows the same content at both): no collection forced, no trim waited for; growth-*-% is end over 10min. Readings as they stand swing with the page's garbage collector (the web process's allocated memory moves by tens of MiB between collections), so beside the two samples MiB-per-hour-*-trend is the least-squares slope over readings a minute apart from the 10min sample to the end (trend-readings of them), in MiB per hour of the run's wall time. idle (once the conversations are set up, before the plan) and end-idle (after the plan) are taken after the app's own idle release and once PSS has settled, as AppMemory's samples. go-heap is the Go heap in use as it stands (no collection); alloc-*-growth is each process's allocated memory from 10min to end. messages, replies, switches and the rest count what the run did; replies-missed counts mentions and questions about a picture that got no reply within 4 minutes (the run logs each with the app's state and goes on, so that one missed reply does not cost the memory figures); minutes is the end sample's time from the app's start. One op is one whole soak; the -soak-count runs (1 by default) give the medians."
+
+// soakArgs is the go command's arguments for the soak's pass, or nil when it does not run:
+// count is 0, or pkgs (the packages of the main pass) does not cover tests/e2e.
+func soakArgs(pkgs, tags string, count int) []string {
+	if count <= 0 {
+		return nil
+	}
+	covered := false
+	for _, p := range strings.Fields(pkgs) {
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "github.com/clanker-desktop/clanker/"), "/")
+		if p == "./..." || p == "..." || p == "./tests/..." || p == "tests/..." || p == soakPkg || p == strings.TrimPrefix(soakPkg, "./") {
+			covered = true
+		}
+	}
+	if !covered {
+		return nil
+	}
+	args := []string{"test", "-tags", tags, "-run", "^$", "-bench", "^" + soakBench + "$", "-benchmem", "-count", strconv.Itoa(count)}
+	args = append(args, strings.Fields(soakFlags)...)
+	return append(args, soakPkg)
+}
+
+// shellJoin prints arguments as a shell would need them typed: an argument with a character
+// the shell reads specially is single-quoted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " '\"$^*?[]()|&;<>\\`!{}~#") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
 }
 
 // Result is every run of one benchmark: for each unit (ns/op, B/op, custom metrics) the
@@ -612,7 +690,11 @@ func Summary(results []*Result, artifacts []Artifact, tags string) string {
 	b.WriteString("| point | target | figure and comparison | command | verdict |\n|---|---|---|---|---|\n")
 	for _, g := range goals {
 		r := byName[g.Bench]
-		cmd := fmt.Sprintf("`go test -tags %s -run '^$' -bench '^%s$' ./%s`", tags, benchPattern(g.Bench), shortPkgOf(r, g.Bench))
+		flags := ""
+		if g.Flags != "" {
+			flags = " " + g.Flags
+		}
+		cmd := fmt.Sprintf("`go test -tags %s -run '^$' -bench '^%s$'%s ./%s`", tags, benchPattern(g.Bench), flags, shortPkgOf(r, g.Bench))
 		if r == nil {
 			fmt.Fprintf(&b, "| %s | %s | not in this run | %s | not measured |\n", g.Point, g.What, cmd)
 			continue
@@ -794,7 +876,12 @@ func isSummary(title string) bool {
 // of packages not in this run and the release artifacts (verbatim, in the earlier report's
 // order), and the summary rows this run left "not measured" (matched by point and target).
 // The header says which runs the kept figures come from.
-func KeepFrom(report, old string) string {
+func KeepFrom(report, old string) string { return keepFrom(report, old, false) }
+
+// keepFrom is KeepFrom; with rows, a package section this run has also keeps the earlier
+// rows of benchmarks this run did not measure (mergeSection), for a run of some of a
+// package's benchmarks (the soak alone).
+func keepFrom(report, old string, rows bool) string {
 	head, secs := splitReport(report)
 	oldHead, oldSecs := splitReport(old)
 	byTitle := map[string]section{}
@@ -841,9 +928,16 @@ func KeepFrom(report, old string) string {
 				out = append(out, summary)
 				used[summary.title] = true
 			}
-		case byTitle[o.title].title != "":
+		case byTitle[o.title].title != "" && !rows:
 			out = append(out, byTitle[o.title])
 			used[o.title] = true
+		case byTitle[o.title].title != "":
+			merged, keptRows := mergeSection(byTitle[o.title].text, o.text)
+			out = append(out, section{title: o.title, text: merged})
+			used[o.title] = true
+			if len(keptRows) > 0 {
+				kept = append(kept, o.title+"'s rows "+strings.Join(keptRows, ", "))
+			}
 		default:
 			out = append(out, o)
 			kept = append(kept, o.title)
@@ -877,6 +971,90 @@ func KeepFrom(report, old string) string {
 		b.WriteString(s.text)
 	}
 	return b.String()
+}
+
+// mergeSection is a package section of this run (cur) with the rows of the earlier
+// report's section (old) for benchmarks this run did not measure, in the earlier order
+// (this run's new benchmarks after them), and the earlier paragraphs this run's section
+// lacks (what those rows measure). kept names the rows carried over.
+func mergeSection(cur, old string) (merged string, kept []string) {
+	curHead, curRows := splitTable(cur)
+	oldHead, oldRows := splitTable(old)
+	byName := map[string]string{}
+	for _, r := range curRows {
+		byName[tableRowName(r)] = r
+	}
+	var rows []string
+	placed := map[string]bool{}
+	for _, r := range oldRows {
+		name := tableRowName(r)
+		if mine, ok := byName[name]; ok {
+			rows = append(rows, mine)
+		} else {
+			rows = append(rows, r)
+			kept = append(kept, name)
+		}
+		placed[name] = true
+	}
+	for _, r := range curRows {
+		if !placed[tableRowName(r)] {
+			rows = append(rows, r)
+		}
+	}
+	if len(kept) == 0 {
+		return cur, nil
+	}
+	// The head is the title, the paragraphs and the table's header; the earlier paragraphs
+	// this run's lacks go before the table.
+	const tableHeader = "| benchmark |"
+	at := strings.Index(curHead, tableHeader)
+	if at < 0 {
+		return cur, nil
+	}
+	var extra strings.Builder
+	oldParas := oldHead
+	if i := strings.Index(oldParas, tableHeader); i >= 0 {
+		oldParas = oldParas[:i]
+	}
+	for _, p := range strings.Split(oldParas, "\n\n") {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.HasPrefix(p, "## ") || strings.Contains(curHead, p) {
+			continue
+		}
+		extra.WriteString(p + "\n\n")
+	}
+	var b strings.Builder
+	b.WriteString(curHead[:at] + extra.String() + curHead[at:])
+	for _, r := range rows {
+		b.WriteString(r + "\n")
+	}
+	return b.String(), kept
+}
+
+// splitTable cuts a package section into everything up to its table's rows (title,
+// paragraphs, the table's header and separator) and the rows.
+func splitTable(text string) (head string, rows []string) {
+	lines := strings.SplitAfter(text, "\n")
+	i := 0
+	for ; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "|---") {
+			i++
+			break
+		}
+	}
+	head = strings.Join(lines[:i], "")
+	for _, l := range lines[i:] {
+		if l = strings.TrimRight(l, "\n"); strings.HasPrefix(l, "| ") {
+			rows = append(rows, l)
+		}
+	}
+	return head, rows
+}
+
+// tableRowName is the benchmark a package table's row is about.
+func tableRowName(row string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " |")
+	return name
 }
 
 // rowKey is the point and target of a summary table row ("| 17.1 | prompt cache ... |").

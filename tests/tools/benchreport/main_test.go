@@ -258,3 +258,95 @@ func TestKeepCarriesOverWhatThisRunDidNotMeasure(t *testing.T) {
 		t.Errorf("sections are not in the earlier report's order:\n%s", out)
 	}
 }
+
+const soakSample = `pkg: github.com/clanker-desktop/clanker/tests/e2e
+BenchmarkAppSoak-2   	1	 2100000000000 ns/op	 3.2 growth-pss-%	 6.1 growth-rss-%	 231 MiB-pss-total-idle	 219 MiB-pss-total-end-idle	 250 MiB-pss-total-10min	 258 MiB-pss-total-end	 480 MiB-rss-total-10min	 509 MiB-rss-total-end	 33.5 minutes
+`
+
+// Issue 32.2's rows judge the soak's growth (PSS and RSS) and both idle figures, each with
+// the command that runs the soak alone, timeout included.
+func TestSummaryJudgesTheSoak(t *testing.T) {
+	out := Summary(Parse(strings.NewReader(soakSample)), nil, "webkit2_41")
+	cmd := "`go test -tags webkit2_41 -run '^$' -bench '^BenchmarkAppSoak$' -timeout 120m ./tests/e2e`"
+	for _, want := range []string{
+		"3.2 growth-pss-% (target <= 5); 250 MiB-pss-total-10min; 258 MiB-pss-total-end; 33.5 minutes | " + cmd + " | **met** |",
+		"6.1 growth-rss-% (target <= 5); 480 MiB-rss-total-10min; 509 MiB-rss-total-end | " + cmd + " | **NOT met** |",
+		"231 MiB-pss-total-idle (target <= 225) | " + cmd + " | **NOT met** |",
+		"219 MiB-pss-total-end-idle (target <= 225) | " + cmd + " | **met** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "| 32.2 |"); n != 4 {
+		t.Errorf("want 4 rows for 32.2, got %d:\n%s", n, out)
+	}
+	rendered := Render(Parse(strings.NewReader(soakSample)), "m", "make bench", time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC))
+	if !strings.Contains(rendered, "Soak (issue 32.2)") || !strings.Contains(rendered, "**target 3.2 growth-pss-% <= 5: met**") {
+		t.Errorf("the e2e section lacks the soak's description or its target:\n%s", rendered)
+	}
+}
+
+// The soak runs in a pass of its own when the packages cover tests/e2e, never in the pass
+// over every package (which skips it), and not at all with -soak-count 0.
+func TestSoakRunsInAPassOfItsOwn(t *testing.T) {
+	want := "test -tags webkit2_41 -run '^$' -bench '^BenchmarkAppSoak$' -benchmem -count 1 -timeout 120m ./tests/e2e"
+	for _, pkgs := range []string{"./...", "./app/... ./tests/e2e", "./tests/...", "github.com/clanker-desktop/clanker/tests/e2e"} {
+		if got := shellJoin(soakArgs(pkgs, "webkit2_41", 1)); got != want {
+			t.Errorf("pkgs %q: soak pass %q, want %q", pkgs, got, want)
+		}
+	}
+	for _, pkgs := range []string{"./app/...", "./tests/imagebench ./tests/browser/bridgetest", "./tests/e2e/internal/..."} {
+		if got := soakArgs(pkgs, "webkit2_41", 1); got != nil {
+			t.Errorf("pkgs %q do not cover the soak, yet it runs: %q", pkgs, got)
+		}
+	}
+	if got := soakArgs("./...", "webkit2_41", 0); got != nil {
+		t.Errorf("-soak-count 0 still runs the soak: %q", got)
+	}
+	if got := shellJoin(soakArgs("./...", "webkit2_41", 3)); !strings.Contains(got, "-count 3") {
+		t.Errorf("-soak-count 3 gives %q", got)
+	}
+}
+
+func TestShellJoinQuotesWhatTheShellWouldRead(t *testing.T) {
+	got := shellJoin([]string{"test", "-run", "^$", "-bench", ".", "-skip", "^BenchmarkAppSoak$", "it's", "", "./..."})
+	want := `test -run '^$' -bench . -skip '^BenchmarkAppSoak$' 'it'\''s' '' ./...`
+	if got != want {
+		t.Errorf("shellJoin = %s, want %s", got, want)
+	}
+}
+
+// A run of the soak alone (-keep-rows) keeps the earlier report's other rows of its package,
+// with the paragraphs that say what they measure, and says which rows it kept.
+func TestKeepRowsCarriesOverTheOtherBenchmarksOfAPackage(t *testing.T) {
+	when := time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)
+	all := Parse(strings.NewReader(sample + appSample))
+	old := insertSummary(Render(all, "m", "old command", when), Summary(all, nil, "webkit2_41"))
+	soak := Parse(strings.NewReader(soakSample))
+	out := keepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), old, true)
+	for _, want := range []string{
+		"| AppStartToBridgeReady | 1 |",
+		"| AppMemory | 1 |",
+		"| AppSoak | 1 |",
+		"Soak (issue 32.2)",
+		"The real app under Xvfb",
+		"tests/e2e's rows AppStartToBridgeReady, AppMemory",
+		"| 17.4 | memory: PSS of app + WebKit processes, idle, main window | 240 MiB-pss-total-idle",
+		"| 32.2 | memory over hours: PSS growth",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "| AppMemory |") > strings.Index(out, "| AppSoak |") {
+		t.Errorf("the earlier rows are not first, in their order:\n%s", out)
+	}
+	if n := strings.Count(out, "The real app under Xvfb"); n != 1 {
+		t.Errorf("the e2e paragraph is there %d times:\n%s", n, out)
+	}
+	// Without -keep-rows the section is this run's alone, as before.
+	if plain := KeepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), old); strings.Contains(plain, "| AppMemory | 1 |") {
+		t.Errorf("KeepFrom without rows kept AppMemory's row:\n%s", plain)
+	}
+}

@@ -234,6 +234,13 @@ void clanker_setup(WebKitWebView *wv, const char *user_agent, const char *user_s
     webkit_settings_set_javascript_can_open_windows_automatically(settings, FALSE);
 
     WebKitWebContext *ctx = webkit_web_view_get_context(wv);
+    // WebKit's default cache model is a web browser's: its memory cache keeps resources no
+    // page shows any more, decoded images included, until they pass half of a 128 MB cache,
+    // and only then prunes them. A photo someone sent (12 MP: 48 MB decoded) stayed in the
+    // page's process for good after its conversation was left. The document browser's model
+    // keeps at most a quarter of 96 MB for those and prunes the rest when they go; its disk
+    // cache (75 MB) still holds the page's scripts between starts.
+    webkit_web_context_set_cache_model(ctx, WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER);
     webkit_web_context_set_spell_checking_enabled(ctx, TRUE);
     const gchar *const *langs = g_get_language_names();
     if (langs != NULL && langs[0] != NULL && strcmp(langs[0], "C") != 0 && strcmp(langs[0], "POSIX") != 0) {

@@ -40,13 +40,18 @@ func BenchmarkEngineMessageAdded(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		ev := MessageAdded{Conversation: "c1", Message: Message{ID: fmt.Sprintf("n%d", i), Sender: "Bob", Text: "hey, what do you all think about dinner?"}}
+		ev := MessageAdded{Conversation: "c1", Message: Message{ID: fmt.Sprintf("n%d", i), Sender: "Ann", Text: "hey, what do you all think about dinner?"}}
 		if err := ev.validate(); err != nil {
 			b.Fatal(err)
 		}
 		e.handle(ev)
 	}
 	b.StopTimer()
+	// The message must have reached the trigger decision: a view the engine doubted (a sender
+	// the one-to-one conversation never had) would measure only the doubt.
+	if e.replies.pending == nil {
+		b.Fatal("no reply timer armed: the benchmark no longer measures the trigger path")
+	}
 	e.replies.pending.tm.stop()
 }
 

@@ -139,7 +139,7 @@ func TestUIColoursAreReadableInBothSchemes(t *testing.T) {
 		{"menu item", []string{".menu"}, []string{".menu"}, 4.5},
 		{"hovered menu item", []string{".menu"}, []string{".menu button:hover"}, 4.5},
 		{"locked reason", []string{".menu .reason"}, []string{".menu"}, 4.5},
-		{"greyed-out menu item", []string{".menu button:disabled"}, []string{".menu"}, 2.5},
+		{"greyed-out menu item", []string{`.menu button[aria-disabled="true"]`}, []string{".menu"}, 2.5},
 		{"hint", []string{".hint"}, []string{".hint"}, 4.5},
 		{"hint's Got it", []string{".hint button"}, []string{".hint button"}, 4.5},
 	}

@@ -1745,7 +1745,7 @@
 .menu button { display: block; width: 100%; text-align: left; padding: 8px 18px; border: 0; background: none;
   font-size: 13px; cursor: pointer; color: inherit; }
 .menu button:hover { background: #f1f3f4; }
-.menu button:disabled { color: #9aa0a6; cursor: default; } .menu button:disabled:hover { background: none; }
+.menu button[aria-disabled="true"] { color: #9aa0a6; cursor: default; } .menu button[aria-disabled="true"]:hover { background: none; }
 .menu .reason { padding: 4px 18px 8px; font-size: 12px; color: #5f6368; max-width: 260px; }
 .menu button[aria-checked="true"]::before { content: "\\2713  "; }
 .hint { position: fixed; left: 16px; bottom: 54px; width: 280px; max-width: calc(100vw - 32px); padding: 12px 14px;
@@ -1772,7 +1772,7 @@
   .pill.active { background: #81c995; color: #202124; } .pill.available { background: #8ab4f8; color: #202124; }
   .menu { background: #2d2e31; color: #e8eaed; box-shadow: 0 2px 10px rgba(0,0,0,.6); }
   .menu button:hover { background: #3c4043; }
-  .menu button:disabled { color: #80868b; }
+  .menu button[aria-disabled="true"] { color: #80868b; }
   .menu .reason { color: #bdc1c6; }
   .hint { background: #5e35b1; box-shadow: 0 2px 10px rgba(0,0,0,.6); }
   .hint::after { border-top-color: #5e35b1; }
@@ -1959,6 +1959,16 @@
         parts2.menu = null;
       }
       if (parts2.hint) parts2.hint.classList.remove("behind-menu");
+      document.removeEventListener("pointerdown", outsideMenu, true);
+      document.removeEventListener("keydown", escapeMenu, true);
+    }
+    function outsideMenu(ev) {
+      if (!ev.isTrusted || !parts2.menu) return;
+      if (host && ev.composedPath().includes(host)) return;
+      closeMenu();
+    }
+    function escapeMenu(ev) {
+      if (ev.isTrusted && parts2.menu && ev.key === "Escape") closeMenu();
     }
     function openMenu() {
       closeMenu();
@@ -1971,10 +1981,11 @@
         b.setAttribute("role", "menuitemradio");
         b.setAttribute("aria-checked", String(!!status && status.mode === choice));
         const off = !!locked && choice !== "settings";
-        b.disabled = off;
+        if (off) b.setAttribute("aria-disabled", "true");
         b.addEventListener("click", (ev) => {
-          if (!ev.isTrusted || off) return;
+          if (!ev.isTrusted) return;
           closeMenu();
+          if (off) return;
           emit("mode_menu", { conversationId: status ? status.conversationId : "", choice });
         });
         m.appendChild(b);
@@ -1982,6 +1993,8 @@
       }
       root.appendChild(m);
       parts2.menu = m;
+      document.addEventListener("pointerdown", outsideMenu, true);
+      document.addEventListener("keydown", escapeMenu, true);
     }
     function setStatus(conversationId, mode, locked) {
       ensure();

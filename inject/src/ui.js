@@ -182,6 +182,21 @@ export function createUI(emit) {
   function closeMenu() {
     if (parts.menu) { parts.menu.remove(); parts.menu = null; }
     if (parts.hint) parts.hint.classList.remove('behind-menu');
+    document.removeEventListener('pointerdown', outsideMenu, true);
+    document.removeEventListener('keydown', escapeMenu, true);
+  }
+
+  // While the menu is open, a press anywhere outside Clanker's own UI, or Escape, closes it
+  // (the pill toggles it itself). Both listen in the capture phase and only look: the page
+  // still gets the press or the key.
+  function outsideMenu(ev) {
+    if (!ev.isTrusted || !parts.menu) return;
+    if (host && ev.composedPath().includes(host)) return;
+    closeMenu();
+  }
+
+  function escapeMenu(ev) {
+    if (ev.isTrusted && parts.menu && ev.key === 'Escape') closeMenu();
   }
 
   function openMenu() {
@@ -195,13 +210,16 @@ export function createUI(emit) {
       const b = el('button', '', 'menu-' + choice, label);
       b.setAttribute('role', 'menuitemradio');
       b.setAttribute('aria-checked', String(!!status && status.mode === choice));
-      // A locked conversation shows its modes disabled, with the reason below them;
-      // Go refuses a change there anyway.
+      // A locked conversation shows its modes greyed out, with the reason below them; Go
+      // refuses a change there anyway. They stay clickable (aria-disabled, not disabled,
+      // which swallows the click): a click on one closes the menu and chooses nothing, as
+      // a click anywhere else does.
       const off = !!locked && choice !== 'settings';
-      b.disabled = off;
+      if (off) b.setAttribute('aria-disabled', 'true');
       b.addEventListener('click', (ev) => {
-        if (!ev.isTrusted || off) return;
+        if (!ev.isTrusted) return;
         closeMenu();
+        if (off) return;
         emit('mode_menu', { conversationId: status ? status.conversationId : '', choice });
       });
       m.appendChild(b);
@@ -209,6 +227,8 @@ export function createUI(emit) {
     }
     root.appendChild(m);
     parts.menu = m;
+    document.addEventListener('pointerdown', outsideMenu, true);
+    document.addEventListener('keydown', escapeMenu, true);
   }
 
   function setStatus(conversationId, mode, locked) {

@@ -1332,6 +1332,52 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	if !t.Run("ClosingTheSettingsWindowEndsItsProcess", func(t *testing.T) {
+		f.t = t
+		f.tray.t = t
+		// The settings window's About text says closing it gives its memory back: its
+		// process and that process's own web view processes end when the window manager
+		// closes the window, and the app goes on.
+		f.tray.click("Settings...")
+		var settings []int
+		testkit.WaitFor(t, 60*time.Second, "the settings window to open", func() (bool, string) {
+			settings = Descendants(f.app.Cmd.Process.Pid, "clanker")
+			return windowVisible("Clanker settings") && len(settings) > 0, fmt.Sprintf("settings processes %v", settings)
+		})
+		parent, _ := procTable()
+		tree := append([]int{}, settings...)
+		for _, pid := range settings {
+			tree = append(tree, descendantsOf(pid, parent)...)
+		}
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker settings$")
+		cmd.Env = []string{"DISPLAY=" + display.Name}
+		out, err := cmd.Output()
+		ids := strings.Fields(string(out))
+		if err != nil || len(ids) == 0 {
+			t.Fatalf("find the settings window: %v %q", err, out)
+		}
+		win, _ := strconv.ParseUint(ids[0], 10, 64)
+		if err := CloseWindow(display.Name, win); err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, 30*time.Second, "the settings window's processes to end", func() (bool, string) {
+			_, name := procTable()
+			var alive []string
+			for _, pid := range tree {
+				if n, ok := name[pid]; ok {
+					alive = append(alive, fmt.Sprintf("%d %s", pid, n))
+				}
+			}
+			return len(alive) == 0 && !windowVisible("Clanker settings"), fmt.Sprintf("still running: %v", alive)
+		})
+		if f.app.Exited() {
+			t.Fatalf("closing the settings window ended the app:\n%s", f.app.Output())
+		}
+		f.front()
+	}) {
+		return
+	}
+
 	t.Run("QuitFromTheTrayExitsCleanlyAndClosesTheSettingsWindow", func(t *testing.T) {
 		f.t = t
 		f.tray.t = t

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	protocol "github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/tests/browser"
@@ -235,8 +236,9 @@ func TestOverlayLeavesTheSidebarComposeAndCancelUsable(t *testing.T) {
 	})
 }
 
-// A locked status (here an automated conversation) shows the modes disabled in the pill's
-// menu with the reason under them: a click on one reports nothing, Settings... still works.
+// A locked status (here an automated conversation) shows the modes greyed out in the pill's
+// menu with the reason below them. A click on a greyed-out mode closes the menu and chooses
+// nothing (it used to leave the menu open, the click swallowed); Settings... still works.
 func TestLockedPillMenuShowsTheModesDisabledWithTheReason(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
@@ -246,17 +248,28 @@ func TestLockedPillMenuShowsTheModesDisabledWithTheReason(t *testing.T) {
 	if _, text := shadowPart(t, h.ctx, "menu-reason"); text != reason {
 		t.Fatalf("menu reason %q, want %q", text, reason)
 	}
+	if st := partStyle(t, h.ctx, "menu-available", "cursor"); st != "default" {
+		t.Errorf("a greyed-out mode's cursor is %q, want default", st)
+	}
 	m := h.mark()
 	clickPart(t, h.ctx, "menu-available")
-	if n, _ := shadowPart(t, h.ctx, "menu"); n == nil {
-		t.Fatal("clicking a disabled mode closed the menu as if it had been chosen")
-	}
+	testkit.WaitFor(t, 5*time.Second, "the menu to close after a click on a greyed-out mode", func() (bool, string) {
+		n, _ := shadowPart(t, h.ctx, "menu")
+		return n == nil, "the menu is still open"
+	})
+	clickPart(t, h.ctx, "pill")
 	clickPart(t, h.ctx, "menu-settings")
 	got := h.waitFor(m, "mode_menu", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.ModeMenu); return ok }).(protocol.ModeMenu)
 	if got.Choice != "settings" {
-		t.Fatalf("first menu event after clicking the disabled Available, then Settings...: %+v; want settings only", got)
+		t.Fatalf("first menu event after clicking the greyed-out Available, then Settings...: %+v; want settings only", got)
 	}
+	clickPart(t, h.ctx, "pill")
 	browser.SaveScreenshot(t, h.ctx, "bridge-pill-locked")
+	browser.Run(t, h.ctx, "Escape", chromedp.KeyEvent(kb.Escape))
+	testkit.WaitFor(t, 5*time.Second, "Escape to close the menu", func() (bool, string) {
+		n, _ := shadowPart(t, h.ctx, "menu")
+		return n == nil, "the menu is still open"
+	})
 
 	// Unlocked again, the same item reports its choice.
 	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "deactivated"})
@@ -269,5 +282,32 @@ func TestLockedPillMenuShowsTheModesDisabledWithTheReason(t *testing.T) {
 	got = h.waitFor(m, "mode_menu", 5*time.Second, func(e protocol.Event) bool { _, ok := e.(protocol.ModeMenu); return ok }).(protocol.ModeMenu)
 	if got.Choice != "available" {
 		t.Fatalf("unlocked menu choice %+v, want available", got)
+	}
+}
+
+// The pill's menu closes on a press anywhere outside Clanker's UI, as a menu does, and the
+// page still gets that press.
+func TestPillMenuClosesOnAPressOutsideIt(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "available"})
+	eval(t, h.ctx, `(function(){ window.__pressed = 0; document.addEventListener('pointerdown', function(){ window.__pressed++; }); return 1; })()`, nil)
+	clickPart(t, h.ctx, "pill")
+	if n, _ := shadowPart(t, h.ctx, "menu"); n == nil {
+		t.Fatal("the pill did not open its menu")
+	}
+	m := h.mark()
+	browser.Run(t, h.ctx, "press in the conversation", chromedp.MouseClickXY(600, 300))
+	testkit.WaitFor(t, 5*time.Second, "a press outside to close the menu", func() (bool, string) {
+		n, _ := shadowPart(t, h.ctx, "menu")
+		return n == nil, "the menu is still open"
+	})
+	var pressed int
+	eval(t, h.ctx, `window.__pressed`, &pressed)
+	if pressed == 0 {
+		t.Error("the page did not get the press that closed the menu")
+	}
+	if n := h.count(m, "mode_menu"); n != 0 {
+		t.Errorf("closing the menu by a press outside sent %d mode_menu events, want 0", n)
 	}
 }

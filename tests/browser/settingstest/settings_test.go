@@ -252,3 +252,16 @@ func TestDiagnosticsViewShowsTheSnapshotWithACopyButton(t *testing.T) {
 	f.run(t, chromedp.Click("#copyDiag", chromedp.ByQuery))
 	f.waitText(t, "#copyResult", "C") // "Copied." or "Selected: press Ctrl+C to copy."
 }
+
+// The window says what it costs while open and that closing it gives that back (the
+// figures are BenchmarkAppMemory's settings-window and settings-extra; the full-app test
+// ClosingTheSettingsWindowEndsItsProcess checks the closing).
+func TestAboutSaysWhatTheWindowCostsWhileOpen(t *testing.T) {
+	f := setup(t)
+	got := f.waitText(t, "#aboutText", "150 MB")
+	for _, want := range []string{"80 MB", "Closing the window ends it", "keeps working without it"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("About text %q: want it to say %q", got, want)
+		}
+	}
+}

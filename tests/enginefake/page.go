@@ -276,11 +276,14 @@ func (p *Page) remove(text string) (errText string, data []byte) {
 	return errText, data
 }
 
+// NothingToSend is the error of an Enter pressed on an empty box.
+const NothingToSend = "nothing to send"
+
 // send presses Enter in conv's box. An empty box sends nothing. Call with the page locked.
 func (p *Page) send(conv engine.ConversationID) (errText string, echo engine.Event) {
 	text := p.Box[conv]
 	if text == "" {
-		return "nothing to send", nil
+		return NothingToSend, nil
 	}
 	if p.BeforeSend != nil {
 		if err := p.BeforeSend(conv, text); err != nil {

@@ -193,7 +193,7 @@ func (s *Store) LoadMemory(_ context.Context, id engine.ConversationID) (engine.
 	if s.FailLoadMemory != nil {
 		return engine.Memory{}, s.FailLoadMemory
 	}
-	return s.Memories[id], nil
+	return cloneMemory(s.Memories[id]), nil
 }
 
 // RecordUsage implements engine.UsageRecorder.
@@ -251,7 +251,7 @@ func (s *Store) Put(r engine.Conversation) {
 // SetMemory stores conversation id's memory (as the model or the user left it earlier).
 func (s *Store) SetMemory(id engine.ConversationID, m engine.Memory) {
 	s.Lock()
-	s.Memories[id] = m
+	s.Memories[id] = cloneMemory(m)
 	s.Unlock()
 }
 
@@ -259,7 +259,13 @@ func (s *Store) SetMemory(id engine.ConversationID, m engine.Memory) {
 func (s *Store) Memory(id engine.ConversationID) engine.Memory {
 	s.Lock()
 	defer s.Unlock()
-	return s.Memories[id]
+	return cloneMemory(s.Memories[id])
+}
+
+// cloneMemory is m with a profiles map of its own, as a copy read from a database would be.
+func cloneMemory(m engine.Memory) engine.Memory {
+	m.Profiles = maps.Clone(m.Profiles)
+	return m
 }
 
 // UpdatesFor returns the context updates applied to conversation id, in order.

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
-	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/faults"
 	_ "modernc.org/sqlite" // the driver, for the test's own integrity check
 )

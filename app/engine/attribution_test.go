@@ -1,10 +1,12 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Issue 33.1, the engine's side: a view of a conversation is believed only when it agrees with
@@ -13,17 +15,19 @@ import (
 
 // jane sets up a one-to-one conversation with Jane that the engine has seen, and Mom's, which
 // it has seen too, both Available; the user is in Jane's.
-func janeAndMom(t *testing.T) (h *harness, janes []Message) {
-	h = newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-	h.store.setMode("jane", ModeAvailable)
-	h.store.setMode("mom", ModeAvailable)
-	h.page.mu.Lock()
-	h.page.conv("jane").name = "Jane"
-	h.page.conv("mom").name = "Mom"
-	h.page.mu.Unlock()
-	h.llm.set(0, func(r LLMRequest) (Reply, error) { return Reply{Text: "answer in " + string(r.Conversation)}, nil })
+func janeAndMom(t *testing.T) (h *harness, janes []engine.Message) {
+	h = newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+	h.store.SetMode("jane", engine.ModeAvailable)
+	h.store.SetMode("mom", engine.ModeAvailable)
+	h.page.Lock()
+	h.page.Conv("jane").Name = "Jane"
+	h.page.Conv("mom").Name = "Mom"
+	h.page.Unlock()
+	h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) {
+		return engine.Reply{Text: "answer in " + string(r.Conversation)}, nil
+	})
 	h.open("mom", in("Mom", "dinner sunday?"))
-	janes = []Message{in("Jane", "hey"), in("Jane", "Clanker, what is the capital of Peru?")}
+	janes = []engine.Message{in("Jane", "hey"), in("Jane", "Clanker, what is the capital of Peru?")}
 	h.open("jane", janes[0])
 	h.send(h.sidebar())
 	return h, janes
@@ -38,12 +42,12 @@ func TestAViewHoldingAnotherConversationsRowsIsNotBelieved(t *testing.T) {
 		h.receive("jane", janes[1])
 		h.wait(30 * time.Second)
 		h.wantSent("Jane's question answered in Jane's", "jane|[clanker] answer in jane")
-		h.page.mu.Lock()
-		h.page.lingering, h.page.lingerHeader, h.page.lingerViews = janes, "Jane", 1
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Lingering, h.page.LingerHeader, h.page.LingerViews = janes, "Jane", 1
+		h.page.Unlock()
 		h.reopen("mom")
 		h.wait(30 * time.Second)
-		for _, r := range h.llm.requests() {
+		for _, r := range h.llm.Requests() {
 			if r.Conversation != "mom" {
 				continue
 			}
@@ -54,10 +58,10 @@ func TestAViewHoldingAnotherConversationsRowsIsNotBelieved(t *testing.T) {
 			}
 		}
 		h.wantSent("nothing answered in Mom", "jane|[clanker] answer in jane")
-		if got := h.store.owners[janes[1].ID]; got != "jane" {
+		if got := h.store.Owners[janes[1].ID]; got != "jane" {
 			t.Fatalf("Jane's message is stored under %q, want jane", got)
 		}
-		if len(h.page.commands(CmdResync)) == 0 {
+		if len(h.page.Commands(engine.CmdResync)) == 0 {
 			t.Fatal("the engine never asked the page to report Mom again")
 		}
 		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "mom" {
@@ -76,13 +80,13 @@ func TestAStrangerInAOneToOneViewMakesItDoubtful(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h, _ := janeAndMom(t)
 		stray := in("Jane", "Clanker, what is the capital of Peru?")
-		h.page.mu.Lock()
-		h.page.lingering, h.page.lingerViews = []Message{stray}, 1
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Lingering, h.page.LingerViews = []engine.Message{stray}, 1
+		h.page.Unlock()
 		h.reopen("mom")
 		h.wait(time.Minute)
 		h.wantSent("nothing answered in Mom")
-		if _, ok := h.store.owners[stray.ID]; ok {
+		if _, ok := h.store.Owners[stray.ID]; ok {
 			t.Fatal("the stranger's message was stored")
 		}
 		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "mom" {
@@ -96,9 +100,9 @@ func TestAStrangerInAOneToOneViewMakesItDoubtful(t *testing.T) {
 func TestAHeaderThatMatchesNothingKnownMakesTheViewDoubtful(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h, _ := janeAndMom(t)
-		h.page.mu.Lock()
-		h.page.lingerHeader, h.page.lingerViews = "Jane", 1
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.LingerHeader, h.page.LingerViews = "Jane", 1
+		h.page.Unlock()
 		h.reopen("mom")
 		if s := h.snap(); s.Foreground != nil {
 			t.Fatalf("a view of Mom with Jane's header was believed: %+v", s.Foreground)
@@ -115,9 +119,9 @@ func TestAHeaderThatMatchesNothingKnownMakesTheViewDoubtful(t *testing.T) {
 func TestASteadyViewWithANewPersonIsBelievedAfterAWhile(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h, _ := janeAndMom(t)
-		h.page.mu.Lock()
-		h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Conv("mom").Msgs = append(h.page.Conv("mom").Msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
+		h.page.Unlock()
 		h.reopen("mom")
 		if s := h.snap(); s.Foreground != nil {
 			t.Fatal("want the first view with a stranger doubted")
@@ -127,7 +131,7 @@ func TestASteadyViewWithANewPersonIsBelievedAfterAWhile(t *testing.T) {
 		if s.Foreground == nil || s.Foreground.ID != "mom" {
 			t.Fatalf("want the steady view believed, got %+v", s.Foreground)
 		}
-		if n := len(h.page.commands(CmdResync)); n < doubtSteady-1 || n > 6 {
+		if n := len(h.page.Commands(engine.CmdResync)); n < engine.DoubtSteady-1 || n > 6 {
 			t.Fatalf("want a few reports asked for, got %d", n)
 		}
 	})
@@ -146,14 +150,14 @@ func TestANewMessageSeenInAnotherConversationIsNotAnswered(t *testing.T) {
 		// recycled row could carry).
 		q := janes[1]
 		q.Sender = "Mom"
-		h.send(MessageAdded{Conversation: "mom", Message: q})
+		h.send(engine.MessageAdded{Conversation: "mom", Message: q})
 		h.wait(time.Minute)
-		for _, s := range h.page.sentTexts() {
-			if s.conv == "mom" {
-				t.Fatalf("posted in Mom after a foreign message: %q", s.text)
+		for _, s := range h.page.Sent() {
+			if s.Conversation == "mom" {
+				t.Fatalf("posted in Mom after a foreign message: %q", s.Text)
 			}
 		}
-		for _, r := range h.llm.requests() {
+		for _, r := range h.llm.Requests() {
 			if r.Conversation == "mom" {
 				t.Fatalf("asked the model for Mom with %d messages", len(r.History))
 			}
@@ -171,11 +175,11 @@ func TestCleanNameReadsNamesAsAPersonDoes(t *testing.T) {
 		"\ufeff(555) 555-7334\u2069": "(555) 555-7334",
 	}
 	for in, want := range cases {
-		if got := CleanName(in); got != want {
+		if got := engine.CleanName(in); got != want {
 			t.Errorf("CleanName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !sameName("\u2068jane doe\u2069", "Jane\u00a0Doe") || sameName("", "") || strings.Contains(CleanName("a\u200eb"), "\u200e") {
+	if !engine.SameName("\u2068jane doe\u2069", "Jane\u00a0Doe") || engine.SameName("", "") || strings.Contains(engine.CleanName("a\u200eb"), "\u200e") {
 		t.Error("sameName must read names as a person does and never match empty names")
 	}
 }
@@ -185,13 +189,13 @@ func TestCleanNameReadsNamesAsAPersonDoes(t *testing.T) {
 // (the demo's Book club waited, doubted, for ever).
 func TestANamedGroupsHeaderListingItsMembersIsBelieved(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("book", ModeAvailable)
-		h.page.mu.Lock()
-		h.page.conv("book").name = "Book club"
-		h.page.conv("book").header = []string{"Ana", "Priya", "Tom"}
-		h.page.mu.Unlock()
-		h.llm.set(0, func(r LLMRequest) (Reply, error) { return Reply{Text: "chapter 3"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("book", engine.ModeAvailable)
+		h.page.Lock()
+		h.page.Conv("book").Name = "Book club"
+		h.page.Conv("book").Header = []string{"Ana", "Priya", "Tom"}
+		h.page.Unlock()
+		h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "chapter 3"}, nil })
 		h.send(h.sidebar())
 		h.open("book", in("Ana", "which chapter are we on?"))
 		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "book" {
@@ -199,10 +203,10 @@ func TestANamedGroupsHeaderListingItsMembersIsBelieved(t *testing.T) {
 		}
 		h.receive("book", in("Priya", "Clanker, which chapter?"))
 		h.wait(time.Minute)
-		if got := h.page.sentTexts(); len(got) != 1 || !strings.Contains(got[0].text, "chapter 3") {
+		if got := h.page.Sent(); len(got) != 1 || !strings.Contains(got[0].Text, "chapter 3") {
 			t.Fatalf("want the mention answered once, got %+v", got)
 		}
-		if n := len(h.page.commands(CmdResync)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdResync)); n != 0 {
 			t.Fatalf("want no report asked for again, got %d", n)
 		}
 	})
@@ -214,9 +218,9 @@ func TestANamedGroupsHeaderListingItsMembersIsBelieved(t *testing.T) {
 func TestADoubtedViewThatKeepsTalkingIsBelievedAfterAWhile(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h, _ := janeAndMom(t)
-		h.page.mu.Lock()
-		h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Conv("mom").Msgs = append(h.page.Conv("mom").Msgs, in("Uncle Bob", "hi all, I'm on Mom's phone"))
+		h.page.Unlock()
 		h.reopen("mom")
 		if s := h.snap(); s.Foreground != nil {
 			t.Fatal("want the first view with a stranger doubted")
@@ -228,15 +232,15 @@ func TestADoubtedViewThatKeepsTalkingIsBelievedAfterAWhile(t *testing.T) {
 			if i == 2 {
 				text = "Clanker, is Bob welcome?"
 			}
-			h.page.mu.Lock()
-			h.page.conv("mom").msgs = append(h.page.conv("mom").msgs, in("Mom", text))
-			h.page.mu.Unlock()
+			h.page.Lock()
+			h.page.Conv("mom").Msgs = append(h.page.Conv("mom").Msgs, in("Mom", text))
+			h.page.Unlock()
 		}
 		s := h.snap()
 		if s.Foreground == nil || s.Foreground.ID != "mom" {
 			t.Fatalf("want the steady view believed, got %+v", s.Foreground)
 		}
-		if got := h.page.sentTexts(); len(got) != 1 || got[0].conv != "mom" {
+		if got := h.page.Sent(); len(got) != 1 || got[0].Conversation != "mom" {
 			t.Fatalf("want the mention in Mom's conversation answered once, got %+v", got)
 		}
 	})

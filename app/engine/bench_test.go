@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
@@ -6,29 +6,28 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 )
-
-type nopPage struct{}
-
-func (nopPage) Do(Command) {}
 
 // benchEngine returns an engine with an Active foreground of 50 messages, driven directly on the
 // benchmark goroutine (no Run loop), so the numbers are the engine's own cost per event.
-func benchEngine(b *testing.B) *Engine {
+func benchEngine(b *testing.B) *engine.Engine {
 	b.Helper()
 	s := testSettings()
-	st := newFakeStore()
-	st.setMode("c1", ModeActive)
-	e, err := New(Config{Page: nopPage{}, Store: st, LLM: &fakeLLM{}, Rand: rand.New(rand.NewPCG(1, 2)), Settings: &s, HasAPIKey: true, Logger: slog.New(slog.DiscardHandler)})
+	st := enginefake.NewStore()
+	st.SetMode("c1", engine.ModeActive)
+	e, err := engine.New(engine.Config{Page: enginefake.NewPage(), Store: st, LLM: &enginefake.LLM{}, Rand: rand.New(rand.NewPCG(1, 2)), Settings: &s, HasAPIKey: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	e.handle(PageStateChanged{State: PageReady})
-	var msgs []Message
+	e.Handle(engine.PageStateChanged{State: engine.PageReady})
+	var msgs []engine.Message
 	for i := range 50 {
-		msgs = append(msgs, Message{ID: fmt.Sprintf("h%d", i), Sender: "Ann", Text: "an ordinary message of some length"})
+		msgs = append(msgs, engine.Message{ID: fmt.Sprintf("h%d", i), Sender: "Ann", Text: "an ordinary message of some length"})
 	}
-	e.handle(ConversationOpened{ID: "c1", Participants: []Participant{{Name: "Ann"}}, Messages: msgs})
+	e.Handle(engine.ConversationOpened{ID: "c1", Participants: []engine.Participant{{Name: "Ann"}}, Messages: msgs})
 	return e
 }
 
@@ -40,19 +39,18 @@ func BenchmarkEngineMessageAdded(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		ev := MessageAdded{Conversation: "c1", Message: Message{ID: fmt.Sprintf("n%d", i), Sender: "Ann", Text: "hey, what do you all think about dinner?"}}
-		if err := ev.validate(); err != nil {
+		ev := engine.MessageAdded{Conversation: "c1", Message: engine.Message{ID: fmt.Sprintf("n%d", i), Sender: "Ann", Text: "hey, what do you all think about dinner?"}}
+		if err := engine.ValidateEvent(ev); err != nil {
 			b.Fatal(err)
 		}
-		e.handle(ev)
+		e.Handle(ev)
 	}
 	b.StopTimer()
 	// The message must have reached the trigger decision: a view the engine doubted (a sender
 	// the one-to-one conversation never had) would measure only the doubt.
-	if e.replies.pending == nil {
+	if !e.StopReplyTimer() {
 		b.Fatal("no reply timer armed: the benchmark no longer measures the trigger path")
 	}
-	e.replies.pending.tm.stop()
 }
 
 // BenchmarkEngineComposeState measures the most frequent page event, an input-box update.
@@ -62,24 +60,24 @@ func BenchmarkEngineComposeState(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		e.handle(ComposeState{Conversation: "c1", HasDraft: i%2 == 0, Focused: true})
+		e.Handle(engine.ComposeState{Conversation: "c1", HasDraft: i%2 == 0, Focused: true})
 	}
 }
 
 // BenchmarkEngineSidebarUpdate measures a 100-row sidebar update with one changed snippet.
 func BenchmarkEngineSidebarUpdate(b *testing.B) {
 	e := benchEngine(b)
-	rows := make([]SidebarRow, 100)
+	rows := make([]engine.SidebarRow, 100)
 	for i := range rows {
-		rows[i] = SidebarRow{ID: ConversationID(fmt.Sprintf("s%d", i)), Name: "Friend", Snippet: "Friend: hello"}
+		rows[i] = engine.SidebarRow{ID: engine.ConversationID(fmt.Sprintf("s%d", i)), Name: "Friend", Snippet: "Friend: hello"}
 	}
-	e.handle(SidebarUpdate{Rows: rows})
+	e.Handle(engine.SidebarUpdate{Rows: rows})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
 		rows[i%100].Snippet = fmt.Sprintf("Friend: message %d", i)
-		e.handle(SidebarUpdate{Rows: rows})
+		e.Handle(engine.SidebarUpdate{Rows: rows})
 	}
 }
 
@@ -89,21 +87,14 @@ func BenchmarkEngineSendThroughput(b *testing.B) {
 	e := benchEngine(b)
 	done := make(chan struct{})
 	go func() {
-		for range e.inbox.notify {
-			for _, ev := range e.inbox.drain() {
-				if _, ok := ev.(snapshotReq); ok {
-					close(done)
-					return
-				}
-				e.handle(ev)
-			}
-		}
+		e.ServeInboxUntilMark()
+		close(done)
 	}()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = e.Send(ComposeState{Conversation: "c1", Focused: true})
+		_ = e.Send(engine.ComposeState{Conversation: "c1", Focused: true})
 	}
-	e.inbox.push(snapshotReq{})
+	e.MarkInbox()
 	select {
 	case <-done:
 	case <-time.After(time.Minute):

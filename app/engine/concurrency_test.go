@@ -1,16 +1,18 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Behaviour 8: switching conversations cancels the pending timer.
 func TestSwitchingConversationCancelsThePendingTimer(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "pending"))
 		h.wait(300 * time.Millisecond)
@@ -23,17 +25,17 @@ func TestSwitchingConversationCancelsThePendingTimer(t *testing.T) {
 // Behaviour 8: deactivating cancels the pending timer and supersedes the request in flight.
 func TestDeactivatingCancelsPendingAndSupersedesInFlight(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "too late"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(5*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "too late"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "question"))
 		h.wait(2500 * time.Millisecond) // in flight
 		h.receive("c1", in("Ann", "another"))
-		h.send(SetMode{Mode: ModeDeactivated})
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated})
 		h.wait(time.Minute)
 		h.wantRequests(1, "nothing new after deactivation")
-		h.wantSent("only the farewell", "c1|"+DeactivatedText)
+		h.wantSent("only the farewell", "c1|"+engine.DeactivatedText)
 	})
 }
 
@@ -44,9 +46,9 @@ func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *te
 		name := map[bool]string{false: "unchanged", true: "changed"}[changed]
 		t.Run(name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late answer"}, nil })
-				h.store.setMode("c1", ModeActive)
+				h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+				h.llm.Set(10*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "late answer"}, nil })
+				h.store.SetMode("c1", engine.ModeActive)
 				first, q := in("Ann", "hi"), in("Ann", "question")
 				h.open("c1", first)
 				h.receive("c1", q)
@@ -57,11 +59,11 @@ func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *te
 				if s := h.snap(); s.DeferredFor != "c1" {
 					t.Fatalf("want a deferred reply for c1, got %q", s.DeferredFor)
 				}
-				msgs := []Message{first, q}
+				msgs := []engine.Message{first, q}
 				if changed {
 					msgs = append(msgs, in("Cat", "new while away"))
 				}
-				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 				h.open("c1", msgs...)
 				h.wait(10 * time.Second)
 				if changed {
@@ -76,10 +78,13 @@ func TestDeferredReplyIsDeliveredOnReturnOnlyIfTheNewestMessageIsUnchanged(t *te
 
 func TestSupersededResultInTheSameConversationIsDropped(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		n := 0
-		h.llm.set(3*time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"old", "new"}[min(n-1, 1)]}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(3*time.Second, func(engine.LLMRequest) (engine.Reply, error) {
+			n++
+			return engine.Reply{Text: []string{"old", "new"}[min(n-1, 1)]}, nil
+		})
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "one"))
 		h.wait(2500 * time.Millisecond) // first request in flight
@@ -95,9 +100,9 @@ func TestSupersededResultInTheSameConversationIsDropped(t *testing.T) {
 
 func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(20*time.Second, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(20*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "one"))
 		h.wait(2500 * time.Millisecond)
@@ -113,22 +118,22 @@ func TestOnlyOneRequestIsInFlightAtATime(t *testing.T) {
 // switched to another conversation while the request ran.
 func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(5*time.Second, func(req LLMRequest) (Reply, error) {
-			return Reply{Update: ContextUpdate{Summary: ptr("about " + string(req.Conversation))}}, nil
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(5*time.Second, func(req engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Update: engine.ContextUpdate{Summary: ptr("about " + string(req.Conversation))}}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "remember this"))
 		h.wait(2500 * time.Millisecond)
 		h.open("c2", in("Bob", "hey"))
 		h.wait(time.Minute)
-		h.store.mu.Lock()
-		defer h.store.mu.Unlock()
-		if u := h.store.updates["c1"]; len(u) != 1 || *u[0].Summary != "about c1" {
+		h.store.Lock()
+		defer h.store.Unlock()
+		if u := h.store.Updates["c1"]; len(u) != 1 || *u[0].Summary != "about c1" {
 			t.Fatalf("want c1's summary saved under c1, got %+v", u)
 		}
-		if u := h.store.updates["c2"]; len(u) != 0 {
+		if u := h.store.Updates["c2"]; len(u) != 0 {
 			t.Fatalf("want nothing saved under c2, got %+v", u)
 		}
 	})
@@ -137,15 +142,15 @@ func TestContextUpdatesAreSavedUnderTheirOwnConversation(t *testing.T) {
 // Behaviour 18 (engine side): which failures the user hears about.
 func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		var class ErrorClass
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: class, UserText: "text for " + string(class)}
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		var class engine.ErrorClass
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: class, UserText: "text for " + string(class)}
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		toasts := func() (n int) {
-			for _, c := range h.page.commands(CmdToast) {
+			for _, c := range h.page.Commands(engine.CmdToast) {
 				if strings.HasPrefix(c.Text, "text for") {
 					n++
 				}
@@ -153,10 +158,10 @@ func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 			return n
 		}
 		for i, step := range []struct {
-			class ErrorClass
+			class engine.ErrorClass
 			want  int
 		}{
-			{ErrRateLimit, 0}, {ErrServer, 0}, {ErrServer, 0}, {ErrModel, 1}, {ErrModel, 2},
+			{engine.ErrRateLimit, 0}, {engine.ErrServer, 0}, {engine.ErrServer, 0}, {engine.ErrModel, 1}, {engine.ErrModel, 2},
 		} {
 			class = step.class
 			h.receive("c1", in("Ann", "msg"))
@@ -165,11 +170,13 @@ func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 				t.Fatalf("step %d (%s): want %d toasts so far, got %d", i, step.class, step.want, got)
 			}
 		}
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 		h.receive("c1", in("Ann", "ok now"))
 		h.wait(3 * time.Second)
-		class = ErrNetwork
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, &LLMError{Class: class, UserText: "text for net"} })
+		class = engine.ErrNetwork
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: class, UserText: "text for net"}
+		})
 		h.receive("c1", in("Ann", "a"))
 		h.wait(3 * time.Second)
 		h.receive("c1", in("Ann", "b"))
@@ -184,19 +191,19 @@ func TestErrorToastsFollowTheStreakAndClassRules(t *testing.T) {
 // that is not in the conversation is refused with a toast and nothing is posted.
 func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/1234"
-		h.page.images[src] = []byte("jpegbytes")
-		h.llm.set(0, func(req LLMRequest) (Reply, error) {
+		h.page.Images[src] = []byte("jpegbytes")
+		h.llm.Set(0, func(req engine.LLMRequest) (engine.Reply, error) {
 			if req.Image != nil {
-				return Reply{Text: "nice cat", RequestImage: src}, nil
+				return engine.Reply{Text: "nice cat", RequestImage: src}, nil
 			}
-			return Reply{RequestImage: src}, nil
+			return engine.Reply{RequestImage: src}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		m := in("Ann", "")
-		m.Images = []Image{{Src: src}}
+		m.Images = []engine.Image{{Src: src}}
 		h.receive("c1", m)
 		h.wait(5 * time.Second)
 		reqs := h.wantRequests(2, "request and image follow-up")
@@ -205,13 +212,15 @@ func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
 		}
 		h.wantSent("answer after seeing the image", "c1|[clanker] nice cat")
 
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{RequestImage: "https://evil.example/x.png"}, nil })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{RequestImage: "https://evil.example/x.png"}, nil
+		})
 		h.receive("c1", in("Ann", "and now?"))
 		h.wait(5 * time.Second)
 		h.wantRequests(3, "a request for a foreign image")
 		h.wantSent("nothing after a foreign image request", "c1|[clanker] nice cat")
 		var toast bool
-		for _, c := range h.page.commands(CmdToast) {
+		for _, c := range h.page.Commands(engine.CmdToast) {
 			toast = toast || strings.Contains(c.Text, "not in this conversation")
 		}
 		if !toast {
@@ -222,41 +231,41 @@ func TestImageRequestsFetchTheImageAndReaskTheModel(t *testing.T) {
 
 func TestNothingIsSentWhileThePageIsSignedOut(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(5*time.Second, nil)
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(5*time.Second, nil)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "one"))
 		h.wait(2500 * time.Millisecond)
-		h.send(PageStateChanged{State: PageSignedOut})
+		h.send(engine.PageStateChanged{State: engine.PageSignedOut})
 		h.wait(time.Minute)
 		h.wantSent("signed out")
 	})
 }
 
 // imageThenAnswer asks for src on the first request and answers text on the follow-up.
-func imageThenAnswer(src, text string) func(LLMRequest) (Reply, error) {
-	return func(req LLMRequest) (Reply, error) {
+func imageThenAnswer(src, text string) func(engine.LLMRequest) (engine.Reply, error) {
+	return func(req engine.LLMRequest) (engine.Reply, error) {
 		if req.Image != nil {
-			return Reply{Text: text}, nil
+			return engine.Reply{Text: text}, nil
 		}
-		return Reply{RequestImage: src}, nil
+		return engine.Reply{RequestImage: src}, nil
 	}
 }
 
-func imageMessage(src string) Message {
+func imageMessage(src string) engine.Message {
 	m := in("Ann", "clanker, look")
-	m.Images = []Image{{Src: src}}
+	m.Images = []engine.Image{{Src: src}}
 	return m
 }
 
 func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/slow"
-		h.page.holdFetch = true
-		h.llm.set(0, imageThenAnswer(src, "I can't load that picture."))
-		h.store.setMode("c1", ModeActive)
+		h.page.HoldFetch = true
+		h.llm.Set(0, imageThenAnswer(src, "I can't load that picture."))
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", imageMessage(src))
 		h.wait(2 * time.Second) // past the flat delay: the model asked, the fetch hangs
@@ -264,7 +273,7 @@ func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *t
 		if s := h.snap(); s.InFlight == nil || !s.InFlight.FetchingImage {
 			t.Fatalf("want the request in flight and fetching its image, got %+v", s.InFlight)
 		}
-		h.wait(imageFetchTimeout)
+		h.wait(engine.ImageFetchTimeout)
 		reqs := h.wantRequests(2, "the follow-up after the fetch timed out")
 		if img := reqs[1].Image; img == nil || img.Src != src || len(img.Data) != 0 || !strings.Contains(img.Unavailable, "too long") {
 			t.Fatalf("want the follow-up to say the image is unavailable, got %+v", img)
@@ -278,10 +287,10 @@ func TestImageFetchThatNeverAnswersTimesOutAndTheModelIsToldItIsUnavailable(t *t
 
 func TestFailedImageFetchStillGetsAnAnswerTellingTheModelWhy(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/gone"
-		h.llm.set(0, imageThenAnswer(src, "That image didn't load for me."))
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, imageThenAnswer(src, "That image didn't load for me."))
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", imageMessage(src)) // the fake page has no bytes for src
 		h.wait(5 * time.Second)
@@ -295,17 +304,17 @@ func TestFailedImageFetchStillGetsAnAnswerTellingTheModelWhy(t *testing.T) {
 
 func TestSupersededImageFetchDoesNotHoldUpTheNewerMessage(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/slow"
-		h.page.holdFetch = true
-		h.llm.set(0, func(req LLMRequest) (Reply, error) {
+		h.page.HoldFetch = true
+		h.llm.Set(0, func(req engine.LLMRequest) (engine.Reply, error) {
 			last := req.History[len(req.History)-1]
 			if len(last.Images) > 0 {
-				return Reply{RequestImage: src}, nil
+				return engine.Reply{RequestImage: src}, nil
 			}
-			return Reply{Text: "answering the newer message"}, nil
+			return engine.Reply{Text: "answering the newer message"}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", imageMessage(src))
 		h.wait(2 * time.Second) // fetch hanging
@@ -313,7 +322,7 @@ func TestSupersededImageFetchDoesNotHoldUpTheNewerMessage(t *testing.T) {
 		h.wait(2 * time.Second) // the newer message's flat delay
 		h.wantRequests(2, "the newer message is asked at once, not after the fetch timeout")
 		h.wantSent("the newer answer", "c1|[clanker] answering the newer message")
-		h.wait(imageFetchTimeout)
+		h.wait(engine.ImageFetchTimeout)
 		h.wantRequests(2, "no follow-up for the superseded image")
 		h.wantSent("still only the newer answer", "c1|[clanker] answering the newer message")
 	})

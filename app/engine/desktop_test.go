@@ -1,22 +1,24 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // fakeDesktop records what the engine tells the desktop.
 type fakeDesktop struct {
 	mu      sync.Mutex
-	notes   []DesktopNotice
+	notes   []engine.DesktopNotice
 	unread  int
 	urgent  bool
 	attends int
 }
 
-func (d *fakeDesktop) Notify(n DesktopNotice) {
+func (d *fakeDesktop) Notify(n engine.DesktopNotice) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.notes = append(d.notes, n)
@@ -29,13 +31,13 @@ func (d *fakeDesktop) Attention(unread int, urgent bool) {
 	d.attends++
 }
 
-func (d *fakeDesktop) all() []DesktopNotice {
+func (d *fakeDesktop) all() []engine.DesktopNotice {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]DesktopNotice(nil), d.notes...)
+	return append([]engine.DesktopNotice(nil), d.notes...)
 }
 
-func (d *fakeDesktop) take() []DesktopNotice {
+func (d *fakeDesktop) take() []engine.DesktopNotice {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	n := d.notes
@@ -50,7 +52,7 @@ func (d *fakeDesktop) attention() (int, bool) {
 }
 
 // newDesktopHarness is a harness whose engine tells d about the desktop.
-func newDesktopHarness(t *testing.T, hasKey bool, mutate ...func(*Settings)) (*harness, *fakeDesktop) {
+func newDesktopHarness(t *testing.T, hasKey bool, mutate ...func(*engine.Settings)) (*harness, *fakeDesktop) {
 	t.Helper()
 	h := newHarnessKey(t, hasKey, mutate...)
 	d := &fakeDesktop{}
@@ -64,23 +66,23 @@ func newDesktopHarness(t *testing.T, hasKey bool, mutate ...func(*Settings)) (*h
 // left alone; opening the conversation withdraws its notification only.
 func TestNotificationsStackPerConversationAndAreWithdrawnWhenItIsOpened(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h, d := newDesktopHarness(t, true, func(s *Settings) { s.Notifications.Sound = true })
-		h.page.mu.Lock()
-		h.page.conv("g1").name = "Climbing crew"
-		h.page.mu.Unlock()
-		h.send(SidebarUpdate{Rows: []SidebarRow{{ID: "g1", Name: "Climbing crew"}, {ID: "c2", Name: "Bob"}}})
+		h, d := newDesktopHarness(t, true, func(s *engine.Settings) { s.Notifications.Sound = true })
+		h.page.Lock()
+		h.page.Conv("g1").Name = "Climbing crew"
+		h.page.Unlock()
+		h.send(engine.SidebarUpdate{Rows: []engine.SidebarRow{{ID: "g1", Name: "Climbing crew"}, {ID: "c2", Name: "Bob"}}})
 		h.open("c0", in("Zed", "hi"))
-		h.send(WindowFocus{Active: false})
-		h.send(MessageArrived{Conversation: "g1", Sender: "Ann", Text: "who's in on Saturday?"})
-		h.send(MessageArrived{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
-		h.send(MessageArrived{Conversation: "g1", Sender: "Cem", Text: "me"})
-		h.send(MessageArrived{Conversation: "g1", Sender: "Ann", Text: "great, 10am"})
+		h.send(engine.WindowFocus{Active: false})
+		h.send(engine.MessageArrived{Conversation: "g1", Sender: "Ann", Text: "who's in on Saturday?"})
+		h.send(engine.MessageArrived{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
+		h.send(engine.MessageArrived{Conversation: "g1", Sender: "Cem", Text: "me"})
+		h.send(engine.MessageArrived{Conversation: "g1", Sender: "Ann", Text: "great, 10am"})
 		notes := d.take()
 		if len(notes) != 4 {
 			t.Fatalf("want one notification call per message, got %+v", notes)
 		}
 		last := notes[3]
-		if last.Key != NoticeKeyMessages("g1") || last.Key == notes[1].Key || notes[0].Key != last.Key {
+		if last.Key != engine.NoticeKeyMessages("g1") || last.Key == notes[1].Key || notes[0].Key != last.Key {
 			t.Fatalf("want the group's messages under one key and Bob's under another, got keys %q %q %q %q", notes[0].Key, notes[1].Key, notes[2].Key, last.Key)
 		}
 		if last.Summary != "3 new messages in Climbing crew" || last.Body != "Ann: great, 10am" {
@@ -97,7 +99,7 @@ func TestNotificationsStackPerConversationAndAreWithdrawnWhenItIsOpened(t *testi
 		}
 
 		// The user comes back and opens the group: its notification goes, Bob's stays.
-		h.send(WindowFocus{Active: true})
+		h.send(engine.WindowFocus{Active: true})
 		if unread, urgent := d.attention(); unread != 0 || urgent {
 			t.Errorf("back at the window: want the count cleared and no urgency hint, got %d, %v", unread, urgent)
 		}
@@ -109,12 +111,12 @@ func TestNotificationsStackPerConversationAndAreWithdrawnWhenItIsOpened(t *testi
 			t.Fatalf("the group did not open: %+v", fg)
 		}
 		got := d.take()
-		if len(got) != 1 || !got[0].Withdraw || got[0].Key != NoticeKeyMessages("g1") {
+		if len(got) != 1 || !got[0].Withdraw || got[0].Key != engine.NoticeKeyMessages("g1") {
 			t.Fatalf("opening the group: want only its notification withdrawn, got %+v", got)
 		}
 		// A new message there while away starts a new stack.
-		h.send(WindowVisibility{Hidden: true})
-		h.send(MessageArrived{Conversation: "g1", Sender: "Cem", Text: "bring rope"})
+		h.send(engine.WindowVisibility{Hidden: true})
+		h.send(engine.MessageArrived{Conversation: "g1", Sender: "Cem", Text: "bring rope"})
 		if got := d.take(); len(got) != 1 || got[0].Summary != "New message from Cem" {
 			t.Errorf("after it was withdrawn the group starts again at one message, got %+v", got)
 		}
@@ -125,14 +127,14 @@ func TestNotificationsStackPerConversationAndAreWithdrawnWhenItIsOpened(t *testi
 // count still goes up; hide-content keeps every word of the text out.
 func TestMessageNotificationsFollowTheSettingsAndTheWindow(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h, d := newDesktopHarness(t, true, func(s *Settings) { s.Notifications.HideContent = true })
-		h.send(MessageArrived{Conversation: "c1", Sender: "Ann", Text: "in front"})
+		h, d := newDesktopHarness(t, true, func(s *engine.Settings) { s.Notifications.HideContent = true })
+		h.send(engine.MessageArrived{Conversation: "c1", Sender: "Ann", Text: "in front"})
 		if got := d.take(); len(got) != 0 {
 			t.Fatalf("a message while the window is in front: want no notification, got %+v", got)
 		}
-		h.send(WindowVisibility{Hidden: true})
-		h.send(MessageArrived{Conversation: "c1", Sender: "Ann", Text: "the code is 4711"})
-		h.send(MessageArrived{Conversation: "c1", Sender: "Ann", Text: "and the door is blue"})
+		h.send(engine.WindowVisibility{Hidden: true})
+		h.send(engine.MessageArrived{Conversation: "c1", Sender: "Ann", Text: "the code is 4711"})
+		h.send(engine.MessageArrived{Conversation: "c1", Sender: "Ann", Text: "and the door is blue"})
 		got := d.take()
 		if len(got) != 2 || got[1].Summary != "2 new messages from Ann" || got[1].Body != "Open Clanker to read them." || got[1].Sound {
 			t.Fatalf("hidden content: want the count and sender only, no sound by default, got %+v", got)
@@ -144,8 +146,8 @@ func TestMessageNotificationsFollowTheSettingsAndTheWindow(t *testing.T) {
 		}
 		s := testSettings()
 		s.Notifications.IncomingWhileHidden = false
-		h.send(SettingsChanged{Settings: s, HasAPIKey: true})
-		h.send(MessageArrived{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
+		h.send(engine.SettingsChanged{Settings: s, HasAPIKey: true})
+		h.send(engine.MessageArrived{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
 		if got := d.take(); len(got) != 0 {
 			t.Errorf("notifications for messages off: want none, got %+v", got)
 		}
@@ -162,57 +164,57 @@ func TestErrorNotificationsAreDecidedAndDedupedByTheEngine(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h, d := newDesktopHarness(t, true)
 		refused := "The API key was refused. Open Settings and enter a valid key."
-		errs := func() (n []DesktopNotice) {
+		errs := func() (n []engine.DesktopNotice) {
 			for _, x := range d.all() {
-				if x.Key == NoticeKeyError {
+				if x.Key == engine.NoticeKeyError {
 					n = append(n, x)
 				}
 			}
 			return n
 		}
-		runOnEngine(h, func(e *Engine) { e.toast("error", refused) })
-		runOnEngine(h, func(e *Engine) { e.toast("error", refused) })
-		runOnEngine(h, func(e *Engine) { e.toast("info", "Clanker will announce itself.") })
+		runOnEngine(h, func(e *engine.Engine) { e.Toast("error", refused) })
+		runOnEngine(h, func(e *engine.Engine) { e.Toast("error", refused) })
+		runOnEngine(h, func(e *engine.Engine) { e.Toast("info", "Clanker will announce itself.") })
 		if got := errs(); len(got) != 1 || got[0].Body != refused || !got[0].Urgent || got[0].Summary != "Clanker" {
 			t.Fatalf("the same error twice within a minute: want one urgent notification, got %+v", got)
 		}
-		h.wait(noticeRepeat)
-		runOnEngine(h, func(e *Engine) { e.toast("error", refused) })
+		h.wait(engine.NoticeRepeat)
+		runOnEngine(h, func(e *engine.Engine) { e.Toast("error", refused) })
 		if got := errs(); len(got) != 2 {
 			t.Fatalf("the same error a minute later: want it told again, got %+v", got)
 		}
-		runOnEngine(h, func(e *Engine) { e.banner(BannerSettings, "The endpoint cannot be used.") })
+		runOnEngine(h, func(e *engine.Engine) { e.Banner(engine.BannerSettings, "The endpoint cannot be used.") })
 		if got := errs(); len(got) != 3 || got[2].Body != "The endpoint cannot be used." {
 			t.Fatalf("an error banner: want it notified, got %+v", got)
 		}
 
-		h.send(PageStateChanged{State: PageSignedOut})
-		if b := bannerUnder(h, BannerPage); b != PairingExplanation {
+		h.send(engine.PageStateChanged{State: engine.PageSignedOut})
+		if b := bannerUnder(h, engine.BannerPage); b != engine.PairingExplanation {
 			t.Fatalf("signed-out page: want the pairing banner, got %q", b)
 		}
 		if got := errs(); len(got) != 3 {
 			t.Fatalf("the pairing banner is no error: want no notification, got %+v", got)
 		}
-		h.send(PageStateChanged{State: PageLoading})
-		if b := bannerUnder(h, BannerPage); b != PairingExplanation {
+		h.send(engine.PageStateChanged{State: engine.PageLoading})
+		if b := bannerUnder(h, engine.BannerPage); b != engine.PairingExplanation {
 			t.Fatalf("a reload keeps the pairing banner until the page says more, got %q", b)
 		}
-		h.send(PageStateChanged{State: PageUnrecognised})
-		if b := bannerUnder(h, BannerPage); b != UnrecognisedWarning {
+		h.send(engine.PageStateChanged{State: engine.PageUnrecognised})
+		if b := bannerUnder(h, engine.BannerPage); b != engine.UnrecognisedWarning {
 			t.Fatalf("unrecognised page: want the warning, got %q", b)
 		}
-		if got := errs(); len(got) != 4 || got[3].Body != UnrecognisedWarning {
+		if got := errs(); len(got) != 4 || got[3].Body != engine.UnrecognisedWarning {
 			t.Fatalf("the unrecognised page is an error: want it notified, got %+v", got)
 		}
-		h.send(PageStateChanged{State: PageReady})
-		if b := bannerUnder(h, BannerPage); b != "" {
+		h.send(engine.PageStateChanged{State: engine.PageReady})
+		if b := bannerUnder(h, engine.BannerPage); b != "" {
 			t.Fatalf("ready page: want the page banner removed, got %q", b)
 		}
 
 		s := testSettings()
 		s.Notifications.Errors = false
-		h.send(SettingsChanged{Settings: s, HasAPIKey: true})
-		runOnEngine(h, func(e *Engine) { e.toast("error", "Another failure.") })
+		h.send(engine.SettingsChanged{Settings: s, HasAPIKey: true})
+		runOnEngine(h, func(e *engine.Engine) { e.Toast("error", "Another failure.") })
 		if got := errs(); len(got) != 4 {
 			t.Fatalf("error notifications off: want none, got %+v", got)
 		}
@@ -223,26 +225,26 @@ func TestErrorNotificationsAreDecidedAndDedupedByTheEngine(t *testing.T) {
 // settings window being open or not, and no desktop notification for it.
 func TestTheConfigurationBannerIsOneSentenceAndNeverANotification(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h, d := newDesktopHarness(t, false, func(s *Settings) { s.Endpoint, s.Model, s.UserName = "", "", "" })
-		if b := bannerUnder(h, BannerConfig); b != "Clanker is not set up yet: open Settings and enter the endpoint, an API key, a model and your name." {
+		h, d := newDesktopHarness(t, false, func(s *engine.Settings) { s.Endpoint, s.Model, s.UserName = "", "", "" })
+		if b := bannerUnder(h, engine.BannerConfig); b != "Clanker is not set up yet: open Settings and enter the endpoint, an API key, a model and your name." {
 			t.Fatalf("unconfigured at start: got the banner %q", b)
 		}
-		h.send(SettingsWindow{Open: true})
-		if b := bannerUnder(h, BannerConfig); b != "To start, Clanker needs the endpoint, an API key, a model and your name: enter them in the settings window." {
+		h.send(engine.SettingsWindow{Open: true})
+		if b := bannerUnder(h, engine.BannerConfig); b != "To start, Clanker needs the endpoint, an API key, a model and your name: enter them in the settings window." {
 			t.Fatalf("with the settings window open: got the banner %q", b)
 		}
 		s := testSettings()
 		s.Model = ""
-		h.send(SettingsChanged{Settings: s, HasAPIKey: true})
-		if b := bannerUnder(h, BannerConfig); b != "To start, Clanker needs a model: enter it in the settings window." {
+		h.send(engine.SettingsChanged{Settings: s, HasAPIKey: true})
+		if b := bannerUnder(h, engine.BannerConfig); b != "To start, Clanker needs a model: enter it in the settings window." {
 			t.Fatalf("one thing missing, settings window open: got %q", b)
 		}
-		h.send(SettingsWindow{Open: false})
-		if b := bannerUnder(h, BannerConfig); b != "Clanker is not set up yet: open Settings and enter a model." {
+		h.send(engine.SettingsWindow{Open: false})
+		if b := bannerUnder(h, engine.BannerConfig); b != "Clanker is not set up yet: open Settings and enter a model." {
 			t.Fatalf("settings window closed with the model missing: got %q", b)
 		}
-		h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
-		if b := bannerUnder(h, BannerConfig); b != "" {
+		h.send(engine.SettingsChanged{Settings: testSettings(), HasAPIKey: true})
+		if b := bannerUnder(h, engine.BannerConfig); b != "" {
 			t.Fatalf("complete settings: want the banner removed, got %q", b)
 		}
 		if got := d.all(); len(got) != 0 {
@@ -256,7 +258,7 @@ func TestTheConfigurationBannerIsOneSentenceAndNeverANotification(t *testing.T) 
 func TestTheRequestCarriesTheConversationsModel(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker, what's up?"))
 		h.wait(time.Minute)
@@ -264,11 +266,11 @@ func TestTheRequestCarriesTheConversationsModel(t *testing.T) {
 		if reqs[0].Model != "test-model" {
 			t.Fatalf("no model of its own: want the global model, got %q", reqs[0].Model)
 		}
-		h.store.mu.Lock()
-		rec := h.store.recs["c1"]
+		h.store.Lock()
+		rec := h.store.Recs["c1"]
 		rec.ModelOverride = "big-model"
-		h.store.recs["c1"] = rec
-		h.store.mu.Unlock()
+		h.store.Recs["c1"] = rec
+		h.store.Unlock()
 		h.receive("c1", in("Ann", "clanker, and now?"))
 		h.wait(time.Minute)
 		reqs = h.wantRequests(2, "second message")
@@ -279,16 +281,16 @@ func TestTheRequestCarriesTheConversationsModel(t *testing.T) {
 }
 
 // runOnEngine runs fn on the engine goroutine, as the engine's own code runs.
-func runOnEngine(h *harness, fn func(e *Engine)) {
+func runOnEngine(h *harness, fn func(e *engine.Engine)) {
 	h.t.Helper()
-	h.send(timerFired{&timer{fn: func() { fn(h.e) }}})
+	h.send(engine.OnEngine(func() { fn(h.e) }))
 }
 
 // bannerUnder is the text of the newest banner command under key ("" when removed or never
 // shown).
 func bannerUnder(h *harness, key string) string {
 	text := ""
-	for _, c := range h.page.commands(CmdBanner) {
+	for _, c := range h.page.Commands(engine.CmdBanner) {
 		if c.Key == key {
 			text = c.Text
 		}

@@ -1,9 +1,11 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Chaos seed 60000465: Clanker's half-typed reply stayed in c1's box when the user switched
@@ -16,22 +18,22 @@ func TestPartialTextLeftInABoxIsTakenOutWhileTheViewIsStillDoubted(t *testing.T)
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const reply = "sure, seven works for me and I will bring the salad"
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: reply}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
 		bob := in("Bob", "hello")
 		h.open("c2", bob)
 		left := box(h, "c1")
-		if !strings.HasPrefix(left, Prefix) {
+		if !strings.HasPrefix(left, engine.Prefix) {
 			t.Fatalf("c1's box holds %q after the switch; the test needs Clanker's partial text left there", left)
 		}
 		h.wait(5 * time.Second)
 		// The first report of c1 still carries c2's rows (an id recorded in c2).
-		h.page.mu.Lock()
-		h.page.lingering, h.page.lingerViews = []Message{bob}, 1
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Lingering, h.page.LingerViews = []engine.Message{bob}, 1
+		h.page.Unlock()
 		h.reopen("c1")
 		if s := h.snap(); s.Foreground != nil {
 			t.Fatalf("the view carrying c2's row was believed: %+v", s.Foreground)
@@ -45,6 +47,6 @@ func TestPartialTextLeftInABoxIsTakenOutWhileTheViewIsStillDoubted(t *testing.T)
 		}
 		h.userEmpties("c1", false)
 		h.wait(30 * time.Second)
-		h.wantSent("once c1 is reported consistently", "c1|"+Prefix+reply)
+		h.wantSent("once c1 is reported consistently", "c1|"+engine.Prefix+reply)
 	})
 }

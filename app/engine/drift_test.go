@@ -1,8 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Issue 27.7: selector drift in what decides who said what or which rows are new fails
@@ -10,41 +12,41 @@ import (
 // the page usable, and resumes by itself once the self-test passes again.
 func TestSelectorDriftPausesClankerUntilThePageCanBeReadAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "a long enough answer to be typed step by step"}, nil
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = true })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "a long enough answer to be typed step by step"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker, first?"))
-		for i := 0; i < 100 && len(h.page.commands(CmdTypeText)) < 3; i++ {
+		for i := 0; i < 100 && len(h.page.Commands(engine.CmdTypeText)) < 3; i++ {
 			h.wait(100 * time.Millisecond)
 		}
-		h.send(PageDrift{Failing: []string{"messageCore", "senderLabel"}})
-		steps := len(h.page.commands(CmdTypeText))
+		h.send(engine.PageDrift{Failing: []string{"messageCore", "senderLabel"}})
+		steps := len(h.page.Commands(engine.CmdTypeText))
 		h.receive("c1", in("Bob", "clanker, second?"))
 		h.wait(5 * time.Minute)
 		h.wantRequests(1, "nothing asked while the page cannot be read")
 		h.wantSent("nothing posted while paused")
-		if got := len(h.page.commands(CmdTypeText)); got != steps {
+		if got := len(h.page.Commands(engine.CmdTypeText)); got != steps {
 			t.Fatalf("Clanker kept typing after the page changed: %d steps, then %d", steps, got)
 		}
-		if h.page.box["c1"] != "" {
-			t.Fatalf("Clanker's partial text was left in the box: %q", h.page.box["c1"])
+		if h.page.Box["c1"] != "" {
+			t.Fatalf("Clanker's partial text was left in the box: %q", h.page.Box["c1"])
 		}
 		banner := func() string {
 			text := ""
-			for _, c := range h.page.commands(CmdBanner) {
-				if c.Key == BannerPaused {
+			for _, c := range h.page.Commands(engine.CmdBanner) {
+				if c.Key == engine.BannerPaused {
 					text = c.Text
 				}
 			}
 			return text
 		}
-		if banner() != PausedText {
+		if banner() != engine.PausedText {
 			t.Fatalf("want the paused banner, got %q", banner())
 		}
-		h.send(PageDrift{})
+		h.send(engine.PageDrift{})
 		if banner() != "" {
 			t.Fatalf("want the banner removed on resume, got %q", banner())
 		}

@@ -1,17 +1,19 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Tests for the conversation loop: nothing the user or Clanker started is lost, and nothing
 // traps the user.
 
-func bannersWith(h *harness, key string) []Command {
-	var out []Command
-	for _, c := range h.page.commands(CmdBanner) {
+func bannersWith(h *harness, key string) []engine.Command {
+	var out []engine.Command
+	for _, c := range h.page.Commands(engine.CmdBanner) {
 		if c.Key == key {
 			out = append(out, c)
 		}
@@ -26,34 +28,34 @@ func TestUnusableStoredSettingsShowABannerKeepTheModeAndClearOnSave(t *testing.T
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const why = "Clanker's AI settings cannot be used, so nothing was sent: use https:// for anything else. Open Settings to fix them."
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: ErrSettings, UserText: why}
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrSettings, UserText: why}
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "what's up"))
 		h.wait(5 * time.Second)
 		h.wantRequests(1, "one refused request")
 		h.wantSent("after a refused request")
-		if b := bannersWith(h, BannerSettings); len(b) != 1 || b[0].Text != why {
+		if b := bannersWith(h, engine.BannerSettings); len(b) != 1 || b[0].Text != why {
 			t.Fatalf("want one settings banner saying %q, got %+v", why, b)
 		}
-		if n := len(h.page.commands(CmdToast)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdToast)); n != 0 {
 			t.Fatalf("want no toast for unusable settings, got %d", n)
 		}
-		if h.store.mode("c1") != ModeActive {
-			t.Fatalf("the mode changed to %q; fixing the settings must be enough", h.store.mode("c1"))
+		if h.store.Mode("c1") != engine.ModeActive {
+			t.Fatalf("the mode changed to %q; fixing the settings must be enough", h.store.Mode("c1"))
 		}
-		h.llm.set(0, nil)
-		h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
-		b := bannersWith(h, BannerSettings)
+		h.llm.Set(0, nil)
+		h.send(engine.SettingsChanged{Settings: testSettings(), HasAPIKey: true})
+		b := bannersWith(h, engine.BannerSettings)
 		if last := b[len(b)-1]; last.Text != "" {
 			t.Fatalf("want the settings banner removed after a save, got %+v", b)
 		}
 		h.receive("c1", in("Ann", "and now?"))
 		h.wait(10 * time.Second)
-		h.wantSent("after the fix", "c1|"+Prefix+"ok")
-		if !strings.HasPrefix(h.page.sentTexts()[0].text, Prefix) {
+		h.wantSent("after the fix", "c1|"+engine.Prefix+"ok")
+		if !strings.HasPrefix(h.page.Sent()[0].Text, engine.Prefix) {
 			t.Fatal("reply without prefix")
 		}
 	})
@@ -62,9 +64,9 @@ func TestUnusableStoredSettingsShowABannerKeepTheModeAndClearOnSave(t *testing.T
 // typingStarted waits until Clanker has typed at least n steps into the box.
 func typingStarted(h *harness, n int) {
 	h.t.Helper()
-	for i := 0; len(h.page.commands(CmdTypeText)) < n; i++ {
+	for i := 0; len(h.page.Commands(engine.CmdTypeText)) < n; i++ {
 		if i > 400 {
-			h.t.Fatalf("Clanker did not start typing (insert %d, steps %d)", len(h.page.commands(CmdInsertText)), len(h.page.commands(CmdTypeText)))
+			h.t.Fatalf("Clanker did not start typing (insert %d, steps %d)", len(h.page.Commands(engine.CmdInsertText)), len(h.page.Commands(engine.CmdTypeText)))
 		}
 		h.wait(25 * time.Millisecond)
 	}
@@ -76,32 +78,32 @@ func TestUserTypingWhileClankerTypesStopsAndSendsAfterTheDraftIsCleared(t *testi
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const reply = "sure, seven works for me and I will bring the salad"
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: reply}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
 		h.userTypes("c1", "wait")
-		steps := len(h.page.commands(CmdTypeText))
-		if n := len(h.page.commands(CmdRemoveText)); n != 1 {
+		steps := len(h.page.Commands(engine.CmdTypeText))
+		if n := len(h.page.Commands(engine.CmdRemoveText)); n != 1 {
 			t.Fatalf("want Clanker's partial text removed once, got %d removes", n)
 		}
 		if got := h.userText("c1"); got != "wait" {
 			t.Fatalf("the box holds %q besides Clanker's text, want the user's %q", got, "wait")
 		}
-		h.page.mu.Lock()
-		box := h.page.box["c1"]
-		h.page.mu.Unlock()
+		h.page.Lock()
+		box := h.page.Box["c1"]
+		h.page.Unlock()
 		if box != "wait" {
 			t.Fatalf("the box holds %q, want only the user's text", box)
 		}
 		h.userTypes("c1", "... ok")
 		h.wait(30 * time.Second)
-		if n := len(h.page.commands(CmdTypeText)); n != steps {
+		if n := len(h.page.Commands(engine.CmdTypeText)); n != steps {
 			t.Fatalf("Clanker typed %d more steps into the user's draft", n-steps)
 		}
-		if n := len(h.page.commands(CmdToast)); n != 0 {
-			t.Fatalf("want no toast when the user types, got %+v", h.page.commands(CmdToast))
+		if n := len(h.page.Commands(engine.CmdToast)); n != 0 {
+			t.Fatalf("want no toast when the user types, got %+v", h.page.Commands(engine.CmdToast))
 		}
 		h.wantSent("while the user has a draft")
 		if got := h.userText("c1"); got != "wait... ok" {
@@ -109,7 +111,7 @@ func TestUserTypingWhileClankerTypesStopsAndSendsAfterTheDraftIsCleared(t *testi
 		}
 		h.userEmpties("c1", false)
 		h.wait(20 * time.Second)
-		h.wantSent("after the user cleared their draft", "c1|"+Prefix+reply)
+		h.wantSent("after the user cleared their draft", "c1|"+engine.Prefix+reply)
 		h.wantRequests(1, "the held reply needs no new request")
 	})
 }
@@ -119,11 +121,11 @@ func TestUserTypingWhileClankerTypesStopsAndSendsAfterTheDraftIsCleared(t *testi
 func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(r LLMRequest) (Reply, error) {
+		h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) {
 			last := r.History[len(r.History)-1]
-			return Reply{Text: "answer to " + last.Text + " and a little more text to type"}, nil
+			return engine.Reply{Text: "answer to " + last.Text + " and a little more text to type"}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner?"))
 		typingStarted(h, 3)
@@ -136,7 +138,7 @@ func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
 		if last := reqs[1].History[len(reqs[1].History)-1]; last.Text != "yes at 7" {
 			t.Fatalf("the second request ends with %q, want the user's message", last.Text)
 		}
-		h.wantSent("only the re-decided reply", "c1|"+Prefix+"answer to yes at 7 and a little more text to type")
+		h.wantSent("only the re-decided reply", "c1|"+engine.Prefix+"answer to yes at 7 and a little more text to type")
 	})
 }
 
@@ -146,11 +148,11 @@ func TestUserTypingWhileClankerTypesAndSendingRedecides(t *testing.T) {
 func TestAnswersInFlightAcrossSeveralConversationsAreEachDeliveredOnReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) {
-			return Reply{Text: "for " + string(r.Conversation)}, nil
+		h.llm.Set(10*time.Second, func(r engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "for " + string(r.Conversation)}, nil
 		})
-		for _, id := range []ConversationID{"A", "B", "C", "D"} {
-			h.store.setMode(id, ModeActive)
+		for _, id := range []engine.ConversationID{"A", "B", "C", "D"} {
+			h.store.SetMode(id, engine.ModeActive)
 		}
 		h.open("A", in("Ann", "hi"))
 		h.receive("A", in("Ann", "question for A"))
@@ -175,18 +177,18 @@ func TestAnswersInFlightAcrossSeveralConversationsAreEachDeliveredOnReturn(t *te
 		h.wait(10 * time.Second)
 		h.reopen("B")
 		h.wait(10 * time.Second)
-		sent := h.page.sentTexts()
-		if len(sent) < 2 || sent[0].conv != "A" || sent[0].text != Prefix+"for A" || sent[1].conv != "C" || sent[1].text != Prefix+"for C" {
+		sent := h.page.Sent()
+		if len(sent) < 2 || sent[0].Conversation != "A" || sent[0].Text != engine.Prefix+"for A" || sent[1].Conversation != "C" || sent[1].Text != engine.Prefix+"for C" {
 			t.Fatalf("sent %+v; want A's answer in A, then C's answer in C", sent)
 		}
 		for _, st := range sent[2:] {
-			if st.text == Prefix+"for B" && len(h.llm.requests()) == 3 {
+			if st.Text == engine.Prefix+"for B" && len(h.llm.Requests()) == 3 {
 				t.Fatalf("B's old answer was posted although B has a newer message")
 			}
 		}
 		for _, st := range sent {
-			if !strings.HasSuffix(st.text, "for "+string(st.conv)) {
-				t.Fatalf("%q was sent into %s, the wrong conversation", st.text, st.conv)
+			if !strings.HasSuffix(st.Text, "for "+string(st.Conversation)) {
+				t.Fatalf("%q was sent into %s, the wrong conversation", st.Text, st.Conversation)
 			}
 		}
 	})
@@ -196,8 +198,8 @@ func TestAnswersInFlightAcrossSeveralConversationsAreEachDeliveredOnReturn(t *te
 func TestAnswerArrivingAfterTheUserCameBackIsPosted(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) { return Reply{Text: "back to you"}, nil })
-		h.store.setMode("A", ModeActive)
+		h.llm.Set(10*time.Second, func(r engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "back to you"}, nil })
+		h.store.SetMode("A", engine.ModeActive)
 		h.open("A", in("Ann", "hi"))
 		h.receive("A", in("Ann", "question"))
 		h.wait(2 * time.Second)
@@ -205,11 +207,11 @@ func TestAnswerArrivingAfterTheUserCameBackIsPosted(t *testing.T) {
 		h.wait(time.Second)
 		h.reopen("A")
 		h.wait(20 * time.Second)
-		h.wantSent("the answer once the user is back", "A|"+Prefix+"back to you")
+		h.wantSent("the answer once the user is back", "A|"+engine.Prefix+"back to you")
 	})
 }
 
-func convIDs(ids []ConversationID) []string {
+func convIDs(ids []engine.ConversationID) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = string(id)
@@ -232,39 +234,39 @@ func TestDeactivatedBannerIsClearedWhenItsCauseIsGone(t *testing.T) {
 		t.Run(fix, func(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t)
-				fail := func(LLMRequest) (Reply, error) {
-					return Reply{}, &LLMError{Class: ErrAuth, Status: 401, UserText: "Invalid API key."}
+				fail := func(engine.LLMRequest) (engine.Reply, error) {
+					return engine.Reply{}, &engine.LLMError{Class: engine.ErrAuth, Status: 401, UserText: "Invalid API key."}
 				}
-				h.llm.set(0, fail)
-				h.store.setMode("c1", ModeActive)
+				h.llm.Set(0, fail)
+				h.store.SetMode("c1", engine.ModeActive)
 				h.open("c1", in("Ann", "hi"))
 				h.receive("c1", in("Ann", "hello?"))
 				h.wait(5 * time.Second)
-				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+				if text, _ := lastBanner(h, engine.BannerDeactivated); text == "" {
 					t.Fatal("want the deactivated banner after the auth failure")
 				}
-				h.llm.set(0, nil)
+				h.llm.Set(0, nil)
 				switch fix {
 				case "mode":
-					h.send(SetMode{Mode: ModeAvailable})
+					h.send(engine.SetMode{Mode: engine.ModeAvailable})
 				case "settings":
-					h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
+					h.send(engine.SettingsChanged{Settings: testSettings(), HasAPIKey: true})
 				case "success":
-					h.store.setMode("c2", ModeActive)
+					h.store.SetMode("c2", engine.ModeActive)
 					h.open("c2", in("Bob", "hi"))
 					h.receive("c2", in("Bob", "still there?"))
 					h.wait(5 * time.Second)
 				}
-				if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+				if text, ok := lastBanner(h, engine.BannerDeactivated); !ok || text != "" {
 					t.Fatalf("after %s the deactivated banner is %q, want it removed", fix, text)
 				}
 				// The cause recurs: the banner is shown again.
-				h.llm.set(0, fail)
-				h.store.setMode("c3", ModeActive)
+				h.llm.Set(0, fail)
+				h.store.SetMode("c3", engine.ModeActive)
 				h.open("c3", in("Cy", "hi"))
 				h.receive("c3", in("Cy", "hey"))
 				h.wait(5 * time.Second)
-				if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+				if text, _ := lastBanner(h, engine.BannerDeactivated); text == "" {
 					t.Fatal("want the banner back when the cause recurs")
 				}
 			})
@@ -276,24 +278,24 @@ func TestDeactivatedBannerIsClearedWhenItsCauseIsGone(t *testing.T) {
 func TestSpentBudgetBannerIsClearedInTheNextMonth(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: ErrBudget, UserText: "Your monthly budget is spent; Clanker is off until next month or until you raise it."}
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrBudget, UserText: "Your monthly budget is spent; Clanker is off until next month or until you raise it."}
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "hello?"))
 		h.wait(5 * time.Second)
-		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+		if text, _ := lastBanner(h, engine.BannerDeactivated); text == "" {
 			t.Fatal("want the budget banner")
 		}
 		now := time.Now().In(time.UTC)
 		nextMonth := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 		h.wait(time.Until(nextMonth) - time.Hour)
-		if text, _ := lastBanner(h, BannerDeactivated); text == "" {
+		if text, _ := lastBanner(h, engine.BannerDeactivated); text == "" {
 			t.Fatal("the budget banner went before the month ended")
 		}
 		h.wait(2 * time.Hour)
-		if text, ok := lastBanner(h, BannerDeactivated); !ok || text != "" {
+		if text, ok := lastBanner(h, engine.BannerDeactivated); !ok || text != "" {
 			t.Fatalf("in the next month the budget banner is %q, want it removed", text)
 		}
 	})
@@ -311,11 +313,11 @@ func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t)
 				summary := "Ann likes tacos"
-				h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) {
-					return Reply{Text: "tacos it is", Update: ContextUpdate{Summary: &summary}}, nil
+				h.llm.Set(10*time.Second, func(engine.LLMRequest) (engine.Reply, error) {
+					return engine.Reply{Text: "tacos it is", Update: engine.ContextUpdate{Summary: &summary}}, nil
 				})
-				h.store.setMode("c1", ModeActive)
-				h.store.setMode("c2", ModeActive)
+				h.store.SetMode("c1", engine.ModeActive)
+				h.store.SetMode("c2", engine.ModeActive)
 				// c2 gets a deferred answer, c1 an answer in flight.
 				h.open("c2", in("Bob", "hi"))
 				h.receive("c2", in("Bob", "lunch?"))
@@ -323,20 +325,20 @@ func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
 				h.open("c1", in("Ann", "hi"))
 				h.receive("c1", in("Ann", "dinner?"))
 				h.wait(15 * time.Second) // c2's answer deferred, c1's request in flight
-				if len(h.store.updates["c2"]) != 1 {
-					t.Fatalf("setup: want c2's memory saved once before the purge, got %d", len(h.store.updates["c2"]))
+				if len(h.store.Updates["c2"]) != 1 {
+					t.Fatalf("setup: want c2's memory saved once before the purge, got %d", len(h.store.Updates["c2"]))
 				}
 				var applied bool
 				done := make(chan error, 1)
-				ev := Purge{Conversation: "c1", All: all, What: "the memory", Apply: func() error { applied = true; return nil }, Done: done}
+				ev := engine.Purge{Conversation: "c1", All: all, What: "the memory", Apply: func() error { applied = true; return nil }, Done: done}
 				h.send(ev)
 				if err := <-done; err != nil || !applied {
 					t.Fatalf("purge: applied=%v err=%v", applied, err)
 				}
 				h.wait(time.Minute)
-				h.store.mu.Lock()
-				saved := len(h.store.updates["c1"])
-				h.store.mu.Unlock()
+				h.store.Lock()
+				saved := len(h.store.Updates["c1"])
+				h.store.Unlock()
 				if saved != 0 {
 					t.Fatalf("an answer computed before the purge saved memory %d times after it", saved)
 				}
@@ -349,16 +351,16 @@ func TestPurgeStopsAnswersInFlightFromSavingMemoryOrPosting(t *testing.T) {
 					t.Fatalf("deferred replies %v; purging c1 must keep c2's", s.Deferred)
 				}
 				var confirmed bool
-				for _, c := range h.page.commands(CmdToast) {
+				for _, c := range h.page.Commands(engine.CmdToast) {
 					confirmed = confirmed || (c.Level == "success" && c.Text == "Deleted the memory.")
 				}
 				if !confirmed {
-					t.Fatalf("want a short confirmation toast, got %+v", h.page.commands(CmdToast))
+					t.Fatalf("want a short confirmation toast, got %+v", h.page.Commands(engine.CmdToast))
 				}
 				// Clanker keeps working in c1 afterwards.
 				h.receive("c1", in("Ann", "so?"))
 				h.wait(time.Minute)
-				h.wantSent("after the purge", "c1|"+Prefix+"tacos it is")
+				h.wantSent("after the purge", "c1|"+engine.Prefix+"tacos it is")
 			})
 		})
 	}
@@ -371,22 +373,22 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 	for _, how := range []string{"cancel", "key"} {
 		t.Run(how, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
-				h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
+				h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive, "c4": engine.ModeActive})
+				h.llm.Set(30*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "late"}, nil })
 				h.receive("c2", in("Bob", "one"))
 				h.receive("c4", in("Dee", "two"))
 				h.wait(time.Second) // visiting c2, request in flight
 				if s := h.snap(); s.Visiting != "c2" {
 					t.Fatalf("setup: want a visit to c2, got %q", s.Visiting)
 				}
-				overlays := len(h.page.commands(CmdOverlay))
+				overlays := len(h.page.Commands(engine.CmdOverlay))
 				switch how {
 				case "cancel":
-					h.send(VisitCancelled{Reason: "the user pressed Cancel"})
+					h.send(engine.VisitCancelled{Reason: "the user pressed Cancel"})
 				case "key":
 					h.userTypes("c2", "h")
 				}
-				ov := h.page.commands(CmdOverlay)
+				ov := h.page.Commands(engine.CmdOverlay)
 				if len(ov) != overlays+1 || ov[len(ov)-1].Text != "" {
 					t.Fatalf("want the overlay hidden at once, got %+v", ov[overlays:])
 				}
@@ -404,10 +406,10 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 }
 
 // box is the whole text of id's compose box, Clanker's and the user's.
-func box(h *harness, id ConversationID) string {
-	h.page.mu.Lock()
-	defer h.page.mu.Unlock()
-	return h.page.box[id]
+func box(h *harness, id engine.ConversationID) string {
+	h.page.Lock()
+	defer h.page.Unlock()
+	return h.page.Box[id]
 }
 
 // The user switches away while Clanker types: the remove meets the other conversation's box,
@@ -420,14 +422,14 @@ func TestPartialTextLeftWhenTheUserSwitchedAwayIsTakenOutOnReturn(t *testing.T) 
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const reply = "sure, seven works for me and I will bring the salad"
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: reply}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
 		h.open("c2", in("Bob", "hello"))
 		left := box(h, "c1")
-		if !strings.HasPrefix(left, Prefix) {
+		if !strings.HasPrefix(left, engine.Prefix) {
 			t.Fatalf("c1's box holds %q after the switch; the test needs Clanker's partial text left there", left)
 		}
 		if got := box(h, "c2"); got != "" {
@@ -435,14 +437,14 @@ func TestPartialTextLeftWhenTheUserSwitchedAwayIsTakenOutOnReturn(t *testing.T) 
 		}
 		h.wait(5 * time.Second)
 		h.wantSent("while the user is in c2")
-		removes := len(h.page.commands(CmdRemoveText))
+		removes := len(h.page.Commands(engine.CmdRemoveText))
 		h.reopen("c1")
-		rm := h.page.commands(CmdRemoveText)
+		rm := h.page.Commands(engine.CmdRemoveText)
 		if len(rm) != removes+1 || rm[removes].Conversation != "c1" || rm[removes].Text != left {
 			t.Fatalf("on return want one remove of %q in c1, got %+v", left, rm[removes:])
 		}
 		h.wait(30 * time.Second)
-		h.wantSent("after the user came back", "c1|"+Prefix+reply)
+		h.wantSent("after the user came back", "c1|"+engine.Prefix+reply)
 		h.wantRequests(1, "the kept reply needs no new request")
 		h.userTypes("c1", "ok")
 		if got := box(h, "c1"); got != "ok" {
@@ -459,15 +461,15 @@ func TestHeldReplyStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *te
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const reply = "sure, seven works for me and I will bring the salad"
-		h.llm.set(0, func(r LLMRequest) (Reply, error) {
-			if r.Kind == RequestActivation {
-				return Reply{Text: "hello everyone"}, nil
+		h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) {
+			if r.Kind == engine.RequestActivation {
+				return engine.Reply{Text: "hello everyone"}, nil
 			}
-			return Reply{Text: reply}, nil
+			return engine.Reply{Text: reply}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.userTypes("c1", "draft")
-		h.send(SetMode{Conversation: "c1", Mode: ModeActive, Source: "test"})
+		h.send(engine.SetMode{Conversation: "c1", Mode: engine.ModeActive, Source: "test"})
 		h.wait(5 * time.Second)
 		h.receive("c1", in("Ann", "Clanker, dinner at seven?"))
 		h.wait(60 * time.Second)
@@ -478,7 +480,7 @@ func TestHeldReplyStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *te
 		h.wait(5 * time.Second)
 		h.userEmpties("c1", false)
 		h.wait(30 * time.Second)
-		h.wantSent("after the user cleared their draft twice", "c1|"+Prefix+"hello everyone", "c1|"+Prefix+reply)
+		h.wantSent("after the user cleared their draft twice", "c1|"+engine.Prefix+"hello everyone", "c1|"+engine.Prefix+reply)
 		h.wantRequests(2, "the greeting and one reply")
 	})
 }
@@ -490,29 +492,29 @@ func TestHeldReplyStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *te
 func TestKeptAnswerStaysCurrentWhenOnlyClankersOwnMessageFollowedItsTrigger(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(r LLMRequest) (Reply, error) {
-			if r.Kind == RequestActivation {
-				return Reply{Text: "hello everyone"}, nil
+		h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) {
+			if r.Kind == engine.RequestActivation {
+				return engine.Reply{Text: "hello everyone"}, nil
 			}
-			return Reply{Text: "the answer"}, nil
+			return engine.Reply{Text: "the answer"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.userTypes("c1", "draft")
-		h.send(SetMode{Conversation: "c1", Mode: ModeActive, Source: "test"})
+		h.send(engine.SetMode{Conversation: "c1", Mode: engine.ModeActive, Source: "test"})
 		h.wait(5 * time.Second)
 		h.wantSent("while the user has a draft")
-		h.llm.set(5*time.Second, func(r LLMRequest) (Reply, error) { return Reply{Text: "the answer"}, nil })
+		h.llm.Set(5*time.Second, func(r engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "the answer"}, nil })
 		h.receive("c1", in("Ann", "Clanker, dinner at seven?"))
 		h.wait(10 * time.Second) // the reply waits for the draft too
 		h.userEmpties("c1", false)
 		h.wait(2500 * time.Millisecond)
 		h.wantRequests(2, "the greeting and the question's request, which is in flight")
-		h.wantSent("the greeting goes out once the draft settled", "c1|"+Prefix+"hello everyone")
+		h.wantSent("the greeting goes out once the draft settled", "c1|"+engine.Prefix+"hello everyone")
 		h.open("c2", in("Bob", "hey"))
 		h.wait(10 * time.Second)
 		h.reopen("c1")
 		h.wait(10 * time.Second)
-		h.wantSent("after the user came back", "c1|"+Prefix+"hello everyone", "c1|"+Prefix+"the answer")
+		h.wantSent("after the user came back", "c1|"+engine.Prefix+"hello everyone", "c1|"+engine.Prefix+"the answer")
 		h.wantRequests(2, "the kept answer is posted as it is, not asked for again")
 	})
 }
@@ -526,14 +528,14 @@ func TestPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const reply = "sure, seven works for me and I will bring the salad"
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: reply}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: reply}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
 		h.open("c2", in("Bob", "hello"))
 		left := box(h, "c1")
-		if !strings.HasPrefix(left, Prefix) {
+		if !strings.HasPrefix(left, engine.Prefix) {
 			t.Fatalf("c1's box holds %q after the switch; the test needs Clanker's partial text left there", left)
 		}
 		if rec, _, _ := h.store.LoadConversation("c1"); rec.Leftover != left {
@@ -541,9 +543,9 @@ func TestPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
 		}
 
 		h.restart()
-		removes := len(h.page.commands(CmdRemoveText))
+		removes := len(h.page.Commands(engine.CmdRemoveText))
 		h.reopen("c1")
-		rm := h.page.commands(CmdRemoveText)
+		rm := h.page.Commands(engine.CmdRemoveText)
 		if len(rm) != removes+1 || rm[removes].Conversation != "c1" || rm[removes].Text != left {
 			t.Fatalf("on return after the restart want one remove of %q in c1, got %+v", left, rm[removes:])
 		}
@@ -558,9 +560,9 @@ func TestPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
 		if got := box(h, "c1"); got != "ok" {
 			t.Fatalf("c1's box holds %q once the user typed there, want only the user's %q", got, "ok")
 		}
-		for _, s := range h.page.sentTexts() {
-			if strings.Contains(s.text, "sure, sev") && s.text != Prefix+reply {
-				t.Fatalf("a half reply was sent in %s: %q", s.conv, s.text)
+		for _, s := range h.page.Sent() {
+			if strings.Contains(s.Text, "sure, sev") && s.Text != engine.Prefix+reply {
+				t.Fatalf("a half reply was sent in %s: %q", s.Conversation, s.Text)
 			}
 		}
 	})
@@ -572,10 +574,10 @@ func TestPartialTextLeftBeforeARestartIsTakenOutOnReturn(t *testing.T) {
 func TestLeftoverRecordIsClearedOnceTheRemoveIsConfirmed(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
@@ -595,15 +597,15 @@ func TestLeftoverRecordIsClearedOnceTheRemoveIsConfirmed(t *testing.T) {
 func TestPartialTextOfAnEngineStoppedWhileTypingIsTakenOutByTheNext(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "sure, seven works for me and I will bring the salad"}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "dinner at seven?"))
 		typingStarted(h, 3)
 		left := box(h, "c1")
-		if !strings.HasPrefix(left, Prefix) {
+		if !strings.HasPrefix(left, engine.Prefix) {
 			t.Fatalf("c1's box holds %q while Clanker types; the test needs its partial text there", left)
 		}
 		h.restart()
@@ -611,10 +613,10 @@ func TestPartialTextOfAnEngineStoppedWhileTypingIsTakenOutByTheNext(t *testing.T
 			t.Fatalf("stored leftover of c1 after the stop = %q, want the text in its box %q", rec.Leftover, left)
 		}
 		h.reopen("c1") // the page reports the conversation on screen to the new engine
-		if got := box(h, "c1"); got != "" && !strings.HasPrefix(got, Prefix+"sure") {
+		if got := box(h, "c1"); got != "" && !strings.HasPrefix(got, engine.Prefix+"sure") {
 			t.Fatalf("c1's box holds %q after the new engine saw it, want the old partial text gone", got)
 		}
-		rm := h.page.commands(CmdRemoveText)
+		rm := h.page.Commands(engine.CmdRemoveText)
 		if len(rm) == 0 || rm[len(rm)-1].Text != left {
 			t.Fatalf("want a remove naming %q, got %+v", left, rm)
 		}
@@ -630,10 +632,10 @@ func TestPartialTextOfAnEngineStoppedWhileTypingIsTakenOutByTheNext(t *testing.T
 func TestLeavingWithTwoQueuedRepliesKeepsTheNewerOne(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(r LLMRequest) (Reply, error) {
-			return Reply{Text: "answer to " + r.History[len(r.History)-1].Text + " with some words to type"}, nil
+		h.llm.Set(0, func(r engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "answer to " + r.History[len(r.History)-1].Text + " with some words to type"}, nil
 		})
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "first?"))
 		typingStarted(h, 3)
@@ -649,7 +651,7 @@ func TestLeavingWithTwoQueuedRepliesKeepsTheNewerOne(t *testing.T) {
 		h.wait(5 * time.Second)
 		h.reopen("c1")
 		h.wait(30 * time.Second)
-		h.wantSent("after the user came back", "c1|"+Prefix+"answer to second? with some words to type")
+		h.wantSent("after the user came back", "c1|"+engine.Prefix+"answer to second? with some words to type")
 		h.wantRequests(2, "the kept answer needs no new request")
 	})
 }

@@ -1,8 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // The mention corpus: what people write to Clanker, and the near-misses that name something
@@ -39,7 +41,7 @@ func TestMentionRuleOnACorpusOfAddressesAndNearMisses(t *testing.T) {
 		"Clanker’s take?", // typographic apostrophe
 	}
 	for _, s := range addresses {
-		if !mentionsClanker(s) {
+		if !engine.MentionsClanker(s) {
 			t.Errorf("%q should address Clanker", s)
 		}
 	}
@@ -66,7 +68,7 @@ func TestMentionRuleOnACorpusOfAddressesAndNearMisses(t *testing.T) {
 		"what a clank",
 	}
 	for _, s := range misses {
-		if mentionsClanker(s) {
+		if engine.MentionsClanker(s) {
 			t.Errorf("%q should not count as addressing Clanker", s)
 		}
 	}
@@ -74,17 +76,17 @@ func TestMentionRuleOnACorpusOfAddressesAndNearMisses(t *testing.T) {
 
 func TestAReplyToClankersOwnMessageAddressesIt(t *testing.T) {
 	cases := []struct {
-		m    Message
+		m    engine.Message
 		want bool
 	}{
-		{Message{Text: "lol yes", Quoted: "[clanker] Tacos it is.", QuotedSender: "You"}, true},
-		{Message{Text: "lol yes", Quoted: "[clanker] Tacos it is."}, true}, // the page named nobody
-		{Message{Text: "lol yes", Quoted: "[clanker] Bob's bot here", QuotedSender: "Bob"}, false},
-		{Message{Text: "lol yes", Quoted: "tacos?", QuotedSender: "You"}, false},
-		{Message{Text: "lol yes"}, false},
+		{engine.Message{Text: "lol yes", Quoted: "[clanker] Tacos it is.", QuotedSender: "You"}, true},
+		{engine.Message{Text: "lol yes", Quoted: "[clanker] Tacos it is."}, true}, // the page named nobody
+		{engine.Message{Text: "lol yes", Quoted: "[clanker] Bob's bot here", QuotedSender: "Bob"}, false},
+		{engine.Message{Text: "lol yes", Quoted: "tacos?", QuotedSender: "You"}, false},
+		{engine.Message{Text: "lol yes"}, false},
 	}
 	for _, c := range cases {
-		if got := addressesClanker(c.m); got != c.want {
+		if got := engine.AddressesClanker(c.m); got != c.want {
 			t.Errorf("addressesClanker(text %q, quote %q by %q) = %v, want %v", c.m.Text, c.m.Quoted, c.m.QuotedSender, got, c.want)
 		}
 	}
@@ -95,7 +97,7 @@ func FuzzMentionRuleNeverPanics(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		mentionsClanker(s)
+		engine.MentionsClanker(s)
 	})
 }
 
@@ -104,9 +106,9 @@ func FuzzMentionRuleNeverPanics(f *testing.F) {
 func TestAvailableAnswersAddressesNotNearMisses(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeAvailable)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "here"}, nil })
 		h.receive("c1", in("Ann", "this bar is clank-free"))
 		h.wait(time.Minute)
 		h.receive("c1", in("Bob", "those clankers, honestly"))

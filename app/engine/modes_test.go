@@ -1,10 +1,12 @@
-package engine
+package engine_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Behaviour 1: no stored mode means Deactivated, and Deactivated never asks the model.
@@ -12,7 +14,7 @@ func TestUnknownConversationIsDeactivatedAndNeverAsksTheModel(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c1", in("Ann", "hello"))
-		if got := h.snap().Foreground.Mode; got != ModeDeactivated {
+		if got := h.snap().Foreground.Mode; got != engine.ModeDeactivated {
 			t.Fatalf("want a new conversation to be deactivated, got %q", got)
 		}
 		h.receive("c1", in("Ann", "clanker, are you there?"))
@@ -25,25 +27,25 @@ func TestUnknownConversationIsDeactivatedAndNeverAsksTheModel(t *testing.T) {
 
 func TestUninitializedRefusesModeChangesAndSaysWhatIsMissing(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarnessKey(t, false, func(s *Settings) { s.Model = "" })
-		h.store.setMode("c1", ModeActive)
+		h := newHarnessKey(t, false, func(s *engine.Settings) { s.Model = "" })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
-		if got := h.snap().Foreground.Mode; got != ModeUninitialized {
+		if got := h.snap().Foreground.Mode; got != engine.ModeUninitialized {
 			t.Fatalf("want uninitialized while settings are incomplete, got %q", got)
 		}
-		h.send(SetMode{Mode: ModeAvailable, Source: "menu"})
+		h.send(engine.SetMode{Mode: engine.ModeAvailable, Source: "menu"})
 		h.receive("c1", in("Ann", "hey clanker"))
 		h.wait(time.Minute)
 		h.wantRequests(0, "uninitialized")
 		h.wantSent("uninitialized")
-		if h.store.mode("c1") != ModeActive {
-			t.Fatalf("a refused mode change must not touch the stored mode, got %q", h.store.mode("c1"))
+		if h.store.Mode("c1") != engine.ModeActive {
+			t.Fatalf("a refused mode change must not touch the stored mode, got %q", h.store.Mode("c1"))
 		}
 		var banner, toast bool
-		for _, c := range h.page.commands(CmdBanner) {
-			banner = banner || (c.Key == BannerConfig && strings.Contains(c.Text, "an API key and a model"))
+		for _, c := range h.page.Commands(engine.CmdBanner) {
+			banner = banner || (c.Key == engine.BannerConfig && strings.Contains(c.Text, "an API key and a model"))
 		}
-		for _, c := range h.page.commands(CmdToast) {
+		for _, c := range h.page.Commands(engine.CmdToast) {
 			toast = toast || strings.Contains(c.Text, "an API key and a model")
 		}
 		if !banner || !toast {
@@ -55,10 +57,10 @@ func TestUninitializedRefusesModeChangesAndSaysWhatIsMissing(t *testing.T) {
 func TestCompletingTheSettingsRestoresTheStoredModeAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarnessKey(t, false)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
-		h.send(SettingsChanged{Settings: testSettings(), HasAPIKey: true})
-		if got := h.snap().Foreground.Mode; got != ModeActive {
+		h.send(engine.SettingsChanged{Settings: testSettings(), HasAPIKey: true})
+		if got := h.snap().Foreground.Mode; got != engine.ModeActive {
 			t.Fatalf("want the stored mode back as soon as settings are complete, without a reload, got %q", got)
 		}
 		h.receive("c1", in("Ann", "so"))
@@ -71,49 +73,49 @@ func TestCompletingTheSettingsRestoresTheStoredModeAtOnce(t *testing.T) {
 func TestModeAnnouncementsAndSilentRestore(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(req LLMRequest) (Reply, error) {
-			if req.Kind != RequestActivation {
+		h.llm.Set(0, func(req engine.LLMRequest) (engine.Reply, error) {
+			if req.Kind != engine.RequestActivation {
 				t.Errorf("want an activation request, got %q", req.Kind)
 			}
-			return Reply{Text: "Hey all, Clanker here!"}, nil
+			return engine.Reply{Text: "Hey all, Clanker here!"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
-		h.send(SetMode{Mode: ModeAvailable, Source: "menu"})
-		h.send(SetMode{Mode: ModeActive, Source: "menu"})
-		h.send(SetMode{Mode: ModeActive, Source: "menu"}) // unchanged: ignored
-		h.send(SetMode{Mode: ModeDeactivated, Source: "menu"})
+		h.send(engine.SetMode{Mode: engine.ModeAvailable, Source: "menu"})
+		h.send(engine.SetMode{Mode: engine.ModeActive, Source: "menu"})
+		h.send(engine.SetMode{Mode: engine.ModeActive, Source: "menu"}) // unchanged: ignored
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated, Source: "menu"})
 		h.wantSent("announcements",
-			"c1|"+AvailableText,
+			"c1|"+engine.AvailableText,
 			"c1|[clanker] Hey all, Clanker here!",
-			"c1|"+DeactivatedText)
-		h.store.setMode("c1", ModeActive)
+			"c1|"+engine.DeactivatedText)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c2", in("Bob", "yo"))
 		h.open("c1")
 		h.wantSent("restoring a stored mode",
-			"c1|"+AvailableText,
+			"c1|"+engine.AvailableText,
 			"c1|[clanker] Hey all, Clanker here!",
-			"c1|"+DeactivatedText)
-		if got := h.snap().Foreground.Mode; got != ModeActive {
+			"c1|"+engine.DeactivatedText)
+		if got := h.snap().Foreground.Mode; got != engine.ModeActive {
 			t.Fatalf("want the stored mode restored on return, got %q", got)
 		}
 	})
 }
 
 func TestActivationFallsBackWhenTheModelFailsOrAnswersNonsense(t *testing.T) {
-	for name, reply := range map[string]func(LLMRequest) (Reply, error){
-		"server error": func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: ErrServer, Status: 500, UserText: "API server error (500)."}
+	for name, reply := range map[string]func(engine.LLMRequest) (engine.Reply, error){
+		"server error": func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrServer, Status: 500, UserText: "API server error (500)."}
 		},
-		"json text": func(LLMRequest) (Reply, error) { return Reply{Text: `{"response": "hi"`}, nil },
-		"silence":   func(LLMRequest) (Reply, error) { return Reply{}, nil },
+		"json text": func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: `{"response": "hi"`}, nil },
+		"silence":   func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t)
-				h.llm.set(0, reply)
+				h.llm.Set(0, reply)
 				h.open("c1", in("Ann", "hi"))
-				h.send(SetMode{Mode: ModeActive})
-				h.wantSent("fallback greeting", "c1|"+ActiveFallbackText)
+				h.send(engine.SetMode{Mode: engine.ModeActive})
+				h.wantSent("fallback greeting", "c1|"+engine.ActiveFallbackText)
 			})
 		})
 	}
@@ -122,41 +124,41 @@ func TestActivationFallsBackWhenTheModelFailsOrAnswersNonsense(t *testing.T) {
 func TestActivationWhileARequestIsInFlightUsesTheFallbackAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(time.Minute, nil)
-		h.store.setMode("c1", ModeAvailable)
+		h.llm.Set(time.Minute, nil)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clank?"))
 		h.wait(time.Second) // timer fired, request in flight
 		h.wantRequests(1, "mention")
-		h.send(SetMode{Mode: ModeActive})
-		h.wantSent("busy model", "c1|"+ActiveFallbackText)
+		h.send(engine.SetMode{Mode: engine.ModeActive})
+		h.wantSent("busy model", "c1|"+engine.ActiveFallbackText)
 	})
 }
 
 // Behaviour 17 (engine side): auth and quota failures deactivate silently and say so in a banner.
 func TestAuthOrQuotaFailureDeactivatesWithoutSendingAnything(t *testing.T) {
-	for _, class := range []ErrorClass{ErrAuth, ErrQuota} {
+	for _, class := range []engine.ErrorClass{engine.ErrAuth, engine.ErrQuota} {
 		t.Run(string(class), func(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t)
-				h.llm.set(0, func(LLMRequest) (Reply, error) {
-					return Reply{}, &LLMError{Class: class, Status: 401, UserText: "Invalid API key. Check your configuration."}
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+					return engine.Reply{}, &engine.LLMError{Class: class, Status: 401, UserText: "Invalid API key. Check your configuration."}
 				})
-				h.store.setMode("c1", ModeActive)
+				h.store.SetMode("c1", engine.ModeActive)
 				h.open("c1", in("Ann", "hi"))
 				h.receive("c1", in("Ann", "what's up"))
 				h.wait(5 * time.Second)
 				h.wantRequests(1, "one failing request")
 				h.wantSent("after an auth failure")
-				if h.store.mode("c1") != ModeDeactivated {
-					t.Fatalf("want the stored mode deactivated, got %q", h.store.mode("c1"))
+				if h.store.Mode("c1") != engine.ModeDeactivated {
+					t.Fatalf("want the stored mode deactivated, got %q", h.store.Mode("c1"))
 				}
 				var ok bool
-				for _, c := range h.page.commands(CmdBanner) {
-					ok = ok || (c.Key == BannerDeactivated && strings.HasSuffix(c.Text, "Clanker has been deactivated."))
+				for _, c := range h.page.Commands(engine.CmdBanner) {
+					ok = ok || (c.Key == engine.BannerDeactivated && strings.HasSuffix(c.Text, "Clanker has been deactivated."))
 				}
 				if !ok {
-					t.Fatalf("want a banner ending %q, got %+v", "Clanker has been deactivated.", h.page.commands(CmdBanner))
+					t.Fatalf("want a banner ending %q, got %+v", "Clanker has been deactivated.", h.page.Commands(engine.CmdBanner))
 				}
 				h.receive("c1", in("Ann", "hello?"))
 				h.wait(time.Minute)
@@ -171,17 +173,17 @@ func TestAuthOrQuotaFailureDeactivatesWithoutSendingAnything(t *testing.T) {
 func TestDeactivateAllReallyDeactivatesEveryStoredConversation(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
-		h.store.setMode("c2", ModeAvailable)
-		h.store.setMode("c3", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
+		h.store.SetMode("c2", engine.ModeAvailable)
+		h.store.SetMode("c3", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
-		h.send(DeactivateAll{})
-		for _, id := range []ConversationID{"c1", "c2", "c3"} {
-			if h.store.mode(id) != ModeDeactivated {
-				t.Fatalf("want %s deactivated, got %q", id, h.store.mode(id))
+		h.send(engine.DeactivateAll{})
+		for _, id := range []engine.ConversationID{"c1", "c2", "c3"} {
+			if h.store.Mode(id) != engine.ModeDeactivated {
+				t.Fatalf("want %s deactivated, got %q", id, h.store.Mode(id))
 			}
 		}
-		h.wantSent("foreground announcement", "c1|"+DeactivatedText)
+		h.wantSent("foreground announcement", "c1|"+engine.DeactivatedText)
 	})
 }
 
@@ -189,18 +191,18 @@ func TestDeactivateAllReallyDeactivatesEveryStoredConversation(t *testing.T) {
 func TestAutomatedConversationIsNeverProcessedAndCannotBeSwitchedOn(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("bank", ModeActive)
+		h.store.SetMode("bank", engine.ModeActive)
 		h.open("bank", in("72975", "Your code is 1234"))
-		if s := h.snap().Foreground; !s.Automated || s.Mode != ModeDeactivated {
+		if s := h.snap().Foreground; !s.Automated || s.Mode != engine.ModeDeactivated {
 			t.Fatalf("want automated and deactivated, got automated=%v mode=%q", s.Automated, s.Mode)
 		}
-		h.send(SetMode{Mode: ModeActive})
+		h.send(engine.SetMode{Mode: engine.ModeActive})
 		h.receive("bank", in("72975", "clanker your code is 999"))
 		h.wait(time.Minute)
 		h.wantRequests(0, "automated conversation")
 		h.wantSent("automated conversation")
 		var flagged bool
-		for _, c := range h.page.commands(CmdSetAutomated) {
+		for _, c := range h.page.Commands(engine.CmdSetAutomated) {
 			flagged = flagged || (c.Conversation == "bank" && c.Text == "true")
 		}
 		if !flagged {
@@ -213,11 +215,11 @@ func TestModeChangeIsNotAppliedWhenItCannotBeSaved(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c1", in("Ann", "hi"))
-		h.store.mu.Lock()
-		h.store.failSave = true
-		h.store.mu.Unlock()
-		h.send(SetMode{Mode: ModeActive})
-		if got := h.snap().Foreground.Mode; got != ModeDeactivated {
+		h.store.Lock()
+		h.store.FailSave = true
+		h.store.Unlock()
+		h.send(engine.SetMode{Mode: engine.ModeActive})
+		if got := h.snap().Foreground.Mode; got != engine.ModeDeactivated {
 			t.Fatalf("store-first: want the mode unchanged when saving fails, got %q", got)
 		}
 		h.wantSent("unsaved mode change")
@@ -227,13 +229,13 @@ func TestModeChangeIsNotAppliedWhenItCannotBeSaved(t *testing.T) {
 func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		cases := map[string]Event{
-			"empty message id":   MessageAdded{Conversation: "c1", Message: Message{Text: "x"}},
-			"bad mode":           SetMode{Mode: "turbo"},
-			"bad quiet hours":    SettingsChanged{Settings: Settings{QuietStartHour: 25, HistorySize: 20, InactiveMode: InactiveIgnore, NewsMaxSearches: 1}},
-			"no conversation":    ConversationOpened{},
-			"bad direction":      MessageAdded{Conversation: "c1", Message: Message{ID: "a", Direction: 7}},
-			"command without id": CommandResult{},
+		cases := map[string]engine.Event{
+			"empty message id":   engine.MessageAdded{Conversation: "c1", Message: engine.Message{Text: "x"}},
+			"bad mode":           engine.SetMode{Mode: "turbo"},
+			"bad quiet hours":    engine.SettingsChanged{Settings: engine.Settings{QuietStartHour: 25, HistorySize: 20, InactiveMode: engine.InactiveIgnore, NewsMaxSearches: 1}},
+			"no conversation":    engine.ConversationOpened{},
+			"bad direction":      engine.MessageAdded{Conversation: "c1", Message: engine.Message{ID: "a", Direction: 7}},
+			"command without id": engine.CommandResult{},
 		}
 		for name, ev := range cases {
 			err := h.e.Send(ev)
@@ -241,7 +243,7 @@ func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 				t.Errorf("%s: want an error, got nil", name)
 				continue
 			}
-			var target *LLMError
+			var target *engine.LLMError
 			if errors.As(err, &target) || !strings.Contains(err.Error(), "rejected") {
 				t.Errorf("%s: want a 'rejected ...' error, got %v", name, err)
 			}
@@ -253,24 +255,24 @@ func TestInvalidEventsAreRejectedWithAClearError(t *testing.T) {
 // posted after the mode changed again.
 func TestAnnouncementHeldBehindADraftIsDroppedWhenTheModeChangesAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hello, Clanker here"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "hello, Clanker here"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.setDraft("c1", true)
-		h.send(SetMode{Mode: ModeDeactivated})
-		h.send(SetMode{Mode: ModeAvailable})
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated})
+		h.send(engine.SetMode{Mode: engine.ModeAvailable})
 		h.setDraft("c1", false)
 		h.wait(5 * time.Second)
-		h.wantSent("only the notice of the mode now in force", "c1|"+AvailableText)
+		h.wantSent("only the notice of the mode now in force", "c1|"+engine.AvailableText)
 
 		h.setDraft("c1", true)
-		h.send(SetMode{Mode: ModeActive}) // the greeting comes back and waits behind the draft
+		h.send(engine.SetMode{Mode: engine.ModeActive}) // the greeting comes back and waits behind the draft
 		h.wait(time.Second)
-		h.send(SetMode{Mode: ModeDeactivated})
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated})
 		h.setDraft("c1", false)
 		h.wait(5 * time.Second)
-		h.wantSent("the greeting is dropped once the conversation is deactivated", "c1|"+AvailableText, "c1|"+DeactivatedText)
+		h.wantSent("the greeting is dropped once the conversation is deactivated", "c1|"+engine.AvailableText, "c1|"+engine.DeactivatedText)
 	})
 }
 
@@ -280,28 +282,28 @@ func TestSpentBudgetDeactivatesEveryConversationSilently(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		const text = "Monthly token budget reached (1200 of 1000 tokens). Clanker has been deactivated."
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: ErrBudget, UserText: text}
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrBudget, UserText: text}
 		})
-		h.store.setMode("c1", ModeActive)
-		h.store.setMode("c2", ModeAvailable)
-		h.store.setMode("c3", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
+		h.store.SetMode("c2", engine.ModeAvailable)
+		h.store.SetMode("c3", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "what's up"))
 		h.wait(5 * time.Second)
 		h.wantRequests(1, "the request the budget gate refused")
 		h.wantSent("after the budget was spent")
-		for _, id := range []ConversationID{"c1", "c2", "c3"} {
-			if h.store.mode(id) != ModeDeactivated {
-				t.Fatalf("want %s deactivated, got %q", id, h.store.mode(id))
+		for _, id := range []engine.ConversationID{"c1", "c2", "c3"} {
+			if h.store.Mode(id) != engine.ModeDeactivated {
+				t.Fatalf("want %s deactivated, got %q", id, h.store.Mode(id))
 			}
 		}
 		var ok bool
-		for _, c := range h.page.commands(CmdBanner) {
-			ok = ok || (c.Key == BannerDeactivated && c.Text == text)
+		for _, c := range h.page.Commands(engine.CmdBanner) {
+			ok = ok || (c.Key == engine.BannerDeactivated && c.Text == text)
 		}
 		if !ok {
-			t.Fatalf("want the budget banner %q, got %+v", text, h.page.commands(CmdBanner))
+			t.Fatalf("want the budget banner %q, got %+v", text, h.page.Commands(engine.CmdBanner))
 		}
 		h.receive("c1", in("Ann", "hello?"))
 		h.wait(time.Minute)

@@ -1,22 +1,23 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
-func newsSettings(s *Settings) {
+func newsSettings(s *engine.Settings) {
 	s.NewsSearch, s.WebSearch = true, true
 	s.QuietStartHour, s.QuietStopHour = 0, 0 // no quiet hours unless a test sets them
 }
 
 func newsRequests(h *harness) []time.Duration {
 	var out []time.Duration
-	h.llm.mu.Lock()
-	defer h.llm.mu.Unlock()
-	for i, r := range h.llm.reqs {
-		if r.Kind == RequestNews {
-			out = append(out, h.llm.times[i].Sub(h.start))
+	times := h.llm.Times()
+	for i, r := range h.llm.Requests() {
+		if r.Kind == engine.RequestNews {
+			out = append(out, times[i].Sub(h.start))
 		}
 	}
 	return out
@@ -28,12 +29,12 @@ func newsRequests(h *harness) []time.Duration {
 func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, newsSettings)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
-			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-90 * time.Minute)}
-		h.store.mu.Unlock()
-		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+		h.store.Lock()
+		h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeActive, Announced: engine.ModeActive,
+			LastProcessed: engine.MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-90 * time.Minute)}
+		h.store.Unlock()
+		h.open("c1", engine.Message{ID: "m0", Sender: "Ann", Text: "hi"})
 		h.wait(29 * time.Minute)
 		if got := newsRequests(h); len(got) != 0 {
 			t.Fatalf("want no news before 2 h since the stored last message, got %v", got)
@@ -64,16 +65,16 @@ func TestNewsChecksFollowTheStoredIdleTimeAndHourlySpacing(t *testing.T) {
 func TestMessagesThatCameWhileAwayPostponeNews(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		last MessageRef
-	}{{"after the last processed message", MessageRef{ID: "m0"}}, {"none processed yet", MessageRef{}}} {
+		last engine.MessageRef
+	}{{"after the last processed message", engine.MessageRef{ID: "m0"}}, {"none processed yet", engine.MessageRef{}}} {
 		t.Run(c.name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t, newsSettings)
-				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-				h.store.mu.Lock()
-				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeAvailable, Announced: ModeAvailable, LastProcessed: c.last, LastMessageAt: h.start.Add(-3 * time.Hour)}
-				h.store.mu.Unlock()
-				h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}, Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+				h.store.Lock()
+				h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeAvailable, Announced: engine.ModeAvailable, LastProcessed: c.last, LastMessageAt: h.start.Add(-3 * time.Hour)}
+				h.store.Unlock()
+				h.open("c1", engine.Message{ID: "m0", Sender: "Ann", Text: "hi"}, engine.Message{ID: "m1", Sender: "Bob", Text: "anyone around?"})
 				h.wait(119 * time.Minute)
 				if got := newsRequests(h); len(got) != 0 {
 					t.Fatalf("want no news within 2 h of a message that came while away, got %v", got)
@@ -90,8 +91,8 @@ func TestMessagesThatCameWhileAwayPostponeNews(t *testing.T) {
 func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t, newsSettings)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.store.setMode("c1", ModeAvailable) // no stored last-message time
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+		h.store.SetMode("c1", engine.ModeAvailable) // no stored last-message time
 		h.open("c1", in("Ann", "hi"))
 		h.wait(time.Hour)
 		h.receive("c1", in("Ann", "still here"))
@@ -103,18 +104,18 @@ func TestNewMessagesPostponeNewsAndUnknownAgeCountsAsRecent(t *testing.T) {
 }
 
 func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
-	cases := map[string]func(*Settings){
-		"web search off": func(s *Settings) { newsSettings(s); s.WebSearch = false },
-		"news off":       func(s *Settings) { newsSettings(s); s.NewsSearch = false },
-		"quiet 0 to 23":  func(s *Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 0, 23 },
+	cases := map[string]func(*engine.Settings){
+		"web search off": func(s *engine.Settings) { newsSettings(s); s.WebSearch = false },
+		"news off":       func(s *engine.Settings) { newsSettings(s); s.NewsSearch = false },
+		"quiet 0 to 23":  func(s *engine.Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 0, 23 },
 	}
 	for name, mut := range cases {
 		t.Run(name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
 				h := newHarness(t, mut)
-				h.store.mu.Lock()
-				h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
-				h.store.mu.Unlock()
+				h.store.Lock()
+				h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeActive, Announced: engine.ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+				h.store.Unlock()
 				h.open("c1", in("Ann", "hi"))
 				h.wait(22*time.Hour + 59*time.Minute)
 				if got := newsRequests(h); len(got) != 0 {
@@ -137,11 +138,11 @@ func TestNewsNeedsWebSearchParticipationAndNoQuietHour(t *testing.T) {
 
 func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 21, 4 })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Big news!"}, nil })
-		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
-		h.store.mu.Unlock()
+		h := newHarness(t, func(s *engine.Settings) { newsSettings(s); s.QuietStartHour, s.QuietStopHour = 21, 4 })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "Big news!"}, nil })
+		h.store.Lock()
+		h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeActive, Announced: engine.ModeActive, LastMessageAt: h.start.Add(-5 * time.Hour)}
+		h.store.Unlock()
 		h.open("c1", in("Ann", "hi")) // the bubble's clock starts at midnight UTC
 		h.wait(4*time.Hour + time.Minute)
 		got := newsRequests(h)
@@ -156,18 +157,18 @@ func TestQuietHoursDelayNewsUntilTheyEnd(t *testing.T) {
 // Behaviour 25: a news check never starts while another request is in flight.
 func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, newsSettings, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
-			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
-		h.store.mu.Unlock()
-		h.store.setMode("c2", ModeActive)
-		h.llm.set(8*time.Minute, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h := newHarness(t, newsSettings, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.Lock()
+		h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeActive, Announced: engine.ModeActive,
+			LastProcessed: engine.MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
+		h.store.Unlock()
+		h.store.SetMode("c2", engine.ModeActive)
+		h.llm.Set(8*time.Minute, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 		h.open("c2", in("Bob", "hi"))
 		h.receive("c2", in("Bob", "clanker, thoughts?")) // asked at ~2 s, answers at ~8 min
 		h.wait(time.Minute)
-		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi"}) // idle for 3 h: news-eligible
-		h.wait(5 * time.Minute)                                    // the 5-minute tick falls inside the c2 request
+		h.open("c1", engine.Message{ID: "m0", Sender: "Ann", Text: "hi"}) // idle for 3 h: news-eligible
+		h.wait(5 * time.Minute)                                           // the 5-minute tick falls inside the c2 request
 		if got := newsRequests(h); len(got) != 0 {
 			t.Fatalf("want no news check while c2's request is in flight, got %v", got)
 		}
@@ -182,16 +183,16 @@ func TestNewsIsSkippedWhileARequestIsInFlight(t *testing.T) {
 // a news or late answer that asks for an image posts nothing and is not kept for later.
 func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, newsSettings, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, newsSettings, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		src := "blob:https://messages.google.com/pic"
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "written without seeing it", RequestImage: src}, nil
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "written without seeing it", RequestImage: src}, nil
 		})
-		h.store.mu.Lock()
-		h.store.recs["c1"] = Conversation{ID: "c1", Mode: ModeActive, Announced: ModeActive,
-			LastProcessed: MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
-		h.store.mu.Unlock()
-		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []Image{{Src: src}}})
+		h.store.Lock()
+		h.store.Recs["c1"] = engine.Conversation{ID: "c1", Mode: engine.ModeActive, Announced: engine.ModeActive,
+			LastProcessed: engine.MessageRef{ID: "m0"}, LastMessageAt: h.start.Add(-3 * time.Hour)}
+		h.store.Unlock()
+		h.open("c1", engine.Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []engine.Image{{Src: src}}})
 		h.wait(6 * time.Minute)
 		if got := newsRequests(h); len(got) != 1 {
 			t.Fatalf("want one news check, got %v", got)
@@ -199,8 +200,8 @@ func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
 		h.wantSent("a news answer that asks for an image")
 
 		// A late answer for a conversation the user left is not deferred either.
-		h.llm.set(10*time.Second, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "written without seeing it", RequestImage: src}, nil
+		h.llm.Set(10*time.Second, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "written without seeing it", RequestImage: src}, nil
 		})
 		h.receive("c1", in("Ann", "clanker, see the photo?"))
 		h.wait(3 * time.Second) // asked; the answer comes in 10 s
@@ -209,7 +210,7 @@ func TestAnswerThatAsksForAnImageIsNeverPostedWithoutIt(t *testing.T) {
 		if s := h.snap(); s.DeferredFor != "" {
 			t.Fatalf("want no deferred reply from an answer that asked for an image, got one for %q", s.DeferredFor)
 		}
-		h.open("c1", Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []Image{{Src: src}}})
+		h.open("c1", engine.Message{ID: "m0", Sender: "Ann", Text: "hi", Images: []engine.Image{{Src: src}}})
 		h.wait(5 * time.Second)
 		h.wantSent("nothing on return either")
 	})

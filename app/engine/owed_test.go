@@ -1,9 +1,11 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // These tests are issue 27's cases 2, 4 and 6 and issue 33's case 2: an answer owed to
@@ -12,11 +14,11 @@ import (
 // listens there.
 
 // answers lists the model replies sent in conv (notices left out).
-func answers(h *harness, conv ConversationID) []string {
+func answers(h *harness, conv engine.ConversationID) []string {
 	var out []string
-	for _, s := range h.page.sentTexts() {
-		if s.conv == conv && s.text != AvailableText && s.text != DeactivatedText && s.text != ActiveFallbackText {
-			out = append(out, s.text)
+	for _, s := range h.page.Sent() {
+		if s.Conversation == conv && s.Text != engine.AvailableText && s.Text != engine.DeactivatedText && s.Text != engine.ActiveFallbackText {
+			out = append(out, s.Text)
 		}
 	}
 	return out
@@ -26,10 +28,10 @@ func answers(h *harness, conv ConversationID) []string {
 // Available mode "lol" names nobody, and the answer to the mention used to be dropped with it.
 func TestHeldAnswerToAMentionIsGivenAfterALaterMessage(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(5*time.Second, func(r LLMRequest) (Reply, error) {
-			return Reply{Text: "Lima. (" + r.History[len(r.History)-1].Text + ")"}, nil
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(5*time.Second, func(r engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "Lima. (" + r.History[len(r.History)-1].Text + ")"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "Clanker, what is the capital of Peru?"))
@@ -57,18 +59,18 @@ func TestHeldAnswerToAMentionIsGivenAfterALaterMessage(t *testing.T) {
 // their own words. The person who asked still gets the answer.
 func TestInterruptedAnswerToAMentionIsGivenAfterTheUsersOwnSend(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: "Saturday at noon works for everyone, I think."}, nil
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = true })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: "Saturday at noon works for everyone, I think."}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker, when do we meet?"))
 		// Wait until Clanker has typed part of its answer.
-		for i := 0; i < 100 && len(h.page.commands(CmdTypeText)) < 5; i++ {
+		for i := 0; i < 100 && len(h.page.Commands(engine.CmdTypeText)) < 5; i++ {
 			h.wait(100 * time.Millisecond)
 		}
-		if len(h.page.commands(CmdTypeText)) < 5 {
+		if len(h.page.Commands(engine.CmdTypeText)) < 5 {
 			t.Fatal("Clanker never started typing")
 		}
 		h.userTypes("c1", "brb")
@@ -89,9 +91,9 @@ func TestInterruptedAnswerToAMentionIsGivenAfterTheUsersOwnSend(t *testing.T) {
 // not only when a later message comes: the user sent something of their own meanwhile.
 func TestHeldAnswerInAvailableIsRedecidedWhenTheDraftClears(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(5*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "on it"}, nil })
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "hey clanker, book a table?"))
 		h.wait(3 * time.Second)
@@ -111,29 +113,29 @@ func TestHeldAnswerInAvailableIsRedecidedWhenTheDraftClears(t *testing.T) {
 // Available would never have asked for it: it is not posted.
 func TestAnswerIsPostedOnlyUnderAModeThatWouldHaveAskedForIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeActive)
-		h.llm.set(20*time.Second, func(r LLMRequest) (Reply, error) {
-			if r.Kind == RequestActivation {
-				return Reply{Text: "greetings"}, nil
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeActive)
+		h.llm.Set(20*time.Second, func(r engine.LLMRequest) (engine.Reply, error) {
+			if r.Kind == engine.RequestActivation {
+				return engine.Reply{Text: "greetings"}, nil
 			}
-			return Reply{Text: "pizza sounds good"}, nil
+			return engine.Reply{Text: "pizza sounds good"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "we should get pizza"))
 		h.wait(5 * time.Second)
 		h.wantRequests(1, "the Active answer is in flight")
-		h.send(SetMode{Mode: ModeDeactivated, Source: "test"})
-		h.send(SetMode{Mode: ModeAvailable, Source: "test"})
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated, Source: "test"})
+		h.send(engine.SetMode{Mode: engine.ModeAvailable, Source: "test"})
 		h.wait(2 * time.Minute)
-		for _, s := range h.page.sentTexts() {
-			if strings.Contains(s.text, "pizza") {
-				t.Fatalf("an answer to a message that does not name Clanker was posted in Available: %q", s.text)
+		for _, s := range h.page.Sent() {
+			if strings.Contains(s.Text, "pizza") {
+				t.Fatalf("an answer to a message that does not name Clanker was posted in Available: %q", s.Text)
 			}
 		}
 		// Each switch was announced; nothing else was posted.
-		got := h.page.sentTexts()
-		if len(got) != 2 || got[0].text != DeactivatedText || got[1].text != AvailableText {
+		got := h.page.Sent()
+		if len(got) != 2 || got[0].Text != engine.DeactivatedText || got[1].Text != engine.AvailableText {
 			t.Fatalf("want the two notices only, got %v", got)
 		}
 	})
@@ -143,10 +145,10 @@ func TestAnswerIsPostedOnlyUnderAModeThatWouldHaveAskedForIt(t *testing.T) {
 // never silently.
 func TestFailedAnswerToAMentionIsShownEveryTime(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{}, &LLMError{Class: ErrServer, UserText: "The AI service is having trouble."}
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{}, &engine.LLMError{Class: engine.ErrServer, UserText: "The AI service is having trouble."}
 		})
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker?"))
@@ -155,7 +157,7 @@ func TestFailedAnswerToAMentionIsShownEveryTime(t *testing.T) {
 		h.wait(time.Minute)
 		h.wantRequests(2, "each mention asked once, no retry loop")
 		toasts := 0
-		for _, c := range h.page.commands(CmdToast) {
+		for _, c := range h.page.Commands(engine.CmdToast) {
 			if strings.Contains(c.Text, "could not answer the message that addressed it") {
 				toasts++
 			}
@@ -171,27 +173,27 @@ func TestFailedAnswerToAMentionIsShownEveryTime(t *testing.T) {
 // settles, before Clanker answers anything there.
 func TestModeChosenDuringASwitchIsAnnouncedWhenTheConversationSettles(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "here"}, nil })
 		h.open("c1", in("Ann", "hi"))
-		h.page.mu.Lock()
-		h.page.conv("mom").msgs = []Message{in("Mom", "dinner sunday?")}
-		evs := h.page.switchTo("mom")
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Conv("mom").Msgs = []engine.Message{in("Mom", "dinner sunday?")}
+		evs := h.page.SwitchTo("mom")
+		h.page.Unlock()
 		h.send(evs[0]) // ConversationChanging: the page is loading mom
-		h.send(SetMode{Conversation: "mom", Mode: ModeAvailable, Source: "tray"})
+		h.send(engine.SetMode{Conversation: "mom", Mode: engine.ModeAvailable, Source: "tray"})
 		h.wait(5 * time.Second)
 		h.wantSent("nothing can be typed while the conversation loads")
-		if got := h.store.recs["mom"]; got.Mode != ModeAvailable || got.Announced.normalized() != ModeDeactivated {
+		if got := h.store.Recs["mom"]; got.Mode != engine.ModeAvailable || got.Announced.Normalized() != engine.ModeDeactivated {
 			t.Fatalf("want Available stored with its notice owed, got mode %q told %q", got.Mode, got.Announced)
 		}
 		h.send(evs[1]) // ConversationOpened
 		h.wait(5 * time.Second)
-		h.wantSent("the notice as soon as mom settled", "mom|"+AvailableText)
+		h.wantSent("the notice as soon as mom settled", "mom|"+engine.AvailableText)
 		h.receive("mom", in("Mom", "clanker, are you there?"))
 		h.wait(30 * time.Second)
-		h.wantSent("then the answer", "mom|"+AvailableText, "mom|[clanker] here")
-		if got := h.store.recs["mom"]; got.Announced != ModeAvailable {
+		h.wantSent("then the answer", "mom|"+engine.AvailableText, "mom|[clanker] here")
+		if got := h.store.Recs["mom"]; got.Announced != engine.ModeAvailable {
 			t.Fatalf("want the notice recorded as told, got %q", got.Announced)
 		}
 	})
@@ -202,11 +204,11 @@ func TestModeChosenDuringASwitchIsAnnouncedWhenTheConversationSettles(t *testing
 // user opens the conversation, and what was said before it is not owed.
 func TestModeChosenForAnotherConversationActsOnlyAfterItsNotice(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.InactiveMode = InactiveProcess })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.InactiveMode = engine.InactiveProcess })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "here"}, nil })
 		h.open("c1", in("Ann", "hi"))
 		h.send(h.sidebar())
-		h.send(SetMode{Conversation: "c2", Mode: ModeAvailable, Source: "tray"})
+		h.send(engine.SetMode{Conversation: "c2", Mode: engine.ModeAvailable, Source: "tray"})
 		h.receive("c2", in("Bob", "clanker, you there?"))
 		h.wait(time.Minute)
 		h.wantRequests(0, "nothing is answered before the people are told")
@@ -215,7 +217,7 @@ func TestModeChosenForAnotherConversationActsOnlyAfterItsNotice(t *testing.T) {
 		}
 		h.reopen("c2")
 		h.wait(10 * time.Second)
-		h.wantSent("the notice when the user opens c2", "c2|"+AvailableText)
+		h.wantSent("the notice when the user opens c2", "c2|"+engine.AvailableText)
 		h.wantRequests(0, "the mention came before Clanker was listening")
 		h.receive("c2", in("Bob", "clanker, now?"))
 		h.wait(time.Minute)
@@ -227,11 +229,11 @@ func TestModeChosenForAnotherConversationActsOnlyAfterItsNotice(t *testing.T) {
 // user comes back, and Clanker does not act before.
 func TestNoticeLostOnTheWayIsPostedOnReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "here"}, nil })
 		h.open("c1", in("Ann", "hi"))
 		h.setDraft("c1", true)
-		h.send(SetMode{Mode: ModeAvailable, Source: "pill"})
+		h.send(engine.SetMode{Mode: engine.ModeAvailable, Source: "pill"})
 		h.wait(5 * time.Second)
 		h.open("c2", in("Bob", "yo"))
 		h.wait(5 * time.Second)
@@ -239,7 +241,7 @@ func TestNoticeLostOnTheWayIsPostedOnReturn(t *testing.T) {
 		h.setDraft("c1", false)
 		h.reopen("c1")
 		h.wait(5 * time.Second)
-		h.wantSent("the notice on return", "c1|"+AvailableText)
+		h.wantSent("the notice on return", "c1|"+engine.AvailableText)
 	})
 }
 
@@ -249,18 +251,18 @@ func TestNoticeLostOnTheWayIsPostedOnReturn(t *testing.T) {
 // never lost either.
 func TestActiveGreetingLostToASwitchIsPostedOnReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(10*time.Second, func(r LLMRequest) (Reply, error) {
-			if r.Kind == RequestActivation {
-				return Reply{}, &LLMError{Class: ErrServer, UserText: "The AI service is having trouble."}
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(10*time.Second, func(r engine.LLMRequest) (engine.Reply, error) {
+			if r.Kind == engine.RequestActivation {
+				return engine.Reply{}, &engine.LLMError{Class: engine.ErrServer, UserText: "The AI service is having trouble."}
 			}
-			return Reply{Text: "here"}, nil
+			return engine.Reply{Text: "here"}, nil
 		})
 		h.open("c1", in("Ann", "hi"))
-		h.send(SetMode{Mode: ModeActive, Source: "pill"})
-		h.page.mu.Lock()
-		evs := h.page.switchTo("c2")
-		h.page.mu.Unlock()
+		h.send(engine.SetMode{Mode: engine.ModeActive, Source: "pill"})
+		h.page.Lock()
+		evs := h.page.SwitchTo("c2")
+		h.page.Unlock()
 		h.send(evs[0]) // the switch begins; the greeting's request fails meanwhile
 		h.wait(15 * time.Second)
 		h.send(evs[1])
@@ -268,7 +270,7 @@ func TestActiveGreetingLostToASwitchIsPostedOnReturn(t *testing.T) {
 		h.wantSent("nothing posted during the switch or in c2")
 		h.reopen("c1")
 		h.wait(30 * time.Second)
-		h.wantSent("the Active notice on return", "c1|"+ActiveFallbackText)
+		h.wantSent("the Active notice on return", "c1|"+engine.ActiveFallbackText)
 	})
 }
 
@@ -277,9 +279,9 @@ func TestActiveGreetingLostToASwitchIsPostedOnReturn(t *testing.T) {
 // gives the answer it was holding instead of waiting until the user clicks somewhere.
 func TestADraftThePageClearedSilentlyDoesNotHoldTheAnswer(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeAvailable)
-		h.llm.set(5*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeAvailable)
+		h.llm.Set(5*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "on it"}, nil })
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker, table for four?"))
 		h.wait(3 * time.Second)
@@ -291,7 +293,7 @@ func TestADraftThePageClearedSilentlyDoesNotHoldTheAnswer(t *testing.T) {
 		if got := answers(h, "c1"); len(got) != 1 || got[0] != "[clanker] on it" {
 			t.Fatalf("want the answer once the box was read empty, got %q", got)
 		}
-		if len(h.page.commands(CmdReadCompose)) == 0 {
+		if len(h.page.Commands(engine.CmdReadCompose)) == 0 {
 			t.Fatal("the engine never asked the page to read the box")
 		}
 	})

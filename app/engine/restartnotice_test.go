@@ -1,8 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Chaos seed 4100001298: Ann addressed Clanker in c1 while its Available notice was owed; the
@@ -12,16 +14,16 @@ import (
 // was never answered. A mode notice answers nothing, whoever posted it.
 func TestNoticePostedBeforeARestartDoesNotAnswerTheMentionBeforeIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "at the station"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(30*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "at the station"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.open("c2", in("Bob", "hello"))
-		h.send(SetMode{Conversation: "c1", Mode: ModeAvailable, Source: "tray"})
+		h.send(engine.SetMode{Conversation: "c1", Mode: engine.ModeAvailable, Source: "tray"})
 		h.receive("c1", in("Ann", "clanker, where do we meet?"))
 		h.reopen("c1")
 		h.wait(5 * time.Second)
-		h.wantSent("the notice, after Ann's question", "c1|"+AvailableText)
+		h.wantSent("the notice, after Ann's question", "c1|"+engine.AvailableText)
 		h.wantRequests(1, "Ann's question is asked about")
 		h.restart() // the answer in flight goes with the stopped engine
 		h.reopen("c1")

@@ -2,17 +2,17 @@ package engine_test
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 )
 
 // FuzzSendArbitraryEventSequences builds event sequences from fuzz bytes (page states,
@@ -53,96 +53,26 @@ func FuzzSendArbitraryEventSequences(f *testing.F) {
 
 var convs = []engine.ConversationID{"c1", "c2", "c3", "", engine.ConversationID(strings.Repeat("x", 600))}
 
-type fuzzPage struct {
-	mu    sync.Mutex
-	eng   *engine.Engine
-	shown engine.ConversationID
-	box   string
-	seq   int
-	errs  []string
-}
-
-func (p *fuzzPage) Do(c engine.Command) {
-	p.mu.Lock()
-	res := engine.CommandResult{ID: c.ID}
-	var echo *engine.MessageAdded
-	switch c.Kind {
-	case engine.CmdInsertText, engine.CmdTypeText, engine.CmdRemoveText, engine.CmdPressEnter:
-		if c.Conversation != p.shown {
-			res.Err = engine.ResultWrongConversation
-			break
-		}
-		switch c.Kind {
-		case engine.CmdInsertText:
-			p.box = c.Text
-		case engine.CmdTypeText:
-			p.box += c.Text
-		case engine.CmdRemoveText:
-			p.box = strings.TrimSuffix(p.box, c.Text)
-		case engine.CmdPressEnter:
-			body := strings.TrimPrefix(p.box, engine.Prefix)
-			if !strings.HasPrefix(p.box, engine.Prefix) || strings.TrimSpace(body) == "" || utf8.RuneCountInString(body) > 1600 {
-				p.errs = append(p.errs, fmt.Sprintf("sent %q: want the prefix, some text and at most 1600 runes after it", p.box))
-			}
-			p.seq++
-			echo = &engine.MessageAdded{Conversation: c.Conversation, Message: engine.Message{
-				ID: fmt.Sprintf("out%d", p.seq), Sender: "You", Direction: engine.Outgoing, Text: p.box}}
-			p.box = ""
-		}
-	case engine.CmdFetchImage:
-		res.Err = "not found"
-	}
-	p.mu.Unlock()
-	_ = p.eng.Send(res)
-	if echo != nil {
-		_ = p.eng.Send(*echo)
-	}
-}
-
-type memStore struct {
-	mu   sync.Mutex
-	recs map[engine.ConversationID]engine.Conversation
-}
-
-func (s *memStore) LoadConversation(id engine.ConversationID) (engine.Conversation, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.recs[id]
-	return r, ok, nil
-}
-func (s *memStore) SaveConversation(r engine.Conversation) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.recs[r.ID] = r
-	return nil
-}
-func (s *memStore) SaveLeftover(engine.ConversationID, string) error               { return nil }
-func (s *memStore) ApplyContext(engine.ConversationID, engine.ContextUpdate) error { return nil }
-func (s *memStore) DeactivateAll() (int, error)                                    { return 0, nil }
-func (s *memStore) MarkSeen([]engine.ConversationID, time.Time) error              { return nil }
-func (s *memStore) ForgetUnseen(time.Time) (int, error)                            { return 0, nil }
-func (s *memStore) RecordMessages(engine.ConversationID, []string) error           { return nil }
-func (s *memStore) MessageOwners([]string) (map[string]engine.ConversationID, error) {
-	return nil, nil
-}
-
-type echoLLM struct{ answer string }
-
-func (l echoLLM) Complete(context.Context, engine.LLMRequest) (engine.Reply, error) {
-	return engine.Reply{Text: l.answer}, nil
-}
-
 func runScript(t *testing.T, script []byte, text, answer string) {
-	page := &fuzzPage{}
-	st := &memStore{recs: map[engine.ConversationID]engine.Conversation{}}
+	page := enginefake.NewPage()
+	st := enginefake.NewStore()
 	s := engine.DefaultSettings()
 	s.Endpoint, s.Model, s.UserName, s.QuietStartHour, s.QuietStopHour = "https://api.example.com/v1", "m", "Dana", 0, 0
-	eng, err := engine.New(engine.Config{Page: page, Store: st, LLM: echoLLM{answer}, Rand: rand.New(rand.NewPCG(1, 2)),
+	eng, err := engine.New(engine.Config{Page: page, Store: st, LLM: &enginefake.LLM{Respond: func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: answer}, nil }}, Rand: rand.New(rand.NewPCG(1, 2)),
 		Location: time.UTC, Settings: &s, HasAPIKey: true, Logger: nil})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page.eng = eng
+	// The page shows what the script opens; a navigate only reports success, so the script
+	// alone decides what is on screen. Refusals of what the page sends are fine.
+	page.NoNav = true
+	var emptyEnters atomic.Int32
+	page.Attach(func(ev engine.Event) error {
+		if r, ok := ev.(engine.CommandResult); ok && r.Err == enginefake.NothingToSend {
+			emptyEnters.Add(1)
+		}
+		return eng.Send(ev)
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = eng.Run(ctx); close(done) }()
@@ -181,9 +111,7 @@ func runScript(t *testing.T, script []byte, text, answer string) {
 			ev = engine.ConversationChanging{To: convs[next()%len(convs)]}
 		case 3:
 			id := convs[next()%len(convs)]
-			page.mu.Lock()
-			page.shown = id
-			page.mu.Unlock()
+			page.Show(id)
 			ev = engine.ConversationOpened{ID: id, Participants: []engine.Participant{{Name: "Ann"}}, Messages: []engine.Message{msg(), msg()}}
 		case 4:
 			ev = engine.MessageAdded{Conversation: convs[next()%len(convs)], Message: msg()}
@@ -211,9 +139,13 @@ func runScript(t *testing.T, script []byte, text, answer string) {
 	}
 	time.Sleep(10 * time.Minute)
 	synctest.Wait()
-	page.mu.Lock()
-	defer page.mu.Unlock()
-	for _, e := range page.errs {
-		t.Error(e)
+	if n := emptyEnters.Load(); n > 0 {
+		t.Errorf("Enter pressed %d times on an empty box: want the prefix and some text in every send", n)
+	}
+	for _, sent := range page.Sent() {
+		body := strings.TrimPrefix(sent.Text, engine.Prefix)
+		if !strings.HasPrefix(sent.Text, engine.Prefix) || strings.TrimSpace(body) == "" || utf8.RuneCountInString(body) > 1600 {
+			t.Errorf("sent %q: want the prefix, some text and at most 1600 runes after it", sent.Text)
+		}
 	}
 }

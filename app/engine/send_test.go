@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
@@ -7,24 +7,27 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 )
 
 // The prefix appears at once, the rest one character per step, then a native Enter.
 func TestRepliesAreTypedPrefixFirstThenOneCharacterAtATime(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Sure thing!"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "Sure thing!"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "coffee?"))
 		h.wait(time.Second) // request answered at the 800 ms floor
-		ins := h.page.commands(CmdInsertText)
-		if len(ins) != 1 || ins[0].Text != Prefix {
+		ins := h.page.Commands(engine.CmdInsertText)
+		if len(ins) != 1 || ins[0].Text != engine.Prefix {
 			t.Fatalf("want the prefix inserted at once, got %+v", ins)
 		}
 		start := time.Now()
 		h.wait(10 * time.Second)
-		steps := h.page.commands(CmdTypeText)
+		steps := h.page.Commands(engine.CmdTypeText)
 		var typed strings.Builder
 		for _, s := range steps {
 			typed.WriteString(s.Text)
@@ -32,11 +35,11 @@ func TestRepliesAreTypedPrefixFirstThenOneCharacterAtATime(t *testing.T) {
 		if len(steps) != len("Sure thing!") || typed.String() != "Sure thing!" {
 			t.Fatalf("want one step per character spelling %q, got %d steps spelling %q", "Sure thing!", len(steps), typed.String())
 		}
-		sent := h.page.sentTexts()
-		if len(sent) != 1 || sent[0].text != "[clanker] Sure thing!" {
+		sent := h.page.Sent()
+		if len(sent) != 1 || sent[0].Text != "[clanker] Sure thing!" {
 			t.Fatalf("want one sent reply, got %+v", sent)
 		}
-		took := sent[0].at.Sub(start) + 200*time.Millisecond // typing began at ~0.8 s
+		took := sent[0].At.Sub(start) + 200*time.Millisecond // typing began at ~0.8 s
 		if took < 11*(time.Second/450+time.Millisecond) || took > 11*(time.Second/350+150*time.Millisecond)+time.Second {
 			t.Fatalf("typing 11 characters took %v, outside 350-450 cps plus 1-150 ms jitter", took)
 		}
@@ -45,13 +48,13 @@ func TestRepliesAreTypedPrefixFirstThenOneCharacterAtATime(t *testing.T) {
 
 func TestRepliesAreInsertedWholeWhenRelaxedIsOff(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "No typing"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "No typing"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "go"))
 		h.wait(3 * time.Second)
-		if n := len(h.page.commands(CmdTypeText)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdTypeText)); n != 0 {
 			t.Fatalf("want no typing steps, got %d", n)
 		}
 		h.wantSent("whole insert", "c1|[clanker] No typing")
@@ -61,16 +64,16 @@ func TestRepliesAreInsertedWholeWhenRelaxedIsOff(t *testing.T) {
 // The user typing wins: a ready reply waits for the empty box and is sent if nothing newer came.
 func TestReadyReplyIsHeldWhileTheUserHasADraftThenSent(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "held"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "held"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "thoughts?"))
 		h.wait(2500 * time.Millisecond) // request in flight
 		h.setDraft("c1", true)
 		h.wait(5 * time.Minute)
 		h.wantSent("while the user has a draft")
-		if n := len(h.page.commands(CmdInsertText)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdInsertText)); n != 0 {
 			t.Fatalf("want nothing inserted into a draft, got %d inserts", n)
 		}
 		h.setDraft("c1", false)
@@ -83,10 +86,13 @@ func TestReadyReplyIsHeldWhileTheUserHasADraftThenSent(t *testing.T) {
 
 func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
 		n := 0
-		h.llm.set(time.Second, func(LLMRequest) (Reply, error) { n++; return Reply{Text: []string{"stale", "fresh"}[min(n-1, 1)]}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(time.Second, func(engine.LLMRequest) (engine.Reply, error) {
+			n++
+			return engine.Reply{Text: []string{"stale", "fresh"}[min(n-1, 1)]}, nil
+		})
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "first"))
 		h.wait(2500 * time.Millisecond)
@@ -109,11 +115,14 @@ func TestHeldReplyIsDroppedAndReevaluatedWhenANewerMessageArrived(t *testing.T) 
 // is found stale. Re-evaluating then must not ask again, or the user's message is answered twice.
 func TestStaleHeldReplyIsNotReevaluatedWhenTheNewerMessageIsAlreadyAnswered(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = true })
 		n := 0
-		answer := func(LLMRequest) (Reply, error) { n++; return Reply{Text: fmt.Sprintf("answer %d", n)}, nil }
-		h.llm.set(time.Second, answer)
-		h.store.setMode("c1", ModeActive)
+		answer := func(engine.LLMRequest) (engine.Reply, error) {
+			n++
+			return engine.Reply{Text: fmt.Sprintf("answer %d", n)}, nil
+		}
+		h.llm.Set(time.Second, answer)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "thoughts?"))
 		h.wait(1200 * time.Millisecond) // asked after the 800 ms floor
@@ -121,7 +130,7 @@ func TestStaleHeldReplyIsNotReevaluatedWhenTheNewerMessageIsAlreadyAnswered(t *t
 		h.setDraft("c1", true) // the user starts typing while the model thinks
 		h.wait(5 * time.Second)
 		h.wantSent("the answer is held behind the draft")
-		h.llm.set(100*time.Millisecond, answer)
+		h.llm.Set(100*time.Millisecond, answer)
 		h.receive("c1", out("ok")) // the user sends their draft
 		h.setDraft("c1", false)
 		h.wait(time.Minute)
@@ -137,14 +146,14 @@ func TestStaleHeldReplyIsNotReevaluatedWhenTheNewerMessageIsAlreadyAnswered(t *t
 // quick retries that end by dropping it, so nothing is lost.
 func TestDraftAppearingAtInsertTimeHoldsTheReplyInsteadOfDroppingIt(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeActive)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "patient"}, nil })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "patient"}, nil })
 		h.open("c1", in("Ann", "hi"))
 		// The page has a draft the engine has not been told about yet.
-		h.page.mu.Lock()
-		h.page.conv("c1").draft = true
-		h.page.mu.Unlock()
+		h.page.Lock()
+		h.page.Conv("c1").Draft = true
+		h.page.Unlock()
 		h.receive("c1", in("Ann", "go"))
 		h.wait(10 * time.Second)
 		h.wantSent("the page refused to overwrite the draft")
@@ -159,24 +168,25 @@ func TestDraftAppearingAtInsertTimeHoldsTheReplyInsteadOfDroppingIt(t *testing.T
 func TestSendsAreStrictlyOneAtATime(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: strings.Repeat("long reply ", 10)}, nil })
-		h.store.setMode("c1", ModeAvailable)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: strings.Repeat("long reply ", 10)}, nil
+		})
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "clanker?"))
 		h.wait(time.Second) // typing has started
-		h.send(SetMode{Mode: ModeActive})
+		h.send(engine.SetMode{Mode: engine.ModeActive})
 		h.wait(time.Minute)
-		h.page.mu.Lock()
-		defer h.page.mu.Unlock()
+		cmds := h.page.Commands()
 		open := false
-		for _, c := range h.page.cmds {
+		for _, c := range cmds {
 			switch c.Kind {
-			case CmdInsertText:
+			case engine.CmdInsertText:
 				if open {
-					t.Fatalf("want no insert before the previous Enter, got commands %+v", h.page.cmds)
+					t.Fatalf("want no insert before the previous Enter, got commands %+v", cmds)
 				}
 				open = true
-			case CmdPressEnter, CmdRemoveText:
+			case engine.CmdPressEnter, engine.CmdRemoveText:
 				open = false
 			}
 		}
@@ -190,33 +200,33 @@ func TestSendsAreStrictlyOneAtATime(t *testing.T) {
 func TestSwitchingConversationMidTypingSendsNothingAndLeavesTheOtherBoxAlone(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) {
-			return Reply{Text: strings.Repeat("typing slowly ", 8), Update: ContextUpdate{Summary: ptr("c1 summary")}}, nil
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: strings.Repeat("typing slowly ", 8), Update: engine.ContextUpdate{Summary: ptr("c1 summary")}}, nil
 		})
-		h.store.setMode("c1", ModeActive)
-		h.store.setMode("c2", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
+		h.store.SetMode("c2", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "tell me a story"))
 		h.wait(1500 * time.Millisecond) // prefix and a few characters typed
-		if len(h.page.commands(CmdTypeText)) == 0 {
+		if len(h.page.Commands(engine.CmdTypeText)) == 0 {
 			t.Fatal("want typing in progress before the switch")
 		}
 		h.open("c2", in("Bob", "hey"))
 		h.wait(time.Minute)
 		h.wantSent("after a switch mid-typing")
-		rm := h.page.commands(CmdRemoveText)
-		if len(rm) != 1 || rm[0].Conversation != "c1" || !strings.HasPrefix(rm[0].Text, Prefix) {
+		rm := h.page.Commands(engine.CmdRemoveText)
+		if len(rm) != 1 || rm[0].Conversation != "c1" || !strings.HasPrefix(rm[0].Text, engine.Prefix) {
 			t.Fatalf("want the partial text removed from c1, got %+v", rm)
 		}
-		h.page.mu.Lock()
-		other := h.page.box["c2"]
-		h.page.mu.Unlock()
+		h.page.Lock()
+		other := h.page.Box["c2"]
+		h.page.Unlock()
 		if other != "" {
 			t.Fatalf("want nothing of Clanker's in c2's box, got %q", other)
 		}
-		h.store.mu.Lock()
-		c1, c2 := len(h.store.updates["c1"]), len(h.store.updates["c2"])
-		h.store.mu.Unlock()
+		h.store.Lock()
+		c1, c2 := len(h.store.Updates["c1"]), len(h.store.Updates["c2"])
+		h.store.Unlock()
 		if c1 != 1 || c2 != 0 {
 			t.Fatalf("want the summary saved under c1 only, got c1=%d c2=%d", c1, c2)
 		}
@@ -236,10 +246,10 @@ func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
 		{"[Clanker] hello", false, 0},
 		{" [clanker] hello", false, 0},
 		{"[clanker]    ", false, 0},
-		{Prefix + strings.Repeat("word ", 1000), true, -1},
+		{engine.Prefix + strings.Repeat("word ", 1000), true, -1},
 	}
 	for _, c := range cases {
-		got, ok := guardText(c.in)
+		got, ok := engine.GuardText(c.in)
 		if ok != c.ok {
 			t.Errorf("guardText(%.30q): want ok=%v, got %v", c.in, c.ok, ok)
 			continue
@@ -247,40 +257,41 @@ func TestEveryQueuedTextMustCarryThePrefixAndIsCapped(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if !strings.HasPrefix(got, Prefix) {
+		if !strings.HasPrefix(got, engine.Prefix) {
 			t.Errorf("guardText(%.30q) = %.30q: want the prefix kept", c.in, got)
 		}
-		n := utf8.RuneCountInString(strings.TrimPrefix(got, Prefix))
-		if c.length >= 0 && n != c.length || n > MaxReplyRunes {
-			t.Errorf("guardText(%.30q): want %d runes after the prefix (at most %d), got %d", c.in, c.length, MaxReplyRunes, n)
+		n := utf8.RuneCountInString(strings.TrimPrefix(got, engine.Prefix))
+		if c.length >= 0 && n != c.length || n > engine.MaxReplyRunes {
+			t.Errorf("guardText(%.30q): want %d runes after the prefix (at most %d), got %d", c.in, c.length, engine.MaxReplyRunes, n)
 		}
 	}
 
 	// The engine's own queue refuses a text without the prefix.
-	e, err := New(Config{Page: nopPage{}, Store: newFakeStore(), LLM: &fakeLLM{}, Logger: slog.New(slog.DiscardHandler)})
+	e, err := engine.New(engine.Config{Page: enginefake.NewPage(), Store: enginefake.NewStore(), LLM: &enginefake.LLM{}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.enqueue(&sendJob{conv: "c1", text: "no prefix here"})
-	if len(e.sends.queue) != 0 {
-		t.Fatalf("want a text without the prefix refused, got %d queued", len(e.sends.queue))
+	if n := e.EnqueueText("c1", "no prefix here"); n != 0 {
+		t.Fatalf("want a text without the prefix refused, got %d queued", n)
 	}
 }
 
 func TestOverlongModelReplyIsCutToTheEnginesCap(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: strings.Repeat("blah ", 2000)}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+			return engine.Reply{Text: strings.Repeat("blah ", 2000)}, nil
+		})
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "tell me everything"))
 		h.wait(5 * time.Second)
-		sent := h.page.sentTexts()
+		sent := h.page.Sent()
 		if len(sent) != 1 {
 			t.Fatalf("want one reply, got %d", len(sent))
 		}
-		if n := utf8.RuneCountInString(sent[0].text); !strings.HasPrefix(sent[0].text, Prefix) || n > len(Prefix)+MaxReplyRunes {
-			t.Fatalf("want a prefixed reply of at most %d runes, got %d runes starting %.20q", len(Prefix)+MaxReplyRunes, n, sent[0].text)
+		if n := utf8.RuneCountInString(sent[0].Text); !strings.HasPrefix(sent[0].Text, engine.Prefix) || n > len(engine.Prefix)+engine.MaxReplyRunes {
+			t.Fatalf("want a prefixed reply of at most %d runes, got %d runes starting %.20q", len(engine.Prefix)+engine.MaxReplyRunes, n, sent[0].Text)
 		}
 	})
 }
@@ -293,27 +304,27 @@ func TestUserTypingIntoClankersTextHoldsTheReplyInsteadOfSendingBoth(t *testing.
 	for _, c := range []struct {
 		name    string
 		relaxed bool
-		refused CommandKind
+		refused engine.CommandKind
 	}{
-		{"mid-typing", true, CmdTypeText},
-		{"before the Enter", false, CmdPressEnter},
+		{"mid-typing", true, engine.CmdTypeText},
+		{"before the Enter", false, engine.CmdPressEnter},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = c.relaxed })
-				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "on my way"}, nil })
-				h.store.setMode("c1", ModeActive)
+				h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = c.relaxed })
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "on my way"}, nil })
+				h.store.SetMode("c1", engine.ModeActive)
 				h.open("c1", in("Ann", "hi"))
-				h.page.mu.Lock()
-				h.page.typeAfterInsert = true
-				h.page.mu.Unlock()
+				h.page.Lock()
+				h.page.TypeAfterInsert = true
+				h.page.Unlock()
 				h.receive("c1", in("Ann", "where are you?"))
 				h.wait(time.Minute)
 				h.wantSent("the user typed into the box after Clanker's insert")
-				if len(h.page.commands(CmdRemoveText)) == 0 {
+				if len(h.page.Commands(engine.CmdRemoveText)) == 0 {
 					t.Errorf("Clanker's text was not taken out of the box after the page refused the %s", c.refused)
 				}
-				for _, tc := range h.page.commands(CmdToast) {
+				for _, tc := range h.page.Commands(engine.CmdToast) {
 					if strings.Contains(tc.Text, "Failed to send") {
 						t.Errorf("toast %q: a reply held for the user's draft is not a failure", tc.Text)
 					}
@@ -333,21 +344,23 @@ func TestTheUserIsToldWhenClankersTextWasTakenOutOfTheirs(t *testing.T) {
 	for how, want := range map[string]string{"by_position": "what you typed is kept", "restored": "your characters put back", "whole": ""} {
 		t.Run(how, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
-				h.store.setMode("c1", ModeAvailable)
-				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "a reply long enough to be typed"}, nil })
-				h.page.mu.Lock()
-				h.page.removeHow = how
-				h.page.mu.Unlock()
+				h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = true })
+				h.store.SetMode("c1", engine.ModeAvailable)
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) {
+					return engine.Reply{Text: "a reply long enough to be typed"}, nil
+				})
+				h.page.Lock()
+				h.page.RemoveHow = how
+				h.page.Unlock()
 				h.open("c1", in("Ann", "hi"))
 				h.receive("c1", in("Ann", "clanker?"))
-				for i := 0; i < 100 && len(h.page.commands(CmdTypeText)) < 3; i++ {
+				for i := 0; i < 100 && len(h.page.Commands(engine.CmdTypeText)) < 3; i++ {
 					h.wait(100 * time.Millisecond)
 				}
 				h.userTypes("c1", "x")
 				h.wait(time.Second)
 				told := ""
-				for _, c := range h.page.commands(CmdToast) {
+				for _, c := range h.page.Commands(engine.CmdToast) {
 					told += c.Text
 				}
 				if want == "" && told != "" || want != "" && !strings.Contains(told, want) {

@@ -1,16 +1,18 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Behaviour 5, relaxed: a short message waits the 800 ms floor exactly.
 func TestRelaxedShortMessageWaitsTheFloorOf800ms(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeAvailable)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "hi clank")) // 8 chars: 0.35-0.44 s of reading, floored
 		h.wait(799 * time.Millisecond)
@@ -24,7 +26,7 @@ func TestRelaxedShortMessageWaitsTheFloorOf800ms(t *testing.T) {
 func TestRelaxedReadingDelayScalesWithLength(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", strings.Repeat("x", 100))) // 4.35-5.56 s
 		h.wait(4340 * time.Millisecond)
@@ -37,10 +39,10 @@ func TestRelaxedReadingDelayScalesWithLength(t *testing.T) {
 func TestRelaxedImagesAddHalfToOneSecondEach(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		m := in("Ann", "")
-		m.Images = []Image{{Src: "blob:https://messages.google.com/a"}, {Src: "blob:https://messages.google.com/b"}}
+		m.Images = []engine.Image{{Src: "blob:https://messages.google.com/a"}, {Src: "blob:https://messages.google.com/b"}}
 		h.receive("c1", m) // two images: 1.0-2.0 s
 		h.wait(999 * time.Millisecond)
 		h.wantRequests(0, "before two images' minimum")
@@ -52,8 +54,8 @@ func TestRelaxedImagesAddHalfToOneSecondEach(t *testing.T) {
 // Behaviour 5, not relaxed: a flat 1.5-2.0 s.
 func TestNotRelaxedWaitsAFlatOneAndAHalfToTwoSeconds(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", strings.Repeat("long ", 100)))
 		h.wait(1499 * time.Millisecond)
@@ -67,7 +69,7 @@ func TestNotRelaxedWaitsAFlatOneAndAHalfToTwoSeconds(t *testing.T) {
 func TestRelaxedSecondMessageExtendsTheWaitAndYieldsOneRequest(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "ok")) // 800 ms
 		h.wait(500 * time.Millisecond)
@@ -85,7 +87,7 @@ func TestRelaxedSecondMessageExtendsTheWaitAndYieldsOneRequest(t *testing.T) {
 func TestRelaxedExtensionsNeverPassFifteenSecondsFromNow(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		long := strings.Repeat("z", 300) // 13-16.7 s each
 		h.receive("c1", in("Ann", long))
@@ -101,8 +103,8 @@ func TestRelaxedExtensionsNeverPassFifteenSecondsFromNow(t *testing.T) {
 // Behaviour 6, not relaxed: each message restarts the timer; still one request.
 func TestNotRelaxedEachMessageRestartsTheTimer(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "a"))
 		h.wait(1400 * time.Millisecond)
@@ -118,7 +120,7 @@ func TestTypingPlanRespectsRatesJitterAndTheTrueEightSecondCap(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		for _, n := range []int{1, 20, 160, 500, 3000} {
-			plan := h.e.typingPlan(n)
+			plan := h.e.TypingPlan(n)
 			if len(plan) != n {
 				t.Fatalf("%d chars: want %d delays, got %d", n, n, len(plan))
 			}
@@ -133,11 +135,11 @@ func TestTypingPlanRespectsRatesJitterAndTheTrueEightSecondCap(t *testing.T) {
 					t.Fatalf("%d chars: per-character delay %v outside the typing rules", n, d)
 				}
 			}
-			if total > typingCap {
+			if total > engine.TypingCap {
 				t.Fatalf("%d chars: typing takes %v, want at most 8 s including jitter", n, total)
 			}
 		}
-		if plan := h.e.typingPlan(20000); plan != nil {
+		if plan := h.e.TypingPlan(20000); plan != nil {
 			t.Fatalf("want no typing when a character would take under 0.5 ms, got %d delays", len(plan))
 		}
 	})

@@ -1,16 +1,18 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Behaviour 2: Available answers only when addressed by name, any case.
 func TestAvailableRepliesOnlyToMessagesThatNameClanker(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeAvailable)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "what a day"))
 		h.wait(10 * time.Second)
@@ -28,8 +30,8 @@ func TestAvailableRepliesOnlyToMessagesThatNameClanker(t *testing.T) {
 func TestActiveConsidersEveryHumanMessageButNeverItsOwn(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Ann", "lunch?"))
 		h.wait(10 * time.Second)
@@ -46,11 +48,11 @@ func TestActiveConsidersEveryHumanMessageButNeverItsOwn(t *testing.T) {
 // Behaviour 4: replies carry the prefix exactly once; silence posts nothing.
 func TestRepliesArePrefixedOnceAndSilencePostsNothing(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		replies := []Reply{{Text: "Sounds fun"}, {Text: ""}, {Text: "[clanker] doubled?"}}
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		replies := []engine.Reply{{Text: "Sounds fun"}, {Text: ""}, {Text: "[clanker] doubled?"}}
 		n := 0
-		h.llm.set(0, func(LLMRequest) (Reply, error) { r := replies[n]; n++; return r, nil })
-		h.store.setMode("c1", ModeActive)
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { r := replies[n]; n++; return r, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		for _, text := range []string{"one", "two", "three"} {
 			h.receive("c1", in("Ann", text))
@@ -64,7 +66,7 @@ func TestRepliesArePrefixedOnceAndSilencePostsNothing(t *testing.T) {
 func TestAnotherClankersPrefixIsNotAMention(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeAvailable)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Bob", "[clanker] The weather is nice today."))
 		h.wait(10 * time.Second)
@@ -79,9 +81,9 @@ func TestAnotherClankersPrefixIsNotAMention(t *testing.T) {
 // human writes.
 func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "Hello Bob's Clanker"}, nil })
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "Hello Bob's Clanker"}, nil })
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		h.receive("c1", in("Bob", "[clanker] Hi, I am Bob's Clanker."))
 		h.wait(5 * time.Second)
@@ -110,15 +112,15 @@ func TestTwoClankersCannotPingPongWithoutAHuman(t *testing.T) {
 // it left out, and nothing more is asked until a human writes.
 func TestAnotherClankerAnsweringOurNoticeIsLeftOutOfTheAnswerOwedBefore(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = true })
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = true })
 		h.open("c1", in("Ann", "hi"))
 		h.setDraft("c1", true)
-		h.send(SetMode{Mode: ModeAvailable}) // the notice waits behind the draft
+		h.send(engine.SetMode{Mode: engine.ModeAvailable}) // the notice waits behind the draft
 		h.receive("c1", out("what do you think, clanker?"))
 		h.setDraft("c1", false)
 		h.receive("c1", in("Bob", "[clanker] hello fellow clanker"))
 		h.wait(1500 * time.Millisecond)
-		h.wantSent("the notice, after the settle second", "c1|"+AvailableText)
+		h.wantSent("the notice, after the settle second", "c1|"+engine.AvailableText)
 		h.receive("c1", in("Bob", "[clanker] another bot says hi"))
 		h.wait(time.Minute)
 		req := h.wantRequests(1, "the user's question is owed an answer")[0]
@@ -130,7 +132,7 @@ func TestAnotherClankerAnsweringOurNoticeIsLeftOutOfTheAnswerOwedBefore(t *testi
 				t.Fatalf("want no other Clanker's message in the request, got %q", m.Text)
 			}
 		}
-		h.wantSent("the notice, then the answer to the user", "c1|"+AvailableText, "c1|[clanker] ok")
+		h.wantSent("the notice, then the answer to the user", "c1|"+engine.AvailableText, "c1|[clanker] ok")
 		h.receive("c1", in("Bob", "[clanker] Clanker, nice answer"))
 		h.wait(time.Minute)
 		h.wantRequests(1, "Bob's Clanker answered ours and no human wrote since")
@@ -145,7 +147,7 @@ func TestAnotherClankerAnsweringOurNoticeIsLeftOutOfTheAnswerOwedBefore(t *testi
 func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", out("I'm in"))
 		h.receive("c1", in("Ann", "You rock, and this is to you"))
 		h.wait(10 * time.Second)
@@ -172,9 +174,9 @@ func TestYouIsReplacedOnlyWhereItNamesTheLocalUser(t *testing.T) {
 // TestHistorySentToTheModelIsBoundedByHistorySize).
 func TestEngineHandsTheLLMSideItsMessagesAndTheHistorySize(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.HistorySize = 10 })
-		h.store.setMode("c1", ModeActive)
-		var msgs []Message
+		h := newHarness(t, func(s *engine.Settings) { s.HistorySize = 10 })
+		h.store.SetMode("c1", engine.ModeActive)
+		var msgs []engine.Message
 		for range 30 {
 			msgs = append(msgs, in("Ann", "old"))
 		}
@@ -192,7 +194,7 @@ func TestEngineHandsTheLLMSideItsMessagesAndTheHistorySize(t *testing.T) {
 func TestMessagesWhileAwayAnswerTheLastNewTrigger(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		first := in("Ann", "hi")
 		h.open("c1", first)
 		h.open("c2", in("Bob", "yo"))
@@ -209,7 +211,7 @@ func TestMessagesWhileAwayAnswerTheLastNewTrigger(t *testing.T) {
 func TestMessagesWhileAwayInAvailableAnswerOnlyAMention(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeAvailable)
+		h.store.SetMode("c1", engine.ModeAvailable)
 		first := in("Ann", "hi")
 		h.open("c1", first)
 		h.open("c2", in("Bob", "yo"))
@@ -226,7 +228,7 @@ func TestMessagesWhileAwayInAvailableAnswerOnlyAMention(t *testing.T) {
 func TestMessagesWhileAwayAreSkippedWhenOurReplyAlreadyFollows(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		first := in("Ann", "hi")
 		h.open("c1", first)
 		h.open("c2", in("Bob", "yo"))
@@ -239,7 +241,7 @@ func TestMessagesWhileAwayAreSkippedWhenOurReplyAlreadyFollows(t *testing.T) {
 func TestMessagesWhileAwayWithoutAStoredPointerTriggerNothing(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive) // mode but no last-processed message
+		h.store.SetMode("c1", engine.ModeActive) // mode but no last-processed message
 		h.open("c1", in("Ann", "hi"), in("Ann", "hello?"))
 		h.wait(10 * time.Second)
 		h.wantRequests(0, "no stored pointer")
@@ -250,12 +252,12 @@ func TestMessagesWhileAwayWithoutAStoredPointerTriggerNothing(t *testing.T) {
 func TestMessagesWhileAwayMatchByTextWhenTheIDChanged(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
-		mine := Message{ID: "tmp_123", Sender: "You", Direction: Outgoing, Text: "see you"}
+		mine := engine.Message{ID: "tmp_123", Sender: "You", Direction: engine.Outgoing, Text: "see you"}
 		h.receive("c1", mine)
 		h.wait(10 * time.Second)
-		base := len(h.llm.requests())
+		base := len(h.llm.Requests())
 		h.open("c2", in("Bob", "yo"))
 		perm := mine
 		perm.ID = "b3c1-uuid"
@@ -273,11 +275,11 @@ func TestMessageIDChangeMovesThePointer(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c1", in("Ann", "hi"))
-		h.receive("c1", Message{ID: "tmp_9", Sender: "You", Direction: Outgoing, Text: "ok"})
-		h.send(MessageIDChanged{Conversation: "c1", OldID: "tmp_9", NewID: "perm-9"})
-		h.store.mu.Lock()
-		got := h.store.recs["c1"].LastProcessed.ID
-		h.store.mu.Unlock()
+		h.receive("c1", engine.Message{ID: "tmp_9", Sender: "You", Direction: engine.Outgoing, Text: "ok"})
+		h.send(engine.MessageIDChanged{Conversation: "c1", OldID: "tmp_9", NewID: "perm-9"})
+		h.store.Lock()
+		got := h.store.Recs["c1"].LastProcessed.ID
+		h.store.Unlock()
 		if got != "perm-9" {
 			t.Fatalf("want the stored pointer to follow the permanent id, got %q", got)
 		}
@@ -289,15 +291,15 @@ func TestMessageIDChangeMovesThePointer(t *testing.T) {
 func TestHistoryLoadedByScrollingNeverTriggersNorMovesThePointerBack(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		newest := in("Ann", "latest")
 		h.open("c1", newest)
-		h.send(HistoryLoaded{Conversation: "c1", Messages: []Message{in("Ann", "clanker, old question"), in("Bob", "old answer")}})
+		h.send(engine.HistoryLoaded{Conversation: "c1", Messages: []engine.Message{in("Ann", "clanker, old question"), in("Bob", "old answer")}})
 		h.wait(time.Minute)
 		h.wantRequests(0, "history loaded above")
-		h.store.mu.Lock()
-		got := h.store.recs["c1"].LastProcessed.ID
-		h.store.mu.Unlock()
+		h.store.Lock()
+		got := h.store.Recs["c1"].LastProcessed.ID
+		h.store.Unlock()
 		if got != newest.ID {
 			t.Fatalf("want the pointer to stay on the newest message %q, got %q", newest.ID, got)
 		}
@@ -310,11 +312,11 @@ func TestHistoryLoadedByScrollingNeverTriggersNorMovesThePointerBack(t *testing.
 func TestDuplicateMessageEventsTriggerOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
-		h.store.setMode("c1", ModeActive)
+		h.store.SetMode("c1", engine.ModeActive)
 		h.open("c1", in("Ann", "hi"))
 		m := in("Ann", "once")
-		h.send(MessageAdded{Conversation: "c1", Message: m})
-		h.send(MessageAdded{Conversation: "c1", Message: m})
+		h.send(engine.MessageAdded{Conversation: "c1", Message: m})
+		h.send(engine.MessageAdded{Conversation: "c1", Message: m})
 		h.wait(10 * time.Second)
 		h.wantRequests(1, "the same message reported twice")
 	})
@@ -322,33 +324,33 @@ func TestDuplicateMessageEventsTriggerOnce(t *testing.T) {
 
 func TestSeenIDsAreBoundedAndForgottenMessagesNeverTriggerAgain(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := newHarness(t, func(s *Settings) { s.RelaxedResponsiveness = false })
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil }) // always silent
-		h.store.setMode("c1", ModeActive)
+		h := newHarness(t, func(s *engine.Settings) { s.RelaxedResponsiveness = false })
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil }) // always silent
+		h.store.SetMode("c1", engine.ModeActive)
 		first := in("Ann", "first")
 		h.open("c1", first)
-		var all []Message
-		for i := range keepMessages + 100 {
+		var all []engine.Message
+		for i := range engine.KeepMessages + 100 {
 			m := in("Ann", fmt.Sprintf("clanker, message %d", i))
 			all = append(all, m)
-			h.send(MessageAdded{Conversation: "c1", Message: m})
+			h.send(engine.MessageAdded{Conversation: "c1", Message: m})
 		}
 		h.wait(3 * time.Second)
 		h.wantRequests(1, "one debounced request for the burst")
-		if s := h.snap(); s.Foreground.SeenIDs > keepMessages || s.Foreground.Messages > keepMessages {
-			t.Fatalf("want at most %d remembered ids and messages, got %d ids and %d messages", keepMessages, s.Foreground.SeenIDs, s.Foreground.Messages)
+		if s := h.snap(); s.Foreground.SeenIDs > engine.KeepMessages || s.Foreground.Messages > engine.KeepMessages {
+			t.Fatalf("want at most %d remembered ids and messages, got %d ids and %d messages", engine.KeepMessages, s.Foreground.SeenIDs, s.Foreground.Messages)
 		}
 
 		// A refresh whose top rows are long forgotten, followed by known ones: nothing is new.
-		view := append(append([]Message{first}, all[:40]...), all[len(all)-5:]...)
-		h.send(ConversationOpened{ID: "c1", Participants: []Participant{{Name: "Ann"}}, Messages: view})
+		view := append(append([]engine.Message{first}, all[:40]...), all[len(all)-5:]...)
+		h.send(engine.ConversationOpened{ID: "c1", Participants: []engine.Participant{{Name: "Ann"}}, Messages: view})
 		// A refresh holding only forgotten messages cannot be placed in time and is ignored.
-		h.send(ConversationOpened{ID: "c1", Participants: []Participant{{Name: "Ann"}}, Messages: all[:30]})
+		h.send(engine.ConversationOpened{ID: "c1", Participants: []engine.Participant{{Name: "Ann"}}, Messages: all[:30]})
 		// Scrolling far up once the window is full changes nothing.
-		h.send(HistoryLoaded{Conversation: "c1", Messages: all[:50]})
+		h.send(engine.HistoryLoaded{Conversation: "c1", Messages: all[:50]})
 		h.wait(5 * time.Second)
 		h.wantRequests(1, "forgotten messages reported again")
-		if got := h.store.recs["c1"].LastProcessed.ID; got != all[len(all)-1].ID {
+		if got := h.store.Recs["c1"].LastProcessed.ID; got != all[len(all)-1].ID {
 			t.Fatalf("want the last-processed pointer to stay on the newest message %s, got %s", all[len(all)-1].ID, got)
 		}
 

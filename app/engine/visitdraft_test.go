@@ -1,8 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // Chaos seed 60000538: the user left a draft in c2's box and went elsewhere; someone then
@@ -14,11 +16,11 @@ import (
 // user's draft is gone, as in any conversation the user has open.
 func TestDraftFoundInAVisitedConversationReleasesNothing(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeAvailable})
-		h.llm.set(2*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "Tuesday."}, nil })
-		h.page.mu.Lock()
-		h.page.box["c2"] = "see you at "
-		h.page.mu.Unlock()
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeAvailable})
+		h.llm.Set(2*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "Tuesday."}, nil })
+		h.page.Lock()
+		h.page.Box["c2"] = "see you at "
+		h.page.Unlock()
 		h.receive("c2", in("Bob", "clanker, which day is the dentist?"))
 		if s := h.snap(); s.Visiting != "c2" || s.Foreground == nil || s.Foreground.ID != "c2" {
 			t.Fatalf("want Clanker visiting c2, got visiting=%q", s.Visiting)
@@ -45,10 +47,10 @@ func TestDraftFoundInAVisitedConversationReleasesNothing(t *testing.T) {
 // that conversation afterwards.
 func TestKeyPressedDuringAVisitCancelsItLikeCancel(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeAvailable})
-		h.llm.set(2*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "Tuesday."}, nil })
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeAvailable})
+		h.llm.Set(2*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "Tuesday."}, nil })
 		h.receive("c2", in("Bob", "clanker, which day is the dentist?"))
-		h.send(VisitCancelled{Reason: "the user pressed a key in the compose box"})
+		h.send(engine.VisitCancelled{Reason: "the user pressed a key in the compose box"})
 		h.userTypes("c2", "it is ")
 		h.wait(time.Minute)
 		h.userEmpties("c2", true)

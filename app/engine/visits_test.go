@@ -1,30 +1,32 @@
-package engine
+package engine_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/engine"
 )
 
 // visitHarness has c1 on screen, c2..c4 in the sidebar, and the sidebar baseline taken.
-func visitHarness(t *testing.T, policy InactivePolicy, modes map[ConversationID]Mode) *harness {
+func visitHarness(t *testing.T, policy engine.InactivePolicy, modes map[engine.ConversationID]engine.Mode) *harness {
 	t.Helper()
-	h := newHarness(t, func(s *Settings) { s.InactiveMode = policy })
+	h := newHarness(t, func(s *engine.Settings) { s.InactiveMode = policy })
 	for id, m := range modes {
-		h.store.setMode(id, m)
+		h.store.SetMode(id, m)
 	}
-	h.page.mu.Lock()
-	for _, id := range []ConversationID{"c2", "c3", "c4"} {
-		h.page.conv(id).msgs = []Message{in("Zed", "old news in "+string(id))}
+	h.page.Lock()
+	for _, id := range []engine.ConversationID{"c2", "c3", "c4"} {
+		h.page.Conv(id).Msgs = []engine.Message{in("Zed", "old news in "+string(id))}
 	}
-	h.page.mu.Unlock()
+	h.page.Unlock()
 	h.open("c1", in("Ann", "hi"))
 	h.send(h.sidebar()) // baseline
 	return h
 }
 
-func navigations(h *harness) []ConversationID {
-	var out []ConversationID
-	for _, c := range h.page.commands(CmdNavigate) {
+func navigations(h *harness) []engine.ConversationID {
+	var out []engine.ConversationID
+	for _, c := range h.page.Commands(engine.CmdNavigate) {
 		out = append(out, c.Conversation)
 	}
 	return out
@@ -33,8 +35,8 @@ func navigations(h *harness) []ConversationID {
 // Behaviour 23: process mode answers at once, without typing, and returns.
 func TestProcessModeVisitsAnswersInstantlyAndReturns(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "on it"}, nil })
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "on it"}, nil })
 		at := time.Now()
 		h.receive("c2", in("Bob", "anyone up for tennis?"))
 		h.wait(10 * time.Second)
@@ -42,18 +44,18 @@ func TestProcessModeVisitsAnswersInstantlyAndReturns(t *testing.T) {
 		if reqs[0].Conversation != "c2" {
 			t.Fatalf("want the request for c2, got %q", reqs[0].Conversation)
 		}
-		if d := h.llm.times[0].Sub(at); d != 0 {
+		if d := h.llm.Times()[0].Sub(at); d != 0 {
 			t.Fatalf("want no reading delay in process mode, waited %v", d)
 		}
-		if n := len(h.page.commands(CmdTypeText)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdTypeText)); n != 0 {
 			t.Fatalf("want no typing simulation in process mode, got %d steps", n)
 		}
 		h.wantSent("the answer", "c2|[clanker] on it")
 		if got := navigations(h); len(got) != 2 || got[0] != "c2" || got[1] != "c1" {
 			t.Fatalf("want navigation to c2 and back to c1, got %v", got)
 		}
-		ov := h.page.commands(CmdOverlay)
-		if len(ov) != 2 || ov[0].Text != OverlayText || ov[1].Text != "" {
+		ov := h.page.Commands(engine.CmdOverlay)
+		if len(ov) != 2 || ov[0].Text != engine.OverlayText || ov[1].Text != "" {
 			t.Fatalf("want the overlay shown then hidden, got %+v", ov)
 		}
 		if s := h.snap(); s.Foreground.ID != "c1" || s.Visiting != "" {
@@ -65,22 +67,22 @@ func TestProcessModeVisitsAnswersInstantlyAndReturns(t *testing.T) {
 func TestSnippetEvaluationUsesTheStoredMode(t *testing.T) {
 	cases := []struct {
 		name    string
-		mode    Mode
-		msg     Message
+		mode    engine.Mode
+		msg     engine.Message
 		visited bool
 	}{
-		{"active any message", ModeActive, in("Bob", "hello"), true},
-		{"available with mention", ModeAvailable, in("Bob", "clanker, settle this"), true},
-		{"available without mention", ModeAvailable, in("Bob", "hello"), false},
-		{"available, another Clanker's prefix only", ModeAvailable, in("Bob", "[clanker] hello"), false},
-		{"deactivated", ModeDeactivated, in("Bob", "clanker!"), false},
-		{"own outgoing snippet", ModeActive, out("sent from my phone"), false},
+		{"active any message", engine.ModeActive, in("Bob", "hello"), true},
+		{"available with mention", engine.ModeAvailable, in("Bob", "clanker, settle this"), true},
+		{"available without mention", engine.ModeAvailable, in("Bob", "hello"), false},
+		{"available, another Clanker's prefix only", engine.ModeAvailable, in("Bob", "[clanker] hello"), false},
+		{"deactivated", engine.ModeDeactivated, in("Bob", "clanker!"), false},
+		{"own outgoing snippet", engine.ModeActive, out("sent from my phone"), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			run(t, func(t *testing.T) {
-				h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": c.mode})
-				h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+				h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": c.mode})
+				h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 				h.receive("c2", c.msg)
 				h.wait(time.Minute)
 				if got := len(navigations(h)) > 0; got != c.visited {
@@ -94,8 +96,8 @@ func TestSnippetEvaluationUsesTheStoredMode(t *testing.T) {
 // Behaviour 23: a manual click during a visit cancels the rest and Clanker does not go back.
 func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c4": ModeActive})
-		h.llm.set(30*time.Second, func(LLMRequest) (Reply, error) { return Reply{Text: "late"}, nil })
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive, "c4": engine.ModeActive})
+		h.llm.Set(30*time.Second, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "late"}, nil })
 		h.receive("c2", in("Bob", "one"))
 		h.receive("c4", in("Dee", "two"))
 		h.wait(time.Second) // visiting c2, request in flight
@@ -113,7 +115,7 @@ func TestUserClickDuringAVisitClearsTheQueueAndDoesNotReturn(t *testing.T) {
 
 func TestVisitsWaitForTheForegroundToBeAvailable(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
 		h.setDraft("c1", true)
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Hour)
@@ -131,12 +133,12 @@ func TestVisitsWaitForTheForegroundToBeAvailable(t *testing.T) {
 // Behaviour 24: idle mode waits for 10 minutes without foreground activity.
 func TestIdleModeWaitsForTenMinutesWithoutActivity(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h := visitHarness(t, engine.InactiveIdle, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 		start := time.Now()
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(5 * time.Minute)
-		h.send(ComposeState{Conversation: "c1", Focused: true}) // activity at 5 min
+		h.send(engine.ComposeState{Conversation: "c1", Focused: true}) // activity at 5 min
 		h.wait(9*time.Minute + 59*time.Second)
 		if got := navigations(h); len(got) != 0 {
 			t.Fatalf("want no visit before 10 idle minutes, got %v at %v", got, time.Since(start))
@@ -152,9 +154,9 @@ func TestIdleModeWaitsForTenMinutesWithoutActivity(t *testing.T) {
 // conversations are handled at once even in idle mode.
 func TestHiddenWindowProcessesQueuedConversationsAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveIdle, map[ConversationID]Mode{"c2": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
-		h.send(WindowVisibility{Hidden: true})
+		h := visitHarness(t, engine.InactiveIdle, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
+		h.send(engine.WindowVisibility{Hidden: true})
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Second)
 		if got := navigations(h); len(got) == 0 || got[0] != "c2" {
@@ -165,7 +167,7 @@ func TestHiddenWindowProcessesQueuedConversationsAtOnce(t *testing.T) {
 
 func TestIgnorePolicyNeverVisits(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveIgnore, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, engine.InactiveIgnore, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Hour)
 		if got := navigations(h); len(got) != 0 {
@@ -178,8 +180,8 @@ func TestIgnorePolicyNeverVisits(t *testing.T) {
 // not queued for a visit as "new" right after the user leaves it.
 func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c1": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{}, nil })
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c1": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{}, nil })
 		h.receive("c1", in("Ann", "news while on screen"))
 		h.send(h.sidebar()) // the sidebar shows c1's new snippet while c1 is foreground
 		h.wait(5 * time.Second)
@@ -194,43 +196,37 @@ func TestForegroundSnippetBaselineStaysFreshSoItIsNotQueuedLater(t *testing.T) {
 
 func TestVisitThatNeverOpensReturnsHome(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
-		h.page.mu.Lock()
-		h.page.noNav = true
-		h.page.mu.Unlock()
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.page.Lock()
+		h.page.NoNav = true
+		h.page.Unlock()
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(11 * time.Second)
 		if s := h.snap(); s.Visiting != "" || s.Foreground.ID != "c1" {
 			t.Fatalf("want the failed visit abandoned on c1, got visiting=%q fg=%q", s.Visiting, s.Foreground.ID)
 		}
-		if ov := h.page.commands(CmdOverlay); len(ov) != 2 || ov[1].Text != "" {
+		if ov := h.page.Commands(engine.CmdOverlay); len(ov) != 2 || ov[1].Text != "" {
 			t.Fatalf("want the overlay removed, got %+v", ov)
 		}
 	})
-}
-
-func (p *fakePage) setNoNav(v bool) {
-	p.mu.Lock()
-	p.noNav = v
-	p.mu.Unlock()
 }
 
 // A navigation that does not complete within 10 s is retried after a 30 s pause instead of
 // silently losing the conversation's new message.
 func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "sorry, late"}, nil })
-		h.page.setNoNav(true)
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "sorry, late"}, nil })
+		h.page.SetNoNav(true)
 		h.receive("c2", in("Bob", "anyone?"))
-		h.wait(navigationTimeout)
+		h.wait(engine.NavigationTimeout)
 		s := h.snap()
-		if s.Visiting != "" || len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c2" || s.VisitPauseLeft != visitRetryPause {
+		if s.Visiting != "" || len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c2" || s.VisitPauseLeft != engine.VisitRetryPause {
 			t.Fatalf("want c2 back in the queue with a %v pause after the failed navigation, got queue=%v visiting=%q pause=%v",
-				visitRetryPause, s.VisitQueue, s.Visiting, s.VisitPauseLeft)
+				engine.VisitRetryPause, s.VisitQueue, s.Visiting, s.VisitPauseLeft)
 		}
-		h.page.setNoNav(false)
-		h.wait(visitRetryPause - time.Millisecond)
+		h.page.SetNoNav(false)
+		h.wait(engine.VisitRetryPause - time.Millisecond)
 		if got := navigations(h); len(got) != 1 {
 			t.Fatalf("want no second attempt before the pause ends, got navigations %v", got)
 		}
@@ -243,12 +239,6 @@ func TestFailedVisitIsRetriedAfterTheThirtySecondPause(t *testing.T) {
 	})
 }
 
-func (p *fakePage) setUserActive(v bool) {
-	p.mu.Lock()
-	p.userActive = v
-	p.mu.Unlock()
-}
-
 // The page refuses a visit's first navigation while the user is using the window (the
 // engine's view of the compose box lags the page's). Nothing moves: the overlay goes, the
 // user's conversation stays on screen with their draft, and the visit is tried again after
@@ -256,9 +246,9 @@ func (p *fakePage) setUserActive(v bool) {
 // queued conversation are not marked as visits: only leaving the user's conversation is.
 func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "here"}, nil })
-		h.page.setUserActive(true)
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive, "c3": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "here"}, nil })
+		h.page.SetUserActive(true)
 		h.receive("c2", in("Bob", "anyone?"))
 		h.receive("c3", in("Cy", "hello?"))
 		h.wait(time.Second)
@@ -269,28 +259,28 @@ func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 		if len(s.VisitQueue) != 2 || s.VisitQueue[0] != "c2" || s.VisitQueue[1] != "c3" {
 			t.Fatalf("want c2 then c3 still queued, got %v", s.VisitQueue)
 		}
-		if s.VisitPauseLeft <= 0 || s.VisitPauseLeft > visitUserPause {
-			t.Fatalf("want a pause of at most %v before the next try, got %v", visitUserPause, s.VisitPauseLeft)
+		if s.VisitPauseLeft <= 0 || s.VisitPauseLeft > engine.VisitUserPause {
+			t.Fatalf("want a pause of at most %v before the next try, got %v", engine.VisitUserPause, s.VisitPauseLeft)
 		}
-		if ov := h.page.commands(CmdOverlay); len(ov) != 2 || ov[0].Text != OverlayText || ov[1].Text != "" {
+		if ov := h.page.Commands(engine.CmdOverlay); len(ov) != 2 || ov[0].Text != engine.OverlayText || ov[1].Text != "" {
 			t.Fatalf("want the overlay shown and taken down again, got %+v", ov)
 		}
-		if n := len(h.llm.requests()); n != 0 {
+		if n := len(h.llm.Requests()); n != 0 {
 			t.Fatalf("want no request while the visit waits, got %d", n)
 		}
 		// Still busy at the next try: it waits again; it never counts as a failed navigation.
-		h.wait(visitUserPause)
+		h.wait(engine.VisitUserPause)
 		if got := navigations(h); len(got) != 2 || got[0] != "c2" || got[1] != "c2" {
 			t.Fatalf("want two refused tries of c2, got %v", got)
 		}
-		h.page.setUserActive(false)
-		h.wait(visitUserPause)
+		h.page.SetUserActive(false)
+		h.wait(engine.VisitUserPause)
 		h.wait(20 * time.Second)
 		got := navigations(h)
 		if len(got) != 5 || got[2] != "c2" || got[3] != "c3" || got[4] != "c1" {
 			t.Fatalf("want c2, c3 and back to c1 once the user is quiet, got %v", got)
 		}
-		for i, c := range h.page.commands(CmdNavigate) {
+		for i, c := range h.page.Commands(engine.CmdNavigate) {
 			if want := i <= 2; c.Visit != want {
 				t.Fatalf("navigation %d to %s: want Visit=%v, got %v", i, c.Conversation, want, c.Visit)
 			}
@@ -301,31 +291,31 @@ func TestVisitTheUserIsBusyForWaitsAndComesBackWhenTheyAreQuiet(t *testing.T) {
 
 func TestConversationThatNeverOpensIsDroppedAfterThreeAttemptsWhileOthersAreStillVisited(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive, "c3": ModeActive})
-		h.llm.set(0, func(LLMRequest) (Reply, error) { return Reply{Text: "hi"}, nil })
-		h.page.setNoNav(true)
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive, "c3": engine.ModeActive})
+		h.llm.Set(0, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "hi"}, nil })
+		h.page.SetNoNav(true)
 		h.receive("c2", in("Bob", "one"))
 		h.receive("c3", in("Cy", "two"))
 		// Three attempts on c2, each a 10 s wait followed by a 30 s pause.
-		h.wait(3*navigationTimeout + 2*visitRetryPause)
+		h.wait(3*engine.NavigationTimeout + 2*engine.VisitRetryPause)
 		if got := navigations(h); len(got) != 3 || got[0] != "c2" || got[2] != "c2" {
 			t.Fatalf("want three attempts on c2, got %v", got)
 		}
 		if s := h.snap(); len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c3" {
 			t.Fatalf("want c2 dropped and c3 still queued after three failures, got %v", s.VisitQueue)
 		}
-		h.page.setNoNav(false)
-		h.wait(visitRetryPause + 10*time.Second)
+		h.page.SetNoNav(false)
+		h.wait(engine.VisitRetryPause + 10*time.Second)
 		h.wantSent("c3 is still answered", "c3|[clanker] hi")
 	})
 }
 
 func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
-		h.page.mu.Lock()
-		h.page.conv("c2").name = "72975"
-		h.page.mu.Unlock()
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.page.Lock()
+		h.page.Conv("c2").Name = "72975"
+		h.page.Unlock()
 		h.send(h.sidebar()) // the row is renamed; its snippet did not change
 		h.receive("c2", in("72975", "Your code is 123456"))
 		h.wait(time.Minute)
@@ -339,10 +329,10 @@ func TestAutomatedSidebarRowsAreNeverVisited(t *testing.T) {
 // kept as the deferred reply of the visited conversation, never sent elsewhere.
 func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
-		h.llm.set(2*time.Minute, func(LLMRequest) (Reply, error) { return Reply{Text: "slow answer"}, nil })
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
+		h.llm.Set(2*time.Minute, func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: "slow answer"}, nil })
 		h.receive("c2", in("Bob", "hello?"))
-		h.wait(processingTimeout - time.Millisecond)
+		h.wait(engine.ProcessingTimeout - time.Millisecond)
 		if got := navigations(h); len(got) != 1 {
 			t.Fatalf("want to stay on c2 until the 60 s processing timeout, got %v", got)
 		}
@@ -363,7 +353,7 @@ func TestVisitWhoseAnswerNeverComesMovesOnAfterSixtySeconds(t *testing.T) {
 // on screen, covered it with the overlay and retried the failed visit for minutes.
 func TestConversationTheUserOpensIsNoLongerQueuedForAVisit(t *testing.T) {
 	run(t, func(t *testing.T) {
-		h := visitHarness(t, InactiveProcess, map[ConversationID]Mode{"c2": ModeActive})
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive})
 		h.setDraft("c1", true)
 		h.receive("c2", in("Bob", "hello"))
 		h.wait(time.Second)
@@ -375,7 +365,7 @@ func TestConversationTheUserOpensIsNoLongerQueuedForAVisit(t *testing.T) {
 		if got := navigations(h); len(got) != 0 {
 			t.Fatalf("want no visit to the conversation the user opened, got navigations %v", got)
 		}
-		if ov := h.page.commands(CmdOverlay); len(ov) != 0 {
+		if ov := h.page.Commands(engine.CmdOverlay); len(ov) != 0 {
 			t.Fatalf("want no processing overlay, got %+v", ov)
 		}
 		if q := h.snap().VisitQueue; len(q) != 0 {

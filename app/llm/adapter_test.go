@@ -19,6 +19,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
@@ -26,147 +27,6 @@ import (
 // loopback. The fake server is started outside the synctest bubble and the client's transport
 // keeps no idle connections, so every goroutine in the bubble ends up durably blocked and the
 // fake clock drives the engine's delays, the client's Retry-After waits and the typing.
-
-// e2ePage plays the page and the shell for the engine: every command succeeds, typed text
-// accumulates in a compose box, Enter "sends" the box and echoes it back as the user's own
-// message, and fetch_image serves bytes from images.
-type e2ePage struct {
-	mu     sync.Mutex
-	eng    *engine.Engine
-	cmds   []engine.Command
-	box    string
-	sent   []string
-	images map[string][]byte
-	seq    int
-}
-
-func (p *e2ePage) Do(cmd engine.Command) {
-	p.mu.Lock()
-	p.cmds = append(p.cmds, cmd)
-	var data []byte
-	errText := ""
-	var echo *engine.MessageAdded
-	switch cmd.Kind {
-	case engine.CmdInsertText:
-		p.box = cmd.Text
-	case engine.CmdTypeText:
-		p.box += cmd.Text
-	case engine.CmdRemoveText:
-		p.box = strings.TrimSuffix(p.box, cmd.Text)
-	case engine.CmdPressEnter:
-		p.sent = append(p.sent, p.box)
-		p.seq++
-		echo = &engine.MessageAdded{Conversation: cmd.Conversation, Message: engine.Message{
-			ID: fmt.Sprintf("sent-%d", p.seq), Sender: "You", Direction: engine.Outgoing, Text: p.box}}
-		p.box = ""
-	case engine.CmdFetchImage:
-		data = p.images[cmd.Src]
-		if data == nil {
-			errText = "not found"
-		}
-	}
-	p.mu.Unlock()
-	_ = p.eng.Send(engine.CommandResult{ID: cmd.ID, Err: errText, Data: data})
-	if echo != nil {
-		_ = p.eng.Send(*echo)
-	}
-}
-
-func (p *e2ePage) commands(kind engine.CommandKind) []engine.Command {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []engine.Command
-	for _, c := range p.cmds {
-		if c.Kind == kind {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func (p *e2ePage) sentTexts() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.sent...)
-}
-
-// e2eStore is the engine's store (modes) and the adapter's context source and usage sink.
-type e2eStore struct {
-	mu       sync.Mutex
-	recs     map[engine.ConversationID]engine.Conversation
-	summary  map[string]string
-	profiles map[string]string
-	usage    []engine.Usage
-	failLoad error
-}
-
-func newE2EStore() *e2eStore {
-	return &e2eStore{recs: map[engine.ConversationID]engine.Conversation{}, summary: map[string]string{}}
-}
-
-func (s *e2eStore) LoadConversation(id engine.ConversationID) (engine.Conversation, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.recs[id]
-	return r, ok, nil
-}
-
-func (s *e2eStore) SaveConversation(r engine.Conversation) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.recs[r.ID] = r
-	return nil
-}
-
-func (s *e2eStore) SaveLeftover(engine.ConversationID, string) error { return nil }
-
-func (s *e2eStore) RecordMessages(engine.ConversationID, []string) error { return nil }
-
-func (s *e2eStore) MessageOwners([]string) (map[string]engine.ConversationID, error) {
-	return nil, nil
-}
-
-func (s *e2eStore) ApplyContext(id engine.ConversationID, u engine.ContextUpdate) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if u.Summary != nil {
-		s.summary[string(id)] = *u.Summary
-	}
-	return nil
-}
-
-func (s *e2eStore) DeactivateAll() (int, error)                       { return 0, nil }
-func (s *e2eStore) MarkSeen([]engine.ConversationID, time.Time) error { return nil }
-func (s *e2eStore) ForgetUnseen(time.Time) (int, error)               { return 0, nil }
-func (s *e2eStore) RecordUsage(_ context.Context, u engine.Usage) error {
-	s.mu.Lock()
-	s.usage = append(s.usage, u)
-	s.mu.Unlock()
-	return nil
-}
-func (s *e2eStore) usageRecords() []engine.Usage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]engine.Usage(nil), s.usage...)
-}
-func (s *e2eStore) mode(id engine.ConversationID) engine.Mode {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.recs[id].Mode
-}
-func (s *e2eStore) setMode(id engine.ConversationID, m engine.Mode) {
-	s.mu.Lock()
-	s.recs[id] = engine.Conversation{ID: id, Mode: m, Announced: m} // switched on (and announced) earlier
-	s.mu.Unlock()
-}
-func (s *e2eStore) LoadMemory(_ context.Context, id engine.ConversationID) (engine.Memory, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.failLoad != nil {
-		return engine.Memory{}, s.failLoad
-	}
-	return engine.Memory{Summary: s.summary[string(id)], Profiles: s.profiles}, nil
-}
 
 // timedTransport records, on the bubble's fake clock, when each HTTP request left.
 type timedTransport struct {
@@ -192,15 +52,15 @@ type e2e struct {
 	t     *testing.T
 	srv   *fakellm.Server
 	eng   *engine.Engine
-	page  *e2ePage
-	store *e2eStore
+	page  *enginefake.Page
+	store *enginefake.Store
 	tr    *timedTransport
 }
 
 // startE2E must be called inside synctest.Test with a server started outside it.
 func startE2E(t *testing.T, srv *fakellm.Server, relaxed bool) *e2e {
 	t.Helper()
-	h := &e2e{t: t, srv: srv, page: &e2ePage{images: map[string][]byte{}}, store: newE2EStore(),
+	h := &e2e{t: t, srv: srv, page: enginefake.NewPage(), store: enginefake.NewStore(),
 		tr: &timedTransport{base: &http.Transport{DisableKeepAlives: true}}}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hc := &http.Client{Transport: h.tr}
@@ -217,7 +77,8 @@ func startE2E(t *testing.T, srv *fakellm.Server, relaxed bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.eng, h.page.eng = eng, eng
+	h.eng = eng
+	h.page.Attach(eng.Send)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = eng.Run(ctx); close(done) }()
@@ -235,7 +96,8 @@ func (h *e2e) send(ev engine.Event) {
 }
 
 func (h *e2e) open(conv engine.ConversationID, mode engine.Mode, msgs ...engine.Message) {
-	h.store.setMode(conv, mode)
+	h.store.SetMode(conv, mode)
+	h.page.Show(conv)
 	h.send(engine.ConversationChanging{To: conv})
 	h.send(engine.ConversationOpened{ID: conv, Participants: []engine.Participant{{Name: "Ann"}}, Messages: msgs})
 }
@@ -251,7 +113,7 @@ func (h *e2e) wait(d time.Duration) {
 
 func (h *e2e) toasts() []string {
 	var out []string
-	for _, c := range h.page.commands(engine.CmdToast) {
+	for _, c := range h.page.Commands(engine.CmdToast) {
 		out = append(out, c.Text)
 	}
 	return out
@@ -275,23 +137,23 @@ func TestHeyClankerInAvailableModeTypesExactlyOnePrefixedReplyAndPressesEnter(t 
 	srv := startFake(t)
 	synctest.Test(t, func(t *testing.T) {
 		h := startE2E(t, srv, true)
-		h.store.summary["c1"] = "Ann and Dana plan a picnic."
+		h.store.SetMemory("c1", engine.Memory{Summary: "Ann and Dana plan a picnic."})
 		srv.Enqueue(fakellm.JSONReply("Saturday works!", "Picnic on Saturday.").WithUsage(200, 12))
 		h.open("c1", engine.ModeAvailable, ann("morning"))
 		h.receive("c1", ann("hey clanker, when should we go?"))
 		h.wait(30 * time.Second)
 
-		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] Saturday works!" {
+		if got := h.page.SentTexts(); len(got) != 1 || got[0] != "[clanker] Saturday works!" {
 			t.Fatalf("want exactly one sent text %q, got %q", "[clanker] Saturday works!", got)
 		}
-		ins := h.page.commands(engine.CmdInsertText)
+		ins := h.page.Commands(engine.CmdInsertText)
 		if len(ins) != 1 || ins[0].Text != engine.Prefix {
 			t.Fatalf("want the prefix inserted once at the start of typing, got %+v", ins)
 		}
-		if n, want := len(h.page.commands(engine.CmdTypeText)), len("Saturday works!"); n != want {
+		if n, want := len(h.page.Commands(engine.CmdTypeText)), len("Saturday works!"); n != want {
 			t.Errorf("want %d typed characters, got %d", want, n)
 		}
-		if n := len(h.page.commands(engine.CmdPressEnter)); n != 1 {
+		if n := len(h.page.Commands(engine.CmdPressEnter)); n != 1 {
 			t.Errorf("want exactly one Enter, got %d", n)
 		}
 		reqs := srv.Requests()
@@ -304,10 +166,10 @@ func TestHeyClankerInAvailableModeTypesExactlyOnePrefixedReplyAndPressesEnter(t 
 				t.Errorf("want the request to contain %q; body: %.400s", want, body)
 			}
 		}
-		if h.store.summary["c1"] != "Picnic on Saturday." {
-			t.Errorf("want the new summary stored under c1, got %q", h.store.summary["c1"])
+		if h.store.Memory("c1").Summary != "Picnic on Saturday." {
+			t.Errorf("want the new summary stored under c1, got %q", h.store.Memory("c1").Summary)
 		}
-		u := h.store.usageRecords()
+		u := h.store.Usage()
 		if len(u) != 1 || u[0].Conversation != "c1" || u[0].Model != "fake-model" || u[0].Tokens.Prompt != 200 || u[0].Tokens.Completion != 12 {
 			t.Errorf("want one usage record c1/fake-model 200+12, got %+v", u)
 		}
@@ -338,10 +200,10 @@ func TestUnpostableModelOutputPostsNothing(t *testing.T) {
 				h.open("c1", engine.ModeActive, ann("hi"))
 				h.receive("c1", ann("clanker, tell me something"))
 				h.wait(30 * time.Second)
-				if got := h.page.sentTexts(); len(got) != 0 {
+				if got := h.page.SentTexts(); len(got) != 0 {
 					t.Fatalf("want nothing sent for %s, got %q", tc.name, got)
 				}
-				if n := len(h.page.commands(engine.CmdInsertText)); n != 0 {
+				if n := len(h.page.Commands(engine.CmdInsertText)); n != 0 {
 					t.Fatalf("want nothing inserted into the box, got %d inserts", n)
 				}
 				if n := len(srv.Requests()); n != len(tc.replies) {
@@ -363,14 +225,14 @@ func TestInvalidKeyDeactivatesWithABannerAndNoSMS(t *testing.T) {
 		h.open("c1", engine.ModeActive, ann("hi"))
 		h.receive("c1", ann("clanker?"))
 		h.wait(30 * time.Second)
-		if got := h.page.sentTexts(); len(got) != 0 {
+		if got := h.page.SentTexts(); len(got) != 0 {
 			t.Fatalf("want no SMS after a 401, got %q", got)
 		}
-		if m := h.store.mode("c1"); m != engine.ModeDeactivated {
-			t.Fatalf("want c1 stored as deactivated, got %q", m)
+		if rec, _ := h.store.Record("c1"); rec.Mode != engine.ModeDeactivated {
+			t.Fatalf("want c1 stored as deactivated, got %q", rec.Mode)
 		}
 		var banner string
-		for _, c := range h.page.commands(engine.CmdBanner) {
+		for _, c := range h.page.Commands(engine.CmdBanner) {
 			if c.Key == engine.BannerDeactivated {
 				banner = c.Text
 			}
@@ -410,7 +272,7 @@ func TestServerErrorTwiceToastsOnceAndNotFoundToastsEachTime(t *testing.T) {
 		if len(got) != 3 || !strings.Contains(got[1], "not found") || !strings.Contains(got[2], "not found") {
 			t.Fatalf("want a toast for each 404 after the 500 one, got %q", got)
 		}
-		if n := len(h.page.sentTexts()); n != 0 {
+		if n := len(h.page.SentTexts()); n != 0 {
 			t.Fatalf("want nothing sent on errors, got %d texts", n)
 		}
 	})
@@ -432,7 +294,7 @@ func TestRetryAfterIsHonouredBeforeTheReplyIsPosted(t *testing.T) {
 		if d := at[1].Sub(at[0]); d != 7*time.Second {
 			t.Errorf("want the retry exactly 7 s (Retry-After) after the first attempt, got %v", d)
 		}
-		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] sorry for the wait" {
+		if got := h.page.SentTexts(); len(got) != 1 || got[0] != "[clanker] sorry for the wait" {
 			t.Fatalf("want the reply after the retry, got %q", got)
 		}
 		if got := h.toasts(); len(got) != 0 {
@@ -462,8 +324,10 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := startE2E(t, srv, false)
 		src := "blob:https://messages.google.com/pic-1"
-		h.page.images[src] = pngBytes(t, 480, 240)
-		h.store.profiles = map[string]string{"Ann": "loves sunsets"}
+		h.page.Lock()
+		h.page.Images[src] = pngBytes(t, 480, 240)
+		h.page.Unlock()
+		h.store.SetMemory("c1", engine.Memory{Profiles: map[string]string{"Ann": "loves sunsets"}})
 		srv.Enqueue(fakellm.Text(`{"requestImage": "`+src+`", "summary": "Ann shared a photo."}`),
 			fakellm.JSONReply("What a sunset!", ""))
 		h.open("c1", engine.ModeActive, ann("hi"))
@@ -484,11 +348,11 @@ func TestRequestedImageIsFetchedOptimisedAndSentInTheFollowUp(t *testing.T) {
 		if !strings.Contains(follow, "448x224") || !strings.Contains(follow, "sunset over a lake") || !strings.Contains(follow, "loves sunsets") {
 			t.Errorf("want the follow-up to carry the 448x224 size, the alt text and the profiles; body ends: %s", follow[max(0, len(follow)-600):])
 		}
-		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] What a sunset!" {
+		if got := h.page.SentTexts(); len(got) != 1 || got[0] != "[clanker] What a sunset!" {
 			t.Fatalf("want the answer after seeing the image, got %q", got)
 		}
-		if h.store.summary["c1"] != "Ann shared a photo." {
-			t.Errorf("want the summary from the image request kept, got %q", h.store.summary["c1"])
+		if h.store.Memory("c1").Summary != "Ann shared a photo." {
+			t.Errorf("want the summary from the image request kept, got %q", h.store.Memory("c1").Summary)
 		}
 	})
 }
@@ -499,7 +363,9 @@ func TestUnreadableImageIsDescribedAsUnavailableAndStillAnswered(t *testing.T) {
 		h := startE2E(t, srv, false)
 		heic := "blob:https://messages.google.com/heic"
 		missing := "blob:https://messages.google.com/gone"
-		h.page.images[heic] = append([]byte("\x00\x00\x00\x18ftypheic"), make([]byte, 64)...)
+		h.page.Lock()
+		h.page.Images[heic] = append([]byte("\x00\x00\x00\x18ftypheic"), make([]byte, 64)...)
+		h.page.Unlock()
 		srv.Enqueue(fakellm.Text(`{"requestImage": "`+heic+`"}`), fakellm.JSONReply("I can't open that one.", ""),
 			fakellm.Text(`{"requestImage": "`+missing+`"}`), fakellm.Text(`{"response": "Can't see it.", "requestImage": "`+heic+`"}`))
 		h.open("c1", engine.ModeActive, ann("hi"))
@@ -526,7 +392,7 @@ func TestUnreadableImageIsDescribedAsUnavailableAndStillAnswered(t *testing.T) {
 			t.Errorf("want no image parts for unavailable images, got %d", n)
 		}
 		want := []string{"[clanker] I can't open that one.", "[clanker] Can't see it."}
-		if got := h.page.sentTexts(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		if got := h.page.SentTexts(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 			t.Fatalf("want %q (a second image request in the follow-up ignored), got %q", want, got)
 		}
 	})
@@ -544,10 +410,10 @@ func TestActivationGreetingComesFromTheModelThroughTheAdapter(t *testing.T) {
 		if len(reqs) != 1 || !strings.Contains(reqs[0].LastUserText(), "switched on") {
 			t.Fatalf("want one activation request carrying the activation instruction, got %d", len(reqs))
 		}
-		if got := h.page.sentTexts(); len(got) != 1 || got[0] != "[clanker] Hi all, Clanker here!" {
+		if got := h.page.SentTexts(); len(got) != 1 || got[0] != "[clanker] Hi all, Clanker here!" {
 			t.Fatalf("want the model's greeting sent once, got %q", got)
 		}
-		if n := len(h.page.commands(engine.CmdTypeText)); n != 0 {
+		if n := len(h.page.Commands(engine.CmdTypeText)); n != 0 {
 			t.Errorf("want announcements inserted whole, got %d typing steps", n)
 		}
 	})
@@ -557,7 +423,9 @@ func TestContextThatCannotBeLoadedStopsTheRequestWithAClearError(t *testing.T) {
 	srv := startFake(t)
 	synctest.Test(t, func(t *testing.T) {
 		h := startE2E(t, srv, false)
-		h.store.failLoad = errors.New("database is locked")
+		h.store.Lock()
+		h.store.FailLoadMemory = errors.New("database is locked")
+		h.store.Unlock()
 		h.open("c1", engine.ModeActive, ann("hi"))
 		h.receive("c1", ann("clanker?"))
 		h.wait(10 * time.Second)
@@ -638,12 +506,8 @@ func TestTheRequestsModelIsTheOneAskedAndRecorded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := startE2E(t, srv, true)
 		srv.Enqueue(fakellm.JSONReply("Saturday works!", "Picnic on Saturday.").WithUsage(200, 12))
-		h.store.setMode("c1", engine.ModeAvailable)
-		h.store.mu.Lock()
-		rec := h.store.recs["c1"]
-		rec.ModelOverride = "special-model"
-		h.store.recs["c1"] = rec
-		h.store.mu.Unlock()
+		h.store.Put(engine.Conversation{ID: "c1", Mode: engine.ModeAvailable, Announced: engine.ModeAvailable, ModelOverride: "special-model"})
+		h.page.Show("c1")
 		h.send(engine.ConversationChanging{To: "c1"})
 		h.send(engine.ConversationOpened{ID: "c1", Participants: []engine.Participant{{Name: "Ann"}}, Messages: []engine.Message{ann("morning")}})
 		h.receive("c1", ann("hey clanker, when should we go?"))
@@ -652,7 +516,7 @@ func TestTheRequestsModelIsTheOneAskedAndRecorded(t *testing.T) {
 		if len(reqs) != 1 || reqs[0].Model != "special-model" {
 			t.Fatalf("want one request for the conversation's model, got %+v", reqs)
 		}
-		if u := h.store.usageRecords(); len(u) != 1 || u[0].Model != "special-model" {
+		if u := h.store.Usage(); len(u) != 1 || u[0].Model != "special-model" {
 			t.Fatalf("want the usage recorded under the conversation's model, got %+v", u)
 		}
 	})

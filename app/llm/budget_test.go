@@ -6,14 +6,9 @@ import (
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
-
-type emptyMemory struct{}
-
-func (emptyMemory) LoadMemory(context.Context, engine.ConversationID) (engine.Memory, error) {
-	return engine.Memory{}, nil
-}
 
 type spentBudget struct{ asked int }
 
@@ -30,7 +25,7 @@ func TestSpentBudgetStopsTheRequestBeforeItIsSent(t *testing.T) {
 		History: []engine.Message{{ID: "1", Sender: "Ann", Text: "hey clanker"}}}
 
 	for name, a := range map[string]*EngineAdapter{
-		"spent budget": {Config: cfg, Memory: emptyMemory{}, Budget: &spentBudget{}},
+		"spent budget": {Config: cfg, Memory: enginefake.NewStore(), Budget: &spentBudget{}},
 	} {
 		_, err := a.Complete(context.Background(), req)
 		var le *engine.LLMError

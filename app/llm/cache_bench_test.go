@@ -7,13 +7,13 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
@@ -156,27 +156,6 @@ func quoteJSON(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// replayMemory is the conversation's memory as the store would hold it, updated from each
-// reply the way the engine saves it.
-type replayMemory struct {
-	mu  sync.Mutex
-	mem engine.Memory
-}
-
-func (m *replayMemory) LoadMemory(context.Context, engine.ConversationID) (engine.Memory, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return cloneMemory(m.mem), nil
-}
-
-func (m *replayMemory) RecordUsage(context.Context, engine.Usage) error { return nil }
-
-func (m *replayMemory) apply(u engine.ContextUpdate) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.mem = applyUpdate(m.mem, u)
-}
-
 // replayStart is the memory both sides start from.
 var replayStart = engine.Memory{Summary: "Ann, Bob, Cy and Dana (the local user) are close friends who plan things together in this chat."}
 
@@ -199,7 +178,8 @@ type replayResult struct {
 func replay(tb testing.TB, srv *fakellm.Server, s replayScript, mode replayMode, size int) replayResult {
 	tb.Helper()
 	srv.Reset()
-	mem := &replayMemory{mem: replayStart}
+	mem := enginefake.NewStore() // the conversation's memory as the store holds it, updated from each reply
+	mem.SetMemory("replay", replayStart)
 	up := cloneMemory(replayStart)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
@@ -229,7 +209,9 @@ func replay(tb testing.TB, srv *fakellm.Server, s replayScript, mode replayMode,
 		if err != nil {
 			tb.Fatalf("request %d: %v", asked, err)
 		}
-		mem.apply(reply.Update)
+		if err := mem.ApplyContext("replay", reply.Update); err != nil {
+			tb.Fatal(err)
+		}
 		parsed, _, err := ParseReply(answer)
 		if err != nil {
 			tb.Fatal(err)

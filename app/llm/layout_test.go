@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 )
 
@@ -19,7 +20,7 @@ func TestHistorySentToTheModelIsBoundedByHistorySize(t *testing.T) {
 	srv.Enqueue(fakellm.JSONReply("", ""))
 	a := &EngineAdapter{Config: func(string) (Config, error) {
 		return Config{Endpoint: srv.BaseURL(), APIKey: "sk-test-secret", Model: "gpt-4o"}, nil
-	}, Memory: &replayMemory{mem: engine.Memory{Summary: "they talk"}}}
+	}, Memory: memoryOf("c", engine.Memory{Summary: "they talk"})}
 	var msgs []engine.Message
 	for i := range 31 {
 		msgs = append(msgs, engine.Message{ID: fmt.Sprint(i), Sender: "Ann", Text: fmt.Sprintf("message %d", i)})
@@ -311,4 +312,11 @@ func TestAnImageFollowUpRepeatsTheLayoutAndItsMemoryIsShownNext(t *testing.T) {
 	if p := l.plan(next, mem); p.base.Summary != seen {
 		t.Fatalf("the memory written while looking at the image must be shown next, got %q", p.base.Summary)
 	}
+}
+
+// memoryOf is a store holding mem as conversation conv's memory.
+func memoryOf(conv engine.ConversationID, mem engine.Memory) *enginefake.Store {
+	st := enginefake.NewStore()
+	st.SetMemory(conv, mem)
+	return st
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // hintCommands lists the pill and hint commands the page got, as "type arg" strings.
@@ -27,7 +28,7 @@ func (f *fakePage) hintCommands() []string {
 // waitPill waits until the n-th pill command (counting from 1) has reached the page.
 func waitPill(t *testing.T, f *fakePage, n int) {
 	t.Helper()
-	waitFor(t, "the pill command", func() bool { return len(f.statusCommands()) >= n })
+	testkit.Until(t, waitLimit, "the pill command", func() bool { return len(f.statusCommands()) >= n })
 }
 
 func lastHint(f *fakePage) string {
@@ -58,7 +59,7 @@ func TestTheHintShowsBesideAnUnlockedPillUntilDismissed(t *testing.T) {
 	}
 
 	l.Do(engine.Command{ID: 2, Kind: engine.CmdStatus, Text: "deactivated"})
-	waitFor(t, "the hint", func() bool { return lastHint(f) == "show_hint Switch Clanker on here" })
+	testkit.Until(t, waitLimit, "the hint", func() bool { return lastHint(f) == "show_hint Switch Clanker on here" })
 	if !l.HintShown() {
 		t.Fatal("HintShown is false while the page shows the hint")
 	}
@@ -85,13 +86,13 @@ func TestTheHintShowsBesideAnUnlockedPillUntilDismissed(t *testing.T) {
 	// A reload brings the pill and the hint back.
 	n := len(f.hintCommands())
 	l.HandleRaw(event(1, "hello", Hello{Bridge: "clanker-bridge/1", Transport: "test", URL: "https://messages.google.com/web", ReadyState: "complete", SelectorsChecked: "2026-02-15"}))
-	waitFor(t, "the hint after a reload", func() bool { return len(f.hintCommands()) > n })
+	testkit.Until(t, waitLimit, "the hint after a reload", func() bool { return len(f.hintCommands()) > n })
 	if lastHint(f) != "show_hint Switch Clanker on here" {
 		t.Fatalf("after a reload: hint commands %q", f.hintCommands())
 	}
 
 	l.HandleRaw(event(2, "hint_dismissed", struct{}{}))
-	waitFor(t, "the app to be told the hint is done", func() bool { return done.Load() == 1 })
+	testkit.Until(t, waitLimit, "the app to be told the hint is done", func() bool { return done.Load() == 1 })
 	if l.HintShown() || lastHint(f) != "hide_hint" {
 		t.Fatalf("after the dismissal: shown %v, commands %q", l.HintShown(), f.hintCommands())
 	}
@@ -119,7 +120,7 @@ func TestChoosingAModeInThePillEndsTheHint(t *testing.T) {
 	l.SetHint("Switch Clanker on here")
 	l.HandleRaw(event(1, "conversation", Conversation{ConversationID: "c1", Participants: []string{"Bob"}}))
 	l.Do(engine.Command{ID: 1, Kind: engine.CmdStatus, Text: "deactivated"})
-	waitFor(t, "the hint", func() bool { return l.HintShown() })
+	testkit.Until(t, waitLimit, "the hint", func() bool { return l.HintShown() })
 	l.HandleRaw(event(2, "mode_menu", ModeMenu{ConversationID: "c1", Choice: "available"}))
 	<-done
 	if l.HintShown() || lastHint(f) != "hide_hint" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 const testNonce = "0123456789abcdef0123456789abcdef"
@@ -106,17 +107,8 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-// waitFor polls cond until it holds or 5 s pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
+// waitLimit bounds every condition the link tests wait for.
+const waitLimit = 5 * time.Second
 
 func (f *fakePage) commands() []sentCommand {
 	f.mu.Lock()
@@ -133,7 +125,7 @@ func (f *fakePage) engineEvents() []engine.Event {
 func (f *fakePage) lastCommand(t *testing.T, typ string) sentCommand {
 	t.Helper()
 	var found sentCommand
-	waitFor(t, "a "+typ+" command", func() bool {
+	testkit.Until(t, waitLimit, "a "+typ+" command", func() bool {
 		for _, c := range f.commands() {
 			if c.Type == typ {
 				found = c
@@ -147,7 +139,7 @@ func (f *fakePage) lastCommand(t *testing.T, typ string) sentCommand {
 func (f *fakePage) resultFor(t *testing.T, id uint64) engine.CommandResult {
 	t.Helper()
 	var got *engine.CommandResult
-	waitFor(t, fmt.Sprintf("the engine to get the result of command %d", id), func() bool {
+	testkit.Until(t, waitLimit, fmt.Sprintf("the engine to get the result of command %d", id), func() bool {
 		for _, ev := range f.engineEvents() {
 			if r, ok := ev.(engine.CommandResult); ok && r.ID == id {
 				got = &r
@@ -185,7 +177,7 @@ func TestEventsWithoutTheNonceAreDroppedWithALogLine(t *testing.T) {
 		t.Fatalf("want one log line per dropped event mentioning the nonce, log was:\n%s", logText)
 	}
 	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
-	waitFor(t, "the sealed event to reach the engine", func() bool { return len(f.engineEvents()) > 0 })
+	testkit.Until(t, waitLimit, "the sealed event to reach the engine", func() bool { return len(f.engineEvents()) > 0 })
 }
 
 func TestEngineCommandsRunAsBridgeCommandsAndResultsReturnUnderTheEngineID(t *testing.T) {
@@ -259,7 +251,7 @@ func TestResultsWhoseIDTheLinkDidNotIssueAreIgnored(t *testing.T) {
 func TestPressEnterFocusesTheBoxThenPressesTrustedEnterInTheSameConversation(t *testing.T) {
 	l, f := newTestLink(t)
 	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
-	waitFor(t, "page state", func() bool { return l.Current() == "c1" })
+	testkit.Until(t, waitLimit, "page state", func() bool { return l.Current() == "c1" })
 	l.Do(engine.Command{ID: 9, Kind: engine.CmdPressEnter, Conversation: "c1"})
 	c := f.lastCommand(t, "focus_compose")
 	f.mu.Lock()
@@ -282,7 +274,7 @@ func TestPressEnterFocusesTheBoxThenPressesTrustedEnterInTheSameConversation(t *
 func TestPressEnterIsRefusedWhenThePageShowsAnotherConversation(t *testing.T) {
 	l, f := newTestLink(t)
 	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "other"}))
-	waitFor(t, "page state", func() bool { return l.Current() == "other" })
+	testkit.Until(t, waitLimit, "page state", func() bool { return l.Current() == "other" })
 	l.Do(engine.Command{ID: 10, Kind: engine.CmdPressEnter, Conversation: "c1"})
 	c := f.lastCommand(t, "focus_compose")
 	l.HandleRaw(event(2, "result", Result{ID: c.ID, OK: true}))
@@ -403,7 +395,7 @@ func TestBannersOfDifferentKeysShowTogetherAndComeBackAfterAReload(t *testing.T)
 	if r := f.resultFor(t, 3); r.Err != "page_reloaded" {
 		t.Fatalf("command lost in a reload got %+v, want page_reloaded", r)
 	}
-	waitFor(t, "the banner to be shown again", func() bool {
+	testkit.Until(t, waitLimit, "the banner to be shown again", func() bool {
 		for _, c := range f.commands()[n:] {
 			if c.Type == "show_banner" && strings.Contains(string(c.Args), "DEMO") {
 				return true
@@ -564,7 +556,7 @@ func TestEventsAreHandledInSequenceAndOnesGoingBackwardsAreDroppedAndLoggedOnce(
 	l.HandleRaw(event(3, "message", msg("m3bis")))                                              // repeated
 	l.HandleRaw(event(2, "page_state", PageState{State: "conversation", ConversationID: "c0"})) // backwards
 	l.HandleRaw(event(7, "message", msg("m7")))                                                 // 5 and 6 never come in time
-	waitFor(t, "the event after the gap", func() bool { return ids() == "m3,m4,m7" })
+	testkit.Until(t, waitLimit, "the event after the gap", func() bool { return ids() == "m3,m4,m7" })
 	l.HandleRaw(event(5, "message", msg("m5"))) // too late
 	changes := 0
 	for _, ev := range f.engineEvents() {
@@ -624,7 +616,7 @@ func TestThePillEndsOnTheLatestStateWhenPageAndEngineRace(t *testing.T) {
 			l.Do(engine.Command{ID: 1, Kind: engine.CmdStatus, Text: "available"})
 		}()
 		wg.Wait()
-		waitFor(t, "both pill commands", func() bool { return len(f.statusCommands()) == 2 })
+		testkit.Until(t, waitLimit, "both pill commands", func() bool { return len(f.statusCommands()) == 2 })
 		cmds := f.statusCommands()
 		if len(cmds) == 0 {
 			t.Fatalf("round %d: no pill command at all", round)
@@ -659,7 +651,7 @@ func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
 	}
 	l.Do(engine.Command{ID: 3, Kind: engine.CmdSetAutomated, Text: "false"})
 	l.Do(engine.Command{ID: 4, Kind: engine.CmdStatus, Text: "uninitialized"})
-	waitFor(t, "the pill for unfinished settings", func() bool {
+	testkit.Until(t, waitLimit, "the pill for unfinished settings", func() bool {
 		c := f.statusCommands()
 		return strings.Contains(string(c[len(c)-1].Args), "uninitialized")
 	})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // A message reported before its label is marked LabelPending for the engine, and the label's
@@ -21,7 +22,7 @@ func TestLateLabelReachesTheEngineAsAnUpdateOfThePendingMessage(t *testing.T) {
 	l.HandleRaw(event(4, "message", NewMessage{ConversationID: "c1", Message: own}))
 	var added []engine.MessageAdded
 	var updated []engine.MessageUpdated
-	waitFor(t, "two messages and one update", func() bool {
+	testkit.Until(t, waitLimit, "two messages and one update", func() bool {
 		added, updated = nil, nil
 		for _, ev := range f.engineEvents() {
 			switch e := ev.(type) {
@@ -49,7 +50,7 @@ func TestLateLabelReachesTheEngineAsAnUpdateOfThePendingMessage(t *testing.T) {
 func TestFailingSelfTestIsOnlyLogged(t *testing.T) {
 	l, f := newTestLink(t)
 	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
-	waitFor(t, "page state", func() bool { return l.Current() == "c1" })
+	testkit.Until(t, waitLimit, "page state", func() bool { return l.Current() == "c1" })
 	before := len(f.engineEvents())
 	l.HandleRaw(event(2, "self_test", SelfTest{Checked: "2026-02", State: "conversation", Results: []SelectorResult{
 		{Key: "messagesList", Selector: "mws-messages-list", Count: 0, Expect: "one"},

@@ -8,17 +8,8 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 )
-
-type quietPage struct{}
-
-func (quietPage) Do(engine.Command) {}
-
-type quietLLM struct{}
-
-func (quietLLM) Complete(context.Context, engine.LLMRequest) (engine.Reply, error) {
-	return engine.Reply{Text: "ok"}, nil
-}
 
 // memoryApp is an App with a store, a running engine and, with watch, the store watcher:
 // what a memory edit from the settings window meets.
@@ -28,7 +19,7 @@ func memoryApp(t *testing.T, watch bool) *App {
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	t.Cleanup(a.cancel)
 	a.store = openTestStore(t)
-	eng, err := engine.New(engine.Config{Page: quietPage{}, Store: a.store.Engine(), LLM: quietLLM{}, Logger: a.log})
+	eng, err := engine.New(engine.Config{Page: enginefake.NewPage(), Store: a.store.Engine(), LLM: &enginefake.LLM{}, Logger: a.log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/page"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // settingsApp is an App with a store, a page link and settings processes replaced by
@@ -48,17 +50,6 @@ func settingsApp(t *testing.T) *App {
 	}
 	a.settingsExec = func([]string) *exec.Cmd { return exec.Command("sleep", "600") }
 	return a
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 20 s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // Quitting ends every settings process the app started (the settings window and a
@@ -100,14 +91,14 @@ func TestFirstRunOpensTheSettingsWindowAndTheEnginesBannerFollowsIt(t *testing.T
 	a := settingsApp(t)
 	cur := a.cur.Load()
 	var err error
-	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: noLLM{}, Logger: a.log, Settings: &cur.st, HasAPIKey: cur.hasKey})
+	a.eng, err = engine.New(engine.Config{Page: a.link, Store: a.store.Engine(), LLM: notAsked, Logger: a.log, Settings: &cur.st, HasAPIKey: cur.hasKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = a.eng.Run(a.ctx) }()
 	const closed = "Clanker is not set up yet: open Settings and enter the endpoint, an API key, a model and your name."
 	const open = "To start, Clanker needs the endpoint, an API key, a model and your name: enter them in the settings window."
-	waitFor(t, "the engine's banner at start", func() bool { return a.link.BannerText() == closed })
+	testkit.Until(t, 20*time.Second, "the engine's banner at start", func() bool { return a.link.BannerText() == closed })
 	a.firstRun()
 	a.nt.mu.Lock()
 	cmd := a.nt.settingsCmd
@@ -115,20 +106,18 @@ func TestFirstRunOpensTheSettingsWindowAndTheEnginesBannerFollowsIt(t *testing.T
 	if cmd == nil {
 		t.Fatal("first run did not open the settings window")
 	}
-	waitFor(t, "the banner to say the settings window is open", func() bool { return a.link.BannerText() == open })
+	testkit.Until(t, 20*time.Second, "the banner to say the settings window is open", func() bool { return a.link.BannerText() == open })
 	_ = cmd.Process.Kill() // the user closes the window
-	waitFor(t, "the banner to say where Settings is once the window closed", func() bool { return a.link.BannerText() == closed })
+	testkit.Until(t, 20*time.Second, "the banner to say where Settings is once the window closed", func() bool { return a.link.BannerText() == closed })
 
 	if err := a.OpenSettings(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the banner after reopening Settings", func() bool { return a.link.BannerText() == open })
+	testkit.Until(t, 20*time.Second, "the banner after reopening Settings", func() bool { return a.link.BannerText() == open })
 	a.stopSettings()
 }
 
-// noLLM is a model that is never asked: the engine here is unconfigured.
-type noLLM struct{}
-
-func (noLLM) Complete(context.Context, engine.LLMRequest) (engine.Reply, error) {
+// notAsked is a model that is never asked: the engine here is unconfigured.
+var notAsked = &enginefake.LLM{Respond: func(engine.LLMRequest) (engine.Reply, error) {
 	return engine.Reply{}, errors.New("not asked")
-}
+}}

@@ -18,6 +18,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/run/testctl"
 )
 
 // The test control is how the full-app tests look inside the running app and act as
@@ -27,55 +29,6 @@ import (
 // when --test-control names a file; it listens on 127.0.0.1, and every request must
 // carry the random token written (0600) to that file, so other local users and web pages
 // cannot use it. It exposes no settings and no key.
-
-type testStatus struct {
-	PageState     string         `json:"pageState"`
-	Current       string         `json:"current"`
-	Banner        string         `json:"banner"`
-	Mode          string         `json:"mode"`
-	Hidden        bool           `json:"hidden"`
-	Popups        int            `json:"popups"`
-	Configured    bool           `json:"configured"`
-	InFlight      bool           `json:"inFlight"`
-	Sending       bool           `json:"sending"`
-	QueuedSends   int            `json:"queuedSends"`
-	Visiting      string         `json:"visiting"`
-	EngineFGDraft bool           `json:"draft"`
-	Commands      map[string]int `json:"commands"`
-	Pending       bool           `json:"pending"`
-	// Inactive is the inactive-conversation policy the app runs with now, so a test can
-	// wait for a saved change to be applied before it relies on it.
-	Inactive string `json:"inactive"`
-	// Notify lists the notifications the applied settings ask for: errors, incoming,
-	// hide-content.
-	Notify []string `json:"notify"`
-	// Unread is the tray's count of messages that came while the window was not in front.
-	Unread int `json:"unread"`
-	// Focused is whether the window is the active one, as the platform reported it.
-	Focused bool `json:"focused"`
-	// Sidebar is how many sidebar conversations the page link knows: 0 until the page
-	// reported its list, the baseline new messages elsewhere are told from.
-	Sidebar int `json:"sidebar"`
-	// Hint is whether the page shows the one-time hint beside the pill, as the Link knows.
-	Hint bool `json:"hint"`
-	// PageMessagesDropped is how many messages pages posted to Wails that the platform's
-	// guard kept from it (anything but the bridge's events, from the Messages page).
-	PageMessagesDropped uint64 `json:"pageMessagesDropped"`
-	// MemoryReleases counts the idle memory releases so far; MemoryReleaseDue is whether
-	// there was activity since the last one (so another is coming).
-	MemoryReleases   int  `json:"memoryReleases"`
-	MemoryReleaseDue bool `json:"memoryReleaseDue"`
-	// PageProcessReleases counts the releases the page's process carried out (its
-	// web-process extension answered; Linux).
-	PageProcessReleases int `json:"pageProcessReleases"`
-	// Spelling and SpellLanguages are the page's spell checking read back from the web
-	// view (Linux): on or off, and the languages WebKit checks (those with a dictionary).
-	Spelling       bool     `json:"spelling"`
-	SpellLanguages []string `json:"spellLanguages"`
-	// EngineOn is the conversation the engine has settled on (believed a view of), "" while
-	// it is switching or doubts what the page shows; Current is what the page reported.
-	EngineOn string `json:"engineOn"`
-}
 
 func (a *App) startTestControl(file string) error {
 	var tok [16]byte
@@ -90,7 +43,7 @@ func (a *App) startTestControl(file string) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st := a.Status()
-		ts := testStatus{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
+		ts := testctl.Status{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
 			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
 		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
@@ -112,7 +65,7 @@ func (a *App) startTestControl(file string) error {
 			ts.QueuedSends = snap.QueuedSends
 			ts.Visiting = string(snap.Visiting)
 			if snap.Foreground != nil {
-				ts.EngineFGDraft = snap.Foreground.Draft
+				ts.Draft = snap.Foreground.Draft
 				ts.Pending = snap.Foreground.Pending
 				if !snap.Foreground.Switching {
 					ts.EngineOn = string(snap.Foreground.ID)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 	"github.com/clanker-desktop/clanker/tests/faults"
 	_ "modernc.org/sqlite" // the driver, for the test's own integrity check
 )
@@ -95,11 +96,9 @@ func (j *journal) append(kind, text string) error {
 	return j.f.Sync()
 }
 
-// answerer is the model: it answers the newest incoming message by naming its id, so the
+// answerNewest is the model's answer: it names the newest incoming message's id, so the
 // journal shows which message each reply belongs to.
-type answerer struct{}
-
-func (answerer) Complete(_ context.Context, req engine.LLMRequest) (engine.Reply, error) {
+func answerNewest(req engine.LLMRequest) (engine.Reply, error) {
 	for i := len(req.History) - 1; i >= 0; i-- {
 		if m := req.History[i]; m.Direction == engine.Incoming {
 			return engine.Reply{Text: "answer to " + m.ID}, nil
@@ -142,7 +141,7 @@ func runReplier(dir string) error {
 	first := len(past) == 0
 
 	r, err := faults.Start(faults.Options{Dir: filepath.Join(dir, "data"), Endpoint: endpoint, APIKey: apiKey,
-		UserName: userName, LLM: answerer{}, Seed: uint64(len(past)),
+		UserName: userName, LLM: &enginefake.LLM{Respond: answerNewest}, Seed: uint64(len(past)),
 		BeforeSend: func(_ engine.ConversationID, text string) error { return j.append("out", text) }})
 	if err != nil {
 		return err

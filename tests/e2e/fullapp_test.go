@@ -21,6 +21,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/run/testctl"
 	"github.com/clanker-desktop/clanker/build/icons"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
@@ -41,41 +42,6 @@ type fullApp struct {
 	token   string
 	tray    *trayClient
 	notes   *notifyServer
-}
-
-// appStatus mirrors app/run's test control status.
-type appStatus struct {
-	PageState   string         `json:"pageState"`
-	Current     string         `json:"current"`
-	Banner      string         `json:"banner"`
-	Mode        string         `json:"mode"`
-	Hidden      bool           `json:"hidden"`
-	Popups      int            `json:"popups"`
-	Configured  bool           `json:"configured"`
-	InFlight    bool           `json:"inFlight"`
-	Sending     bool           `json:"sending"`
-	QueuedSends int            `json:"queuedSends"`
-	Visiting    string         `json:"visiting"`
-	Draft       bool           `json:"draft"`
-	Commands    map[string]int `json:"commands"`
-	Pending     bool           `json:"pending"`
-	Inactive    string         `json:"inactive"`
-	Notify      []string       `json:"notify"`
-	Unread      int            `json:"unread"`
-	Focused     bool           `json:"focused"`
-	Hint        bool           `json:"hint"`
-	Sidebar     int            `json:"sidebar"`
-	// The app's idle memory release: how many ran, and whether one is due.
-	MemoryReleases      int  `json:"memoryReleases"`
-	MemoryReleaseDue    bool `json:"memoryReleaseDue"`
-	PageProcessReleases int  `json:"pageProcessReleases"`
-	// PageMessagesDropped counts the page's messages the guard kept from Wails.
-	PageMessagesDropped uint64 `json:"pageMessagesDropped"`
-	// The page's spell checking, read back from the web view.
-	Spelling       bool     `json:"spelling"`
-	SpellLanguages []string `json:"spellLanguages"`
-	// EngineOn is the conversation the engine has settled on ("" while switching).
-	EngineOn string `json:"engineOn"`
 }
 
 func startFullApp(t *testing.T) *fullApp {
@@ -191,14 +157,14 @@ func (f *fullApp) request(method, path string) (*http.Response, error) {
 	return http.DefaultClient.Do(req)
 }
 
-func (f *fullApp) status() appStatus {
+func (f *fullApp) status() testctl.Status {
 	f.t.Helper()
 	resp, err := f.request("GET", "/status")
 	if err != nil {
 		f.t.Fatalf("app status: %v\n%s", err, f.app.Output())
 	}
 	defer resp.Body.Close()
-	var st appStatus
+	var st testctl.Status
 	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
 		f.t.Fatalf("decode app status: %v", err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/run/testctl"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/testkit"
 )
@@ -158,7 +159,7 @@ func stopLine(reason string) string {
 // before the action.
 func (f *fullApp) visitEndedAtOnce(want, answer, reason string, stopsBefore, hidesBefore int) {
 	f.t.Helper()
-	var ended appStatus
+	var ended testctl.Status
 	testkit.WaitFor(f.t, 20*time.Second, "the visit to end", func() (bool, string) {
 		ended = f.status()
 		return ended.Visiting == "", fmt.Sprintf("%+v", ended)

@@ -7,14 +7,13 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/images"
 	"github.com/clanker-desktop/clanker/app/llm"
 	"github.com/clanker-desktop/clanker/app/sqlite"
+	"github.com/clanker-desktop/clanker/tests/enginefake"
 )
 
 // Options configures a Rig. Endpoint, APIKey and Dir are required.
@@ -47,13 +46,13 @@ type Options struct {
 }
 
 // Rig is Clanker's real back end (engine, LLM adapter and client, SQLite store) wired the way
-// the app wires it, in front of a fake page that records what would be typed and sent. It
+// the app wires it, in front of enginefake's page, which records what would be typed and sent. It
 // exists so fault, crash and security tests prove behaviour of the real parts rather than of
 // test doubles; only the page and the model server are fakes.
 type Rig struct {
 	Store   *sqlite.Store
 	Engine  *engine.Engine
-	Page    *Page
+	Page    *enginefake.Page
 	Adapter *llm.EngineAdapter
 
 	cancel context.CancelFunc
@@ -139,7 +138,8 @@ func Start(opts Options) (*Rig, error) {
 	}
 	es := want
 	es.QuietStartHour, es.QuietStopHour = 0, 0 // no quiet hours: tests run at any hour
-	page := &Page{beforeSend: opts.BeforeSend}
+	page := enginefake.NewPage()
+	page.BeforeSend = opts.BeforeSend
 	var model engine.LLM = adapter
 	if opts.LLM != nil {
 		model = opts.LLM
@@ -150,7 +150,7 @@ func Start(opts Options) (*Rig, error) {
 		st.Close()
 		return nil, err
 	}
-	page.eng = eng
+	page.Attach(eng.Send)
 	rctx, cancel := context.WithCancel(context.Background())
 	r := &Rig{Store: st, Engine: eng, Page: page, Adapter: adapter, cancel: cancel, done: make(chan struct{})}
 	go func() { _ = eng.Run(rctx); close(r.done) }()
@@ -176,136 +176,4 @@ func (r *Rig) Mode(conv string) engine.Mode {
 // SetMode stores a mode directly, as one switched on (and announced) in an earlier session.
 func (r *Rig) SetMode(conv string, m engine.Mode) error {
 	return r.Store.Engine().SaveConversation(engine.Conversation{ID: engine.ConversationID(conv), Mode: m, Announced: m})
-}
-
-// Sent is one text the fake page sent (Enter pressed with Clanker's text in the box).
-type Sent struct {
-	Conversation engine.ConversationID
-	Text         string
-}
-
-// Page is a fake Google Messages page and shell. It shows one conversation at a time, refuses
-// text commands for any other conversation (as the bridge does), keeps the compose box, sends
-// the box on Enter and echoes the sent text back as the user's own message.
-type Page struct {
-	mu         sync.Mutex
-	eng        *engine.Engine
-	cmds       []engine.Command
-	shown      engine.ConversationID
-	box        string
-	sent       []Sent
-	seq        int
-	beforeSend func(engine.ConversationID, string) error
-}
-
-// Show records which conversation is on screen (call it alongside ConversationOpened).
-func (p *Page) Show(conv engine.ConversationID) {
-	p.mu.Lock()
-	p.shown = conv
-	p.mu.Unlock()
-}
-
-// Do implements engine.Page.
-func (p *Page) Do(cmd engine.Command) {
-	p.mu.Lock()
-	p.cmds = append(p.cmds, cmd)
-	res := engine.CommandResult{ID: cmd.ID}
-	var echo *engine.MessageAdded
-	text := cmd.Kind == engine.CmdInsertText || cmd.Kind == engine.CmdTypeText || cmd.Kind == engine.CmdRemoveText || cmd.Kind == engine.CmdPressEnter
-	switch {
-	case text && cmd.Conversation != p.shown:
-		res.Err = engine.ResultWrongConversation
-	case cmd.Kind == engine.CmdInsertText:
-		p.box = cmd.Text
-	case cmd.Kind == engine.CmdTypeText:
-		p.box += cmd.Text
-	case cmd.Kind == engine.CmdRemoveText:
-		p.box = strings.TrimSuffix(p.box, cmd.Text)
-	case cmd.Kind == engine.CmdPressEnter:
-		if p.box == "" {
-			res.Err = "nothing to send"
-			break
-		}
-		if p.beforeSend != nil {
-			if err := p.beforeSend(cmd.Conversation, p.box); err != nil {
-				res.Err = err.Error()
-				break
-			}
-		}
-		p.sent = append(p.sent, Sent{Conversation: cmd.Conversation, Text: p.box})
-		p.seq++
-		echo = &engine.MessageAdded{Conversation: cmd.Conversation, Message: engine.Message{
-			ID: fmt.Sprintf("out-%d-%d", time.Now().UnixNano(), p.seq), Sender: "You", Direction: engine.Outgoing, Text: p.box}}
-		p.box = ""
-	case cmd.Kind == engine.CmdFetchImage:
-		res.Err = "not found"
-	}
-	eng := p.eng
-	p.mu.Unlock()
-	_ = eng.Send(res)
-	if echo != nil {
-		_ = eng.Send(*echo)
-	}
-}
-
-// Commands returns the commands of the given kinds (all commands when none is given).
-func (p *Page) Commands(kinds ...engine.CommandKind) []engine.Command {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []engine.Command
-	for _, c := range p.cmds {
-		if len(kinds) == 0 {
-			out = append(out, c)
-			continue
-		}
-		for _, k := range kinds {
-			if c.Kind == k {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
-// Sent returns every text sent so far.
-func (p *Page) Sent() []Sent {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]Sent(nil), p.sent...)
-}
-
-// SentTexts returns the texts sent so far, in order.
-func (p *Page) SentTexts() []string {
-	var out []string
-	for _, s := range p.Sent() {
-		out = append(out, s.Text)
-	}
-	return out
-}
-
-// Box returns what the compose box holds.
-func (p *Page) Box() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.box
-}
-
-// Toasts returns the text of every toast shown.
-func (p *Page) Toasts() []string {
-	var out []string
-	for _, c := range p.Commands(engine.CmdToast) {
-		out = append(out, c.Text)
-	}
-	return out
-}
-
-// Banners returns the text of every non-empty banner shown under key.
-func (p *Page) Banners(key string) []string {
-	var out []string
-	for _, c := range p.Commands(engine.CmdBanner) {
-		if c.Key == key && c.Text != "" {
-			out = append(out, c.Text)
-		}
-	}
-	return out
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
 	"github.com/clanker-desktop/clanker/app/engine"
+	"github.com/clanker-desktop/clanker/app/run/testctl"
 	"github.com/clanker-desktop/clanker/app/sqlite"
 	"github.com/clanker-desktop/clanker/tests/fakellm"
 	"github.com/clanker-desktop/clanker/tests/simctl"
@@ -40,14 +41,6 @@ type control struct {
 	log        *testkit.Buffer
 }
 
-// status is the part of the test control's status this test reads.
-type status struct {
-	PageState string `json:"pageState"`
-	Current   string `json:"current"`
-	Mode      string `json:"mode"`
-	Hidden    bool   `json:"hidden"`
-}
-
 func (c *control) do(method, path string, out any) error {
 	req, err := http.NewRequest(method, c.url+path, nil)
 	if err != nil {
@@ -68,9 +61,9 @@ func (c *control) do(method, path string, out any) error {
 	return nil
 }
 
-func (c *control) status() status {
+func (c *control) status() testctl.Status {
 	c.t.Helper()
-	var st status
+	var st testctl.Status
 	if err := c.do("GET", "/status", &st); err != nil {
 		c.t.Fatalf("app status: %v\n%s", err, c.log)
 	}

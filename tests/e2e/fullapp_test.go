@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -1242,17 +1243,7 @@ func TestFullApp(t *testing.T) {
 	if !t.Run("ClosingTheWindowHidesItToTheTray", func(t *testing.T) {
 		f.t = t
 		f.tray.t = t
-		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker$")
-		cmd.Env = []string{"DISPLAY=" + display.Name}
-		out, err := cmd.Output()
-		ids := strings.Fields(string(out))
-		if err != nil || len(ids) == 0 {
-			t.Fatalf("find the main window: %v %q", err, out)
-		}
-		win, _ := strconv.ParseUint(ids[0], 10, 64)
-		if err := CloseWindow(display.Name, win); err != nil {
-			t.Fatal(err)
-		}
+		closeFromWindowManager(t, "Clanker")
 		testkit.WaitFor(t, 10*time.Second, "the window to hide instead of quitting", func() (bool, string) {
 			st := f.status()
 			return st.Hidden && !windowVisible("Clanker"), fmt.Sprintf("%+v", st)
@@ -1315,17 +1306,7 @@ func TestFullApp(t *testing.T) {
 		for _, pid := range settings {
 			tree = append(tree, descendantsOf(pid, parent)...)
 		}
-		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker settings$")
-		cmd.Env = []string{"DISPLAY=" + display.Name}
-		out, err := cmd.Output()
-		ids := strings.Fields(string(out))
-		if err != nil || len(ids) == 0 {
-			t.Fatalf("find the settings window: %v %q", err, out)
-		}
-		win, _ := strconv.ParseUint(ids[0], 10, 64)
-		if err := CloseWindow(display.Name, win); err != nil {
-			t.Fatal(err)
-		}
+		closeFromWindowManager(t, "Clanker settings")
 		testkit.WaitFor(t, 30*time.Second, "the settings window's processes to end", func() (bool, string) {
 			_, name := procTable()
 			var alive []string
@@ -1390,4 +1371,21 @@ func hasBadgeRed(pixmaps []pixmap) bool {
 		}
 	}
 	return false
+}
+
+// closeFromWindowManager finds the visible window titled title and asks it to close as a
+// window manager's close button does.
+func closeFromWindowManager(t testing.TB, title string) {
+	t.Helper()
+	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$")
+	cmd.Env = []string{"DISPLAY=" + display.Name}
+	out, err := cmd.Output()
+	ids := strings.Fields(string(out))
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("find the window %q: %v %q", title, err, out)
+	}
+	win, _ := strconv.ParseUint(ids[0], 10, 64)
+	if err := CloseWindow(display.Name, win); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -568,17 +567,7 @@ func (r *soakRun) settingsOpenClose() {
 	testkit.WaitFor(r.t, soakPatience, "the settings page to load its values", func() (bool, string) {
 		return strings.Count(f.app.Output(), "settings page loaded its values") > loads, "not yet"
 	})
-	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Clanker settings$")
-	cmd.Env = []string{"DISPLAY=" + display.Name}
-	out, err := cmd.Output()
-	ids := strings.Fields(string(out))
-	if err != nil || len(ids) == 0 {
-		r.t.Fatalf("find the settings window: %v %q", err, out)
-	}
-	win, _ := strconv.ParseUint(ids[0], 10, 64)
-	if err := CloseWindow(display.Name, win); err != nil {
-		r.t.Fatal(err)
-	}
+	closeFromWindowManager(r.t, "Clanker settings")
 	testkit.WaitFor(r.t, soakPatience, "the settings process to end", func() (bool, string) {
 		n := len(Descendants(f.app.Cmd.Process.Pid, "clanker"))
 		return n == 0 && !windowVisible("Clanker settings"), fmt.Sprintf("%d settings processes", n)

@@ -285,13 +285,26 @@ func (e *Engine) announceOwed() {
 	case ModeDeactivated:
 		e.enqueue(&sendJob{conv: fg.id, text: DeactivatedText, farewell: true, announce: ModeDeactivated})
 	case ModeActive:
-		if e.replies.inflight != nil {
+		// The model writes the greeting, unless it is busy or an answer is owed here: the
+		// answer is asked for next (one request at a time), and a greeting asked for first
+		// would keep the person who addressed Clanker waiting a whole request longer. The
+		// fixed text tells the people just as well.
+		if e.replies.inflight != nil || e.answerComing(fg.id) {
 			e.enqueue(&sendJob{conv: fg.id, text: ActiveFallbackText, announce: ModeActive})
 			return
 		}
 		e.replies.gen++
 		e.startRequest(RequestActivation, e.replies.gen)
 	}
+}
+
+// answerComing reports whether the conversation on screen, conv, has an answer scheduled or
+// owed under the mode Clanker acts in there now.
+func (e *Engine) answerComing(conv ConversationID) bool {
+	if p := e.replies.pending; p != nil && p.conv == conv {
+		return true
+	}
+	return e.mode().participating() && e.owedTrigger() != nil
 }
 
 // recordPosted notes what a text that was just sent did: an answer covers the messages up to

@@ -95,13 +95,29 @@ func (e *Engine) cancelPending() {
 	e.replies.gen++
 }
 
+// supersedeFor makes way for a newer trigger in conv: the debounce timer is dropped and the
+// request in flight superseded, except the Active greeting being written for conv. A newer
+// message does not make a greeting stale, and the answer waits for the request in flight
+// anyway (one at a time): superseding the greeting only threw a paid request away and put the
+// fixed text in its place.
+func (e *Engine) supersedeFor(conv ConversationID) {
+	if in := e.replies.inflight; in != nil && in.req.Kind == RequestActivation && in.req.Conversation == conv && in.gen == e.replies.gen {
+		if p := e.replies.pending; p != nil {
+			p.tm.stop()
+			e.replies.pending = nil
+		}
+		return
+	}
+	e.cancelPending()
+}
+
 // scheduleResponse arms (or, with relaxed responsiveness, extends) the reply timer for trigger m
 // in the foreground conversation.
 func (e *Engine) scheduleResponse(m Message) {
 	now := time.Now()
 	conv := e.screen.fg.id
 	if e.processMode(conv) {
-		e.cancelPending()
+		e.supersedeFor(conv)
 		e.armPending(conv, m, now)
 		return
 	}
@@ -115,7 +131,7 @@ func (e *Engine) scheduleResponse(m Message) {
 		p.tm = e.after(fireAt.Sub(now), func() { e.pendingDue(p) })
 		return
 	}
-	e.cancelPending()
+	e.supersedeFor(conv)
 	var d time.Duration
 	if e.settings.RelaxedResponsiveness {
 		d = max(readingFloor, e.readingDelay(m))

@@ -162,6 +162,28 @@ func TestUserClickDuringAVisitDoesNotReturnAndVisitsWhatIsOwedLater(t *testing.T
 	})
 }
 
+// The takeover pause is for what was left undone, not for news: someone writing again in a
+// conversation left queued gets it visited as soon as the user's window allows, as any news.
+func TestNewsInAConversationLeftQueuedIsNotHeldByTheTakeoverPause(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeActive, "c4": engine.ModeActive})
+		h.llm.Set(30*time.Second, reply("late"))
+		h.receive("c2", in("Bob", "one"))
+		h.receive("c4", in("Dee", "two"))
+		h.wait(time.Second) // visiting c2, request in flight
+		h.open("c3")        // the user clicks c3
+		h.wait(time.Minute) // c2's answer is kept meanwhile
+		h.llm.Set(2*time.Second, reply("fresh"))
+		h.receive("c2", in("Bob", "three"))
+		h.wait(30 * time.Second)
+		if got := navigations(h); len(got) != 4 || got[1] != "c2" || got[2] != "c4" || got[3] != "c3" {
+			t.Fatalf("want c2 visited for its news at once, c4 on the way, and the way back to c3, got %v", got)
+		}
+		// The kept answer saw only "one": it gives way to one computed with "three".
+		h.wantSent("c2 answered with its news, c4 too", "c2|[clanker] fresh", "c4|[clanker] fresh")
+	})
+}
+
 // A conversation that never opens is given up after three attempts; the user is told, since
 // whatever brought Clanker there is not answered until they open it.
 func TestConversationGivenUpAfterThreeFailedVisitsIsShownToTheUser(t *testing.T) {

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// visitTakeoverPause is how long visits wait after the user took one over (opened another
-// conversation, pressed Cancel or a key in the compose box, or the visit found their draft):
-// what is still owed in the conversations queued is visited then, not while the user is busy
-// at the window.
+// visitTakeoverPause is how long the conversations queued wait after the user took a visit
+// over (opened another conversation, pressed Cancel or a key in the compose box, or the visit
+// found their draft): what is still owed there is visited then, not while the user is busy at
+// the window. News in one of them is visited as usual.
 const visitTakeoverPause = 2 * time.Minute
 
 type visitPhase string
@@ -33,6 +33,12 @@ type visits struct {
 	pauseUntil time.Time
 	pauseTm    *timer
 	failures   map[ConversationID]int
+	// later holds, for a conversation queued again after a visit that did not get to the end
+	// (or left queued when the user took a visit over), the time before which it is not
+	// visited; news in that conversation clears it. laterTm wakes the queue at laterAt.
+	later   map[ConversationID]time.Time
+	laterTm *timer
+	laterAt time.Time
 }
 
 // visit is one visit in progress: where it goes, where it returns to, and how far it got.
@@ -48,6 +54,7 @@ type visit struct {
 func (v *visits) stopTimers() {
 	v.idleTm.stop()
 	v.pauseTm.stop()
+	v.laterTm.stop()
 	if v.run != nil {
 		v.run.tm.stop()
 		v.run.settle.stop()
@@ -116,11 +123,47 @@ func (e *Engine) visitProgress() {
 			return
 		}
 	}
-	target := e.visits.queue[0]
-	e.visits.queue = e.visits.queue[1:]
+	target, ok := e.nextVisit()
+	if !ok {
+		return
+	}
 	e.visits.run = &visit{returnTo: e.screen.fg.id, process: e.settings.InactiveMode == InactiveProcess}
 	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
 	e.visitGo(target, true)
+}
+
+// nextVisit takes the first queued conversation that may be visited now out of the queue. When
+// every one of them waits (later), it arms a timer for the first that stops waiting.
+func (e *Engine) nextVisit() (ConversationID, bool) {
+	now := time.Now()
+	var first time.Time
+	for i, id := range e.visits.queue {
+		at := e.visits.later[id]
+		if !now.Before(at) {
+			e.visits.queue = slices.Delete(e.visits.queue, i, i+1)
+			delete(e.visits.later, id)
+			return id, true
+		}
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
+	}
+	if e.visits.laterTm == nil || !e.visits.laterAt.Equal(first) {
+		e.visits.laterTm.stop()
+		e.visits.laterAt = first
+		e.visits.laterTm = e.after(first.Sub(now), func() { e.visits.laterTm = nil })
+	}
+	return "", false
+}
+
+// visitLater keeps conv from being visited before at (see visits.later).
+func (e *Engine) visitLater(conv ConversationID, at time.Time) {
+	if e.visits.later == nil {
+		e.visits.later = map[ConversationID]time.Time{}
+	}
+	if at.After(e.visits.later[conv]) {
+		e.visits.later[conv] = at
+	}
 }
 
 // visitGo navigates to target. leaving is true for the visit's first step, which takes the
@@ -200,8 +243,11 @@ func (e *Engine) visitNext() {
 		return
 	}
 	if len(e.visits.queue) > 0 {
+		// The user is away from their conversation already: what waits in the queue is
+		// visited now rather than by taking the window again later.
 		next := e.visits.queue[0]
 		e.visits.queue = e.visits.queue[1:]
+		delete(e.visits.later, next)
 		e.visitGo(next, false)
 		return
 	}
@@ -221,8 +267,8 @@ func (e *Engine) visitTimedOut(r *visit) {
 		return
 	}
 	e.log.Warn("engine: visit took too long; going back, the conversation is visited again later", "conversation", r.target, "pause", visitRetryPause)
-	e.requeue(r.target, true)
-	e.visitPause(visitRetryPause)
+	e.requeue(r.target)
+	e.visitLater(r.target, time.Now().Add(visitRetryPause))
 	e.visitReturn()
 }
 
@@ -256,15 +302,9 @@ func (e *Engine) visitOwes(r *visit) bool {
 	return e.mode().participating() && e.owedTrigger() != nil
 }
 
-// requeue puts conv back in the visit queue: first, or last.
-func (e *Engine) requeue(conv ConversationID, first bool) {
-	q := slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == conv })
-	if first {
-		q = append([]ConversationID{conv}, q...)
-	} else {
-		q = append(q, conv)
-	}
-	e.visits.queue = q
+// requeue puts conv back at the head of the visit queue.
+func (e *Engine) requeue(conv ConversationID) {
+	e.visits.queue = append([]ConversationID{conv}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == conv })...)
 }
 
 func (e *Engine) visitReturn() {
@@ -300,15 +340,14 @@ func (e *Engine) visitFinish() {
 // visitAbort ends a visit because the user took control or the page stopped being usable:
 // Clanker does not navigate back. Nothing owed is given up, since the user was told nothing:
 // the conversation it was on is queued again first when the visit leaves something undone
-// there, the rest of the queue is kept, and visits resume after pause (none: as soon as the
-// page and the user allow).
+// there, the rest of the queue is kept, and all of it waits pause (none: visited as soon as
+// the page and the user allow).
 func (e *Engine) visitAbort(reason string, pause time.Duration) {
 	e.visitStop(reason, pause, true)
 }
 
-// visitStop ends the visit in progress where it is, keeps the queue and holds the next visit
-// back for pause; keepTarget queues the conversation it was on again when it leaves something
-// undone there.
+// visitStop ends the visit in progress where it is and keeps the queue, which waits pause;
+// keepTarget queues the conversation it was on again when it leaves something undone there.
 func (e *Engine) visitStop(reason string, pause time.Duration, keepTarget bool) {
 	r := e.visits.run
 	if r == nil {
@@ -316,10 +355,14 @@ func (e *Engine) visitStop(reason string, pause time.Duration, keepTarget bool) 
 	}
 	e.log.Info("engine: inactive-conversation processing stopped", "reason", reason)
 	if keepTarget && e.visitOwes(r) {
-		e.requeue(r.target, true)
+		e.requeue(r.target)
+	}
+	if pause > 0 {
+		for _, id := range e.visits.queue {
+			e.visitLater(id, time.Now().Add(pause))
+		}
 	}
 	e.visits.failures = nil
-	e.visitPause(pause)
 	e.visitFinish()
 }
 
@@ -333,15 +376,6 @@ func (e *Engine) visitDrop(reason string) {
 	e.visits.queue = nil
 	e.visits.failures = nil
 	e.visitFinish()
-}
-
-// visitPause holds the next visit back for at least d.
-func (e *Engine) visitPause(d time.Duration) {
-	if until := time.Now().Add(d); d > 0 && until.After(e.visits.pauseUntil) {
-		e.visits.pauseUntil = until
-		e.visits.pauseTm.stop()
-		e.visits.pauseTm = nil
-	}
 }
 
 // visitCancel ends a visit because the user asked for it while staying where they are: what

@@ -23,7 +23,7 @@ func (e *Engine) onDrift(ev PageDrift) {
 		if j := e.sends.cur; j != nil && !j.entering {
 			e.abortCurrent("the page changed")
 		}
-		e.visitAbort("the page changed")
+		e.visitDrop("the page changed")
 		return
 	}
 	if was == "" {

@@ -8,17 +8,18 @@ import "time"
 
 // Limits and timings the tests measure against.
 const (
-	ImageFetchTimeout = imageFetchTimeout
-	KeepMessages      = keepMessages
-	NavigationTimeout = navigationTimeout
-	NoticeRepeat      = noticeRepeat
-	ProcessingTimeout = processingTimeout
-	ReadingCap        = readingCap
-	SenderWait        = senderWait
-	TypingCap         = typingCap
-	VisitRetryPause   = visitRetryPause
-	VisitUserPause    = visitUserPause
-	DoubtSteady       = doubtSteady
+	ImageFetchTimeout  = imageFetchTimeout
+	KeepMessages       = keepMessages
+	NavigationTimeout  = navigationTimeout
+	NoticeRepeat       = noticeRepeat
+	ProcessingTimeout  = processingTimeout
+	ReadingCap         = readingCap
+	SenderWait         = senderWait
+	TypingCap          = typingCap
+	VisitRetryPause    = visitRetryPause
+	VisitUserPause     = visitUserPause
+	VisitTakeoverPause = visitTakeoverPause
+	DoubtSteady        = doubtSteady
 )
 
 // Pure functions the tests call directly.

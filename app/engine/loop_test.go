@@ -392,14 +392,31 @@ func TestCancellingAVisitEndsItAtOnceAndClankerDoesNotReturn(t *testing.T) {
 				if len(ov) != overlays+1 || ov[len(ov)-1].Text != "" {
 					t.Fatalf("want the overlay hidden at once, got %+v", ov[overlays:])
 				}
-				h.wait(5 * time.Minute)
+				h.wait(engine.VisitTakeoverPause - time.Second)
 				if got := navigations(h); len(got) != 1 || got[0] != "c2" {
-					t.Fatalf("want only the navigation to c2 (no return, no c4), got %v", got)
+					t.Fatalf("want only the navigation to c2 while the user is there (no return), got %v", got)
 				}
-				if s := h.snap(); s.Foreground.ID != "c2" || len(s.VisitQueue) != 0 || s.Visiting != "" {
-					t.Fatalf("want the user left in c2 with an empty queue, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.VisitQueue, s.Visiting)
+				// c4's mention was not part of what the user cancelled: it stays queued.
+				if s := h.snap(); s.Foreground.ID != "c2" || len(s.VisitQueue) != 1 || s.VisitQueue[0] != "c4" || s.Visiting != "" {
+					t.Fatalf("want the user left in c2 with c4 still queued, got fg=%q queue=%v visiting=%q", s.Foreground.ID, s.VisitQueue, s.Visiting)
 				}
 				h.wantSent("the visit's answer is not posted after the user took over")
+				h.wait(5 * time.Minute)
+				switch how {
+				case "cancel":
+					// After the takeover pause c4 is visited, and Clanker comes back to c2,
+					// where the user is, and still posts nothing there.
+					if got := navigations(h); len(got) != 3 || got[1] != "c4" || got[2] != "c2" {
+						t.Fatalf("want c4 visited after the pause and the way back to c2, got %v", got)
+					}
+					h.wantSent("only c4's answer", "c4|[clanker] late")
+				case "key":
+					// The user's draft in c2 holds every visit back.
+					if got := navigations(h); len(got) != 1 {
+						t.Fatalf("want no visit while the user's draft is in the box, got %v", got)
+					}
+					h.wantSent("nothing while the user's draft is in the box")
+				}
 			})
 		})
 	}

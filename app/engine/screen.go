@@ -245,7 +245,7 @@ func (e *Engine) onPageState(ev PageStateChanged) {
 	e.log.Info("engine: page not usable, standing down", "state", ev.State)
 	e.leaveForeground()
 	e.screen.fg = nil
-	e.visitAbort("page " + string(ev.State))
+	e.visitAbort("page "+string(ev.State), 0)
 }
 
 // leaveForeground cancels everything that belongs to the conversation on screen: the pending
@@ -786,7 +786,7 @@ func (e *Engine) onCompose(ev ComposeState) {
 		// is (Clanker neither types over the draft nor takes the window away from it), and
 		// what the conversation is owed waits behind the draft as in any conversation the
 		// user has open. It releases nothing: the user cancelled nothing.
-		e.visitAbort("the compose box holds the user's draft")
+		e.visitAbort("the compose box holds the user's draft", visitTakeoverPause)
 	}
 	if ev.HasDraft && e.sends.cur != nil && e.sends.cur.conv == ev.Conversation {
 		// The bridge never counts Clanker's own text as a draft, so this is the user typing

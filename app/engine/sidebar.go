@@ -69,6 +69,7 @@ func (e *Engine) onSidebar(ev SidebarUpdate) {
 		}
 		mode := rec.Mode.normalized()
 		if mode == ModeActive || (mode == ModeAvailable && mentionsClanker(r.Snippet)) {
+			delete(e.visits.later, r.ID) // news there: no reason to wait any more
 			if !slices.Contains(e.visits.queue, r.ID) {
 				e.visits.queue = append(e.visits.queue, r.ID)
 				e.log.Info("engine: inactive conversation queued", "conversation", r.ID)

@@ -5,6 +5,12 @@ import (
 	"time"
 )
 
+// visitTakeoverPause is how long the conversations queued wait after the user took a visit
+// over (opened another conversation, pressed Cancel or a key in the compose box, or the visit
+// found their draft): what is still owed there is visited then, not while the user is busy at
+// the window. News in one of them is visited as usual.
+const visitTakeoverPause = 2 * time.Minute
+
 type visitPhase string
 
 const (
@@ -27,6 +33,12 @@ type visits struct {
 	pauseUntil time.Time
 	pauseTm    *timer
 	failures   map[ConversationID]int
+	// later holds, for a conversation queued again after a visit that did not get to the end
+	// (or left queued when the user took a visit over), the time before which it is not
+	// visited; news in that conversation clears it. laterTm wakes the queue at laterAt.
+	later   map[ConversationID]time.Time
+	laterTm *timer
+	laterAt time.Time
 }
 
 // visit is one visit in progress: where it goes, where it returns to, and how far it got.
@@ -42,6 +54,7 @@ type visit struct {
 func (v *visits) stopTimers() {
 	v.idleTm.stop()
 	v.pauseTm.stop()
+	v.laterTm.stop()
 	if v.run != nil {
 		v.run.tm.stop()
 		v.run.settle.stop()
@@ -84,8 +97,9 @@ func (e *Engine) visitProgress() {
 	}
 	// The conversation on screen is the foreground pipeline's business (its messages are
 	// caught up when it opens): a queued visit to it would cover it with the overlay and wait
-	// for a navigation that never comes.
-	if e.screen.fg != nil {
+	// for a navigation that never comes. A conversation being left is not on screen any more:
+	// what a visit left undone there stays queued.
+	if e.screen.fg != nil && !e.screen.switching {
 		e.visits.queue = slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == e.screen.fg.id })
 	}
 	if len(e.visits.queue) == 0 || e.settings.InactiveMode == InactiveIgnore || e.screen.fg == nil ||
@@ -109,11 +123,47 @@ func (e *Engine) visitProgress() {
 			return
 		}
 	}
-	target := e.visits.queue[0]
-	e.visits.queue = e.visits.queue[1:]
+	target, ok := e.nextVisit()
+	if !ok {
+		return
+	}
 	e.visits.run = &visit{returnTo: e.screen.fg.id, process: e.settings.InactiveMode == InactiveProcess}
 	e.do(Command{Kind: CmdOverlay, Text: OverlayText}, nil)
 	e.visitGo(target, true)
+}
+
+// nextVisit takes the first queued conversation that may be visited now out of the queue. When
+// every one of them waits (later), it arms a timer for the first that stops waiting.
+func (e *Engine) nextVisit() (ConversationID, bool) {
+	now := time.Now()
+	var first time.Time
+	for i, id := range e.visits.queue {
+		at := e.visits.later[id]
+		if !now.Before(at) {
+			e.visits.queue = slices.Delete(e.visits.queue, i, i+1)
+			delete(e.visits.later, id)
+			return id, true
+		}
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
+	}
+	if e.visits.laterTm == nil || !e.visits.laterAt.Equal(first) {
+		e.visits.laterTm.stop()
+		e.visits.laterAt = first
+		e.visits.laterTm = e.after(first.Sub(now), func() { e.visits.laterTm = nil })
+	}
+	return "", false
+}
+
+// visitLater keeps conv from being visited before at (see visits.later).
+func (e *Engine) visitLater(conv ConversationID, at time.Time) {
+	if e.visits.later == nil {
+		e.visits.later = map[ConversationID]time.Time{}
+	}
+	if at.After(e.visits.later[conv]) {
+		e.visits.later[conv] = at
+	}
 }
 
 // visitGo navigates to target. leaving is true for the visit's first step, which takes the
@@ -170,6 +220,12 @@ func (e *Engine) visitNavigationFailed(target ConversationID) {
 	if n := e.visits.failures[target]; n >= maxVisitFailures {
 		e.log.Warn("engine: inactive conversation did not open; giving up on it", "conversation", target, "attempts", n)
 		delete(e.visits.failures, target)
+		// Whatever brought Clanker there stays unanswered until the user opens it: say so.
+		name := Clip(CleanName(e.sidebar.names[target]), noticeNameRunes)
+		if name == "" {
+			name = "a conversation"
+		}
+		e.toast("error", "Clanker could not open "+name+" to answer there; it answers when you open it.")
 	} else {
 		e.log.Warn("engine: inactive conversation did not open; will retry", "conversation", target, "attempts", n, "pause", visitRetryPause)
 		e.visits.queue = append([]ConversationID{target}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == target })...)
@@ -187,12 +243,68 @@ func (e *Engine) visitNext() {
 		return
 	}
 	if len(e.visits.queue) > 0 {
+		// The user is away from their conversation already: what waits in the queue is
+		// visited now rather than by taking the window again later.
 		next := e.visits.queue[0]
 		e.visits.queue = e.visits.queue[1:]
+		delete(e.visits.later, next)
 		e.visitGo(next, false)
 		return
 	}
 	e.visitReturn()
+}
+
+// visitTimedOut moves on from a visit whose conversation was not done within the processing
+// timeout: its view was never believed, or its answer is still being computed. What it is
+// still owed is not given up: Clanker goes back to the user's conversation, and the visited
+// one is queued again first, visited once nothing is in flight and the retry pause has passed
+// (an answer that lands meanwhile waits as its deferred reply, and the visit posts it). The
+// other conversations queued would only wait behind the same request.
+func (e *Engine) visitTimedOut(r *visit) {
+	if !e.visitOwes(r) {
+		e.log.Warn("engine: visit took too long, moving on", "conversation", r.target)
+		e.visitNext()
+		return
+	}
+	e.log.Warn("engine: visit took too long; going back, the conversation is visited again later", "conversation", r.target, "pause", visitRetryPause)
+	e.requeue(r.target)
+	e.visitLater(r.target, time.Now().Add(visitRetryPause))
+	e.visitReturn()
+}
+
+// visitOwes reports whether the visit in progress would leave something undone in the
+// conversation it is on: its news not looked at yet, its view not believed yet, or an answer
+// or notice it is owed still to come.
+func (e *Engine) visitOwes(r *visit) bool {
+	switch r.phase {
+	case visitNavigating:
+		return true
+	case visitReturning:
+		return false
+	}
+	conv := r.target
+	if !e.screen.holds(conv) || e.screen.switching {
+		return true
+	}
+	fg := e.screen.fg
+	if fg.automated || fg.hushed {
+		return false
+	}
+	if in := e.replies.inflight; in != nil && in.req.Conversation == conv && !in.discard {
+		return true
+	}
+	if p := e.replies.pending; p != nil && p.conv == conv {
+		return true
+	}
+	if e.replies.deferred[conv] != nil || e.replyQueued(conv) || e.noticeOnItsWay(conv) || fg.rec.noticeOwed() {
+		return true
+	}
+	return e.mode().participating() && e.owedTrigger() != nil
+}
+
+// requeue puts conv back at the head of the visit queue.
+func (e *Engine) requeue(conv ConversationID) {
+	e.visits.queue = append([]ConversationID{conv}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == conv })...)
 }
 
 func (e *Engine) visitReturn() {
@@ -225,9 +337,38 @@ func (e *Engine) visitFinish() {
 	e.do(Command{Kind: CmdOverlay}, nil)
 }
 
-// visitAbort ends a visit because the user took control: the queue is dropped and Clanker does
-// not navigate back.
-func (e *Engine) visitAbort(reason string) {
+// visitAbort ends a visit because the user took control or the page stopped being usable:
+// Clanker does not navigate back. Nothing owed is given up, since the user was told nothing:
+// the conversation it was on is queued again first when the visit leaves something undone
+// there, the rest of the queue is kept, and all of it waits pause (none: visited as soon as
+// the page and the user allow).
+func (e *Engine) visitAbort(reason string, pause time.Duration) {
+	e.visitStop(reason, pause, true)
+}
+
+// visitStop ends the visit in progress where it is and keeps the queue, which waits pause;
+// keepTarget queues the conversation it was on again when it leaves something undone there.
+func (e *Engine) visitStop(reason string, pause time.Duration, keepTarget bool) {
+	r := e.visits.run
+	if r == nil {
+		return
+	}
+	e.log.Info("engine: inactive-conversation processing stopped", "reason", reason)
+	if keepTarget && e.visitOwes(r) {
+		e.requeue(r.target)
+	}
+	if pause > 0 {
+		for _, id := range e.visits.queue {
+			e.visitLater(id, time.Now().Add(pause))
+		}
+	}
+	e.visits.failures = nil
+	e.visitFinish()
+}
+
+// visitDrop ends a visit and forgets the queue: what was owed there was released for a reason
+// the user saw (a banner).
+func (e *Engine) visitDrop(reason string) {
 	if e.visits.run == nil {
 		return
 	}
@@ -239,12 +380,15 @@ func (e *Engine) visitAbort(reason string) {
 
 // visitCancel ends a visit because the user asked for it while staying where they are: what
 // Clanker was doing in the visited conversation stops too (the pending timer, a queued or
-// half-typed reply, and the answer in flight, which will not be posted).
+// half-typed reply, and the answer in flight, which will not be posted), and what it was owed
+// there is released (the user saw it cancelled). The other conversations queued are still
+// visited, after the takeover pause.
 func (e *Engine) visitCancel(reason string) {
-	if e.visits.run == nil {
+	r := e.visits.run
+	if r == nil {
 		return
 	}
-	visited := e.visits.run.target
+	visited := r.target
 	if in := e.replies.inflight; in != nil && in.req.Conversation == visited {
 		in.discard = true
 	}
@@ -258,7 +402,8 @@ func (e *Engine) visitCancel(reason string) {
 		// again.
 		e.screen.fg.hushed = true
 	}
-	e.visitAbort(reason)
+	e.visits.queue = slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == visited })
+	e.visitStop(reason, visitTakeoverPause, false)
 }
 
 func (e *Engine) visitOnChanging(to ConversationID) {
@@ -266,10 +411,13 @@ func (e *Engine) visitOnChanging(to ConversationID) {
 	if r == nil {
 		return
 	}
-	if (r.phase == visitNavigating || r.phase == visitReturning) && (to == r.target || to == "") {
+	if to == r.target && to != "" {
+		return // the page (re)reporting the conversation the visit is going to or is on
+	}
+	if (r.phase == visitNavigating || r.phase == visitReturning) && to == "" {
 		return
 	}
-	e.visitAbort("the user opened another conversation")
+	e.visitAbort("the user opened another conversation", visitTakeoverPause)
 }
 
 // visitOnOpened tells a visit that a conversation opened and reports whether it is the visited one.
@@ -283,15 +431,17 @@ func (e *Engine) visitOnOpened(id ConversationID) bool {
 		delete(e.visits.failures, id)
 		r.phase = visitProcessing
 		r.tm.stop()
-		r.tm = e.after(processingTimeout, func() {
-			e.log.Warn("engine: visit took too long, moving on", "conversation", r.target)
-			e.visitNext()
-		})
+		r.tm = e.after(processingTimeout, func() { e.visitTimedOut(r) })
+		return true
+	case r.phase == visitProcessing && id == r.target:
+		// The visited conversation reported again: the page was asked to, because its first
+		// view could not be believed (an old pane lingering), or it reloaded. The user went
+		// nowhere.
 		return true
 	case r.phase == visitReturning && id == r.returnTo:
 		e.visitFinish()
 		return false
 	}
-	e.visitAbort("the user opened another conversation")
+	e.visitAbort("the user opened another conversation", visitTakeoverPause)
 	return false
 }

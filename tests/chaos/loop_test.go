@@ -26,8 +26,7 @@ func (s *session) sleepUntil(max time.Duration, cond func() bool) bool {
 		if ok {
 			return true
 		}
-		time.Sleep(50 * time.Millisecond)
-		synctest.Wait()
+		s.pass(50 * time.Millisecond)
 	}
 	return false
 }
@@ -102,8 +101,7 @@ func (s *session) typeDuringTyping(send bool) {
 	p.mu.Unlock()
 	p.emit(evs...)
 	synctest.Wait()
-	time.Sleep(2 * time.Second)
-	synctest.Wait()
+	s.pass(2 * time.Second)
 	p.mu.Lock()
 	switch {
 	case p.current == c && c.clanker != "" && orphaned:
@@ -138,8 +136,7 @@ func (s *session) typeDuringTyping(send bool) {
 		// the text was a stopped engine's: its reply went with it.
 		return
 	}
-	time.Sleep(30 * time.Second)
-	synctest.Wait()
+	s.pass(30 * time.Second)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if visited == c.id {
@@ -185,8 +182,7 @@ func (s *session) hop(e event) {
 		p.mu.Unlock()
 		p.emit(engine.SetMode{Conversation: a.id, Mode: engine.ModeActive, Source: "chaos"})
 		synctest.Wait()
-		time.Sleep(40 * time.Second)
-		synctest.Wait()
+		s.pass(40 * time.Second)
 		p.mu.Lock()
 		if p.current != a || !s.participating(a) {
 			p.mu.Unlock()
@@ -212,19 +208,16 @@ func (s *session) hop(e event) {
 		p.mu.Unlock()
 		p.emit(sw...)
 		synctest.Wait()
-		time.Sleep(1500 * time.Millisecond)
-		synctest.Wait()
+		s.pass(1500 * time.Millisecond)
 	}
-	time.Sleep(time.Minute)
-	synctest.Wait()
+	s.pass(time.Minute)
 	p.mu.Lock()
 	sw := p.switchTo(a)
 	gen := p.switchGen
 	p.mu.Unlock()
 	p.emit(sw...)
 	synctest.Wait()
-	time.Sleep(30 * time.Second)
-	synctest.Wait()
+	s.pass(30 * time.Second)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !asked || pol.out != outJSON || pol.latency > 20*time.Second || p.current != a || p.switchGen != gen ||
@@ -261,8 +254,7 @@ func (s *session) visitClick(e event) {
 	found := false
 	for waited := time.Duration(0); waited < time.Minute && !found; waited += 200 * time.Millisecond {
 		if found = visiting(); !found {
-			time.Sleep(200 * time.Millisecond)
-			synctest.Wait()
+			s.pass(200 * time.Millisecond)
 		}
 	}
 	if !found {
@@ -299,8 +291,7 @@ func (s *session) visitClick(e event) {
 		p.violate("the visit to %s goes on after the user took over (%s)", snap.Visiting, e)
 		p.mu.Unlock()
 	}
-	time.Sleep(time.Minute)
-	synctest.Wait()
+	s.pass(time.Minute)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.navigations != navs {

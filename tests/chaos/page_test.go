@@ -788,10 +788,14 @@ func (p *page) releaseIfModeChanges(c *conv, mode engine.Mode) {
 	}
 }
 
-// checkOwed fails when someone who addressed Clanker in an Available conversation has waited
-// longer than owedBound, counting only the time nothing stood in the way, with no reason shown
-// that released the answer. It runs after every step.
-func (p *page) checkOwed(snap engine.Snapshot) {
+// accountOwed adds the time since it last ran to the wait of every owed answer that nothing
+// stands in the way of now: its conversation on screen and settled in the engine's view and
+// the page's, no draft or text of Clanker's in the box, Clanker configured, no visit under
+// way. The state now stands for the whole interval, so it runs at least every owedTick while
+// time passes (session.pass), within compound events and long waits too: a step that lasts
+// minutes (a hop through other conversations, a visit the user takes over) must not count
+// the minutes the user spent elsewhere. Call with mu held.
+func (p *page) accountOwed(snap engine.Snapshot) {
 	now := time.Now()
 	var dt time.Duration
 	if !p.lastCheck.IsZero() {
@@ -799,6 +803,34 @@ func (p *page) checkOwed(snap engine.Snapshot) {
 	}
 	p.lastCheck = now
 	fg := snap.Foreground
+	for _, o := range p.owed {
+		free := fg != nil && fg.ID == o.conv.id && !fg.Switching && p.current == o.conv && !p.settling &&
+			o.conv.user == "" && o.conv.clanker == "" && p.configured && snap.Visiting == ""
+		if free {
+			o.waited += dt
+		}
+	}
+}
+
+// owedOnScreen reports whether an owed answer belongs to the conversation the page shows: only
+// then can time count for it (see accountOwed). Call with mu held.
+func (p *page) owedOnScreen() bool {
+	for _, o := range p.owed {
+		if o.conv == p.current {
+			return true
+		}
+	}
+	return false
+}
+
+// owedTick is the longest stretch of time accountOwed lets pass unobserved.
+const owedTick = 5 * time.Second
+
+// checkOwed fails when someone who addressed Clanker in an Available conversation has waited
+// longer than owedBound, counting only the time nothing stood in the way (accountOwed), with
+// no reason shown that released the answer. It runs after every step.
+func (p *page) checkOwed(snap engine.Snapshot) {
+	p.accountOwed(snap)
 	kept := p.owed[:0]
 	for _, o := range p.owed {
 		if rel := p.releasedAt[o.conv.id]; !rel.Before(o.at) {
@@ -813,11 +845,6 @@ func (p *page) checkOwed(snap engine.Snapshot) {
 			// stay silent); switched off, Clanker answers nothing.
 			p.stats.mentionsReleased++
 			continue
-		}
-		free := fg != nil && fg.ID == o.conv.id && !fg.Switching && p.current == o.conv && !p.settling &&
-			o.conv.user == "" && o.conv.clanker == "" && p.configured && snap.Visiting == ""
-		if free {
-			o.waited += dt
 		}
 		if o.waited > owedBound {
 			p.violate("%s in %s addressed Clanker and has waited %v with nothing in the way and no reason shown: no answer", o.id, o.conv.id, o.waited.Round(time.Second))

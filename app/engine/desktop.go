@@ -187,7 +187,7 @@ func (e *Engine) onArrived(ev MessageArrived) {
 	if !containsString(st.senders, sender) && len(st.senders) < 3 {
 		st.senders = append(st.senders, sender)
 	}
-	n := st.notice(Clip(CleanName(e.sidebar.names[ev.Conversation]), noticeNameRunes), ns.HideContent)
+	n := st.notice(e.listedName(ev.Conversation), ns.HideContent)
 	n.Key, n.Conversation, n.Sound = NoticeKeyMessages(ev.Conversation), ev.Conversation, ns.Sound
 	e.desktopNotify(n)
 }

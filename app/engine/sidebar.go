@@ -77,3 +77,9 @@ func (e *Engine) onSidebar(ev SidebarUpdate) {
 		}
 	}
 }
+
+// listedName is conv's name as its row in the conversation list shows it, cleaned and clipped
+// for a notice or a toast; empty when the list has not shown it.
+func (e *Engine) listedName(conv ConversationID) string {
+	return Clip(CleanName(e.sidebar.names[conv]), noticeNameRunes)
+}

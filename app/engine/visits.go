@@ -221,14 +221,14 @@ func (e *Engine) visitNavigationFailed(target ConversationID) {
 		e.log.Warn("engine: inactive conversation did not open; giving up on it", "conversation", target, "attempts", n)
 		delete(e.visits.failures, target)
 		// Whatever brought Clanker there stays unanswered until the user opens it: say so.
-		name := Clip(CleanName(e.sidebar.names[target]), noticeNameRunes)
+		name := e.listedName(target)
 		if name == "" {
 			name = "a conversation"
 		}
 		e.toast("error", "Clanker could not open "+name+" to answer there; it answers when you open it.")
 	} else {
 		e.log.Warn("engine: inactive conversation did not open; will retry", "conversation", target, "attempts", n, "pause", visitRetryPause)
-		e.visits.queue = append([]ConversationID{target}, slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == target })...)
+		e.requeue(target)
 	}
 	e.visits.pauseUntil = time.Now().Add(visitRetryPause)
 	e.visits.pauseTm.stop()

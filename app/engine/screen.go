@@ -786,7 +786,16 @@ func (e *Engine) onCompose(ev ComposeState) {
 		// is (Clanker neither types over the draft nor takes the window away from it), and
 		// what the conversation is owed waits behind the draft as in any conversation the
 		// user has open. It releases nothing: the user cancelled nothing.
-		e.visitAbort("the compose box holds the user's draft", visitTakeoverPause)
+		//
+		// A draft in the conversation a visit is just leaving is the user typing where they
+		// were before the visit took the window; the page's refusal of the navigation
+		// (visitUserActive) may come an event later. The visit waits as after that refusal:
+		// until the box is empty and a short pause, not the takeover pause.
+		if r := e.visits.run; r.phase == visitNavigating && ev.Conversation == r.returnTo && r.target != r.returnTo {
+			e.visitUserActive(r, r.target)
+		} else {
+			e.visitAbort("the compose box holds the user's draft", visitTakeoverPause)
+		}
 	}
 	if ev.HasDraft && e.sends.cur != nil && e.sends.cur.conv == ev.Conversation {
 		// The bridge never counts Clanker's own text as a draft, so this is the user typing

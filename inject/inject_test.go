@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,5 +46,41 @@ func TestScriptIsOneASCIIIIFEWithTheCommandEntryPoint(t *testing.T) {
 	}
 	if strings.Contains(s, "eval(") || strings.Contains(s, "new Function") {
 		t.Error("bridge script contains eval or new Function; it must never evaluate strings")
+	}
+}
+
+// The bridge searches rows and their parts with util.js's within, never with an element's
+// querySelectorAll: WebKitGTK caches that call's result for a lone tag or class selector
+// with the elements found held alive and drops the entry only when the searched element's
+// subtree changes while in the page, so each removed row the bridge had read stayed alive,
+// a photo's <img> with it and the picture's decoded pixels too (the full-app test
+// TestFullAppPictureLeftBehindIsNotKeptDecoded). The document's own querySelectorAll is
+// fine: any element added to or removed from the page drops the document's entries.
+func TestBridgeSearchesOnlyTheDocumentWithQuerySelectorAll(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("src", "*.js"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bridge sources found: %v", err)
+	}
+	call := regexp.MustCompile(`([\w$\])]+)\s*\.\s*querySelectorAll\s*\(`)
+	found := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if c := strings.TrimSpace(line); strings.HasPrefix(c, "//") || strings.HasPrefix(c, "*") {
+				continue
+			}
+			for _, m := range call.FindAllStringSubmatch(line, -1) {
+				found++
+				if m[1] != "document" {
+					t.Errorf("%s:%d calls %s.querySelectorAll; search an element with within (util.js) instead:\n\t%s", f, i+1, m[1], strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("found no querySelectorAll call at all; the pattern no longer matches the sources")
 	}
 }

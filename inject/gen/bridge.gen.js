@@ -213,6 +213,21 @@
   function isAutomatedName(name) {
     return /^\d{1,10}$/.test(name);
   }
+  function within(root, selector) {
+    const out = [];
+    let el = root.firstElementChild;
+    while (el) {
+      if (el.matches(selector)) out.push(el);
+      if (el.firstElementChild) {
+        el = el.firstElementChild;
+        continue;
+      }
+      while (el && el !== root && !el.nextElementSibling) el = el.parentElement;
+      if (!el || el === root) break;
+      el = el.nextElementSibling;
+    }
+    return out;
+  }
 
   // src/transport.js
   var EVENT_NAME = "clanker:event";
@@ -557,12 +572,12 @@
     let own = null;
     let quoted = null;
     const images = [];
-    for (const p of core.querySelectorAll(S.textPart)) {
+    for (const p of within(core, S.textPart)) {
       if (inQuote(p, core)) {
         if (!quoted) quoted = p;
       } else if (!own) own = p;
     }
-    for (const p of core.querySelectorAll(S.imagePart)) {
+    for (const p of within(core, S.imagePart)) {
       if (!inQuote(p, core)) images.push(p);
     }
     return { own, quoted, images };
@@ -575,7 +590,7 @@
     const cands = [core];
     const w = rowWrapper(core);
     if (w !== core) cands.push(w);
-    for (const el of core.querySelectorAll("[aria-label]")) if (!inQuote(el, core)) cands.push(el);
+    for (const el of within(core, "[aria-label]")) if (!inQuote(el, core)) cands.push(el);
     for (const el of cands) {
       const label = el.getAttribute("aria-label");
       if (!label) continue;
@@ -587,7 +602,7 @@
   }
   function shownSender(core) {
     const w = rowWrapper(core);
-    for (const c of w.querySelectorAll(S.senderName)) {
+    for (const c of within(w, S.senderName)) {
       const owner = c.closest(S.messageCore);
       if ((owner === core || !owner && w !== core) && !inQuote(c, core)) {
         const name = clean(c.textContent, MAX_NAME);
@@ -638,7 +653,7 @@
       const label = p.images[0].getAttribute("aria-label") || "";
       if (!p.own && label) parseSentLabel(label, out, names);
       for (const part of p.images) {
-        for (const img of part.querySelectorAll("img")) {
+        for (const img of within(part, "img")) {
           if (out.images.length >= 10) break;
           if (!img.getAttribute("src")) continue;
           out.images.push({ src: capString(img.src || img.getAttribute("src") || "", 2048), alt: capString(img.getAttribute("alt") || "", 1e3) });
@@ -680,7 +695,7 @@
   function headerNames() {
     const h = document.querySelector(S.headerTitle);
     if (!h) return [];
-    let names = Array.from(h.querySelectorAll("h2")).map((e) => clean(e.textContent, MAX_NAME));
+    let names = within(h, "h2").map((e) => clean(e.textContent, MAX_NAME));
     if (!names.length) names = (h.textContent || "").split(",").map((n) => clean(n, MAX_NAME));
     return names.filter((n) => n && n !== "You").slice(0, 50);
   }
@@ -787,7 +802,7 @@
   function coresIn(node, into) {
     if (node.nodeType !== 1) return;
     if (node.matches(S.messageCore)) into.push(node);
-    else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
+    else if (node.firstElementChild) for (const c of within(node, S.messageCore)) into.push(c);
   }
   function follows(a, b) {
     return !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);

@@ -3,7 +3,7 @@
 // returns what it could read instead of dropping the row.
 
 import { S } from './selectors.js';
-import { capString, clean, codePoints, conversationIdFrom, isAutomatedName } from './util.js';
+import { capString, clean, codePoints, conversationIdFrom, isAutomatedName, within } from './util.js';
 
 const MAX_TEXT = 4000;
 const MAX_NAME = 200;
@@ -162,10 +162,10 @@ function parts(core) {
   let own = null;
   let quoted = null;
   const images = [];
-  for (const p of core.querySelectorAll(S.textPart)) {
+  for (const p of within(core, S.textPart)) {
     if (inQuote(p, core)) { if (!quoted) quoted = p; } else if (!own) own = p;
   }
-  for (const p of core.querySelectorAll(S.imagePart)) {
+  for (const p of within(core, S.imagePart)) {
     if (!inQuote(p, core)) images.push(p);
   }
   return { own, quoted, images };
@@ -185,7 +185,7 @@ function attachmentLabel(core, names) {
   const cands = [core];
   const w = rowWrapper(core);
   if (w !== core) cands.push(w);
-  for (const el of core.querySelectorAll('[aria-label]')) if (!inQuote(el, core)) cands.push(el);
+  for (const el of within(core, '[aria-label]')) if (!inQuote(el, core)) cands.push(el);
   for (const el of cands) {
     const label = el.getAttribute('aria-label');
     if (!label) continue;
@@ -200,7 +200,7 @@ function attachmentLabel(core, names) {
 // incoming bubbles): inside the core, else inside its wrapper but not in another row.
 function shownSender(core) {
   const w = rowWrapper(core);
-  for (const c of w.querySelectorAll(S.senderName)) {
+  for (const c of within(w, S.senderName)) {
     const owner = c.closest(S.messageCore);
     if ((owner === core || (!owner && w !== core)) && !inQuote(c, core)) {
       const name = clean(c.textContent, MAX_NAME);
@@ -259,7 +259,7 @@ export function parseCore(core, names) {
     const label = p.images[0].getAttribute('aria-label') || '';
     if (!p.own && label) parseSentLabel(label, out, names);
     for (const part of p.images) {
-      for (const img of part.querySelectorAll('img')) {
+      for (const img of within(part, 'img')) {
         if (out.images.length >= 10) break;
         // An image whose src has not been set yet is not reported: there is nothing to
         // fetch. The row is reported again (message_update) once the src arrives.
@@ -309,7 +309,7 @@ export function parseCore(core, names) {
 export function headerNames() {
   const h = document.querySelector(S.headerTitle);
   if (!h) return [];
-  let names = Array.from(h.querySelectorAll('h2')).map((e) => clean(e.textContent, MAX_NAME));
+  let names = within(h, 'h2').map((e) => clean(e.textContent, MAX_NAME));
   if (!names.length) names = (h.textContent || '').split(',').map((n) => clean(n, MAX_NAME));
   return names.filter((n) => n && n !== 'You').slice(0, 50);
 }

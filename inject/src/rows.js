@@ -8,13 +8,13 @@
 
 import { S } from './selectors.js';
 import { isReady } from './parse.js';
-import { capString } from './util.js';
+import { capString, within } from './util.js';
 
 // coresIn adds the message cores in node (node itself or its descendants) to into.
 export function coresIn(node, into) {
   if (node.nodeType !== 1) return;
   if (node.matches(S.messageCore)) into.push(node);
-  else if (node.firstElementChild) for (const c of node.querySelectorAll(S.messageCore)) into.push(c);
+  else if (node.firstElementChild) for (const c of within(node, S.messageCore)) into.push(c);
 }
 
 // follows is true when element a comes after element b in document order.

@@ -1,4 +1,4 @@
-// Small helpers shared by the bridge modules. Nothing here touches the page.
+// Small helpers shared by the bridge modules. Nothing here changes the page.
 
 // capString cuts s to at most max Unicode code points, the unit PROTOCOL.md limits are
 // written in (and Go counts with utf8.RuneCountInString), so astral-plane characters such
@@ -74,4 +74,33 @@ export const UI_LABELS = /^(SMS|RCS)(\s+(SMS|RCS))*$/i;
 // isAutomatedName is true for all-digit sender names (short codes, A2P senders).
 export function isAutomatedName(name) {
   return /^\d{1,10}$/.test(name);
+}
+
+// within lists the elements inside root (root itself excluded) that match selector, in
+// document order: what root.querySelectorAll(selector) finds, found by walking the children
+// instead. The bridge never calls an element's querySelectorAll, because WebKitGTK (2.50)
+// caches its result per document when the selector is a lone tag or class name ('img',
+// 'mws-image-message-part'): the cache holds the elements found, keyed by the element
+// searched, and drops an entry only when an element is added or removed under that key
+// while it is in the page, when a later query happens to sweep out entries whose key is
+// gone, or under memory pressure. A row the page removes is never changed again, so the
+// bridge's reads of it kept its parts and <img> alive, the <img> kept the picture in use,
+// and WebKit never let go of its decoded pixels (48 MB for a 12 MP photo) until some later
+// query swept the cache. The walk leaves nothing behind. The document's own
+// querySelectorAll is safe: every element the page adds or removes drops the document's
+// entries.
+export function within(root, selector) {
+  const out = [];
+  let el = root.firstElementChild;
+  while (el) {
+    if (el.matches(selector)) out.push(el);
+    if (el.firstElementChild) {
+      el = el.firstElementChild;
+      continue;
+    }
+    while (el && el !== root && !el.nextElementSibling) el = el.parentElement;
+    if (!el || el === root) break;
+    el = el.nextElementSibling;
+  }
+  return out;
 }

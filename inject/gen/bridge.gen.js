@@ -196,6 +196,13 @@
   function clean(s, max) {
     return capString(String(s == null ? "" : s).replace(/\s+/g, " ").trim(), max);
   }
+  var INVISIBLE = /[\u2066-\u2069\u202a-\u202e\u200e\u200f\u061c\u200b\u2060\ufeff]/g;
+  function cleanName(s, max) {
+    return clean(stripInvisible(s), max);
+  }
+  function stripInvisible(s) {
+    return String(s == null ? "" : s).replace(INVISIBLE, "");
+  }
   var NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
   function conversationIdFrom(href) {
     if (typeof href !== "string") return "";
@@ -238,7 +245,7 @@
   }
   function createTransport() {
     let host = capture();
-    let seq = 0;
+    let seq2 = 0;
     const backlog = [];
     const stats = { events: 0, dropped: 0, bytes: 0, postMs: 0 };
     function post(text) {
@@ -264,8 +271,8 @@
       stats.postMs += performance.now() - t0;
     }
     function emit(type, data) {
-      seq++;
-      const body = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+      seq2++;
+      const body = JSON.stringify({ v: SCHEMA.version, type, seq: seq2, data });
       if (body.length * 3 > SCHEMA.maxEventBytes && utf8Bytes(body) > SCHEMA.maxEventBytes) {
         stats.dropped++;
         return false;
@@ -306,10 +313,22 @@
     sidebarLink: "a[data-e2e-conversation]",
     sidebarName: "[data-e2e-conversation-name]",
     sidebarSnippet: "mws-conversation-snippet span",
+    // Search results, which may be drawn with the conversation list's or the message rows'
+    // markup, and dialogs (message details, pickers): never the conversation or its list.
+    // Unchecked on the live page: the names are the likely ones.
+    searchResults: "mws-search-results, mws-search-result, [data-e2e-search-results], .search-results",
+    dialog: '[role="dialog"], [role="alertdialog"], dialog',
+    // What hides a part of the page from the person: a pane or list the page keeps around but
+    // does not show (a lingering old pane, the list under search results).
+    hidden: '[aria-hidden="true"], [hidden], [inert]',
+    // A control that offers to bring the view to the newest message: while one shows, the
+    // view is not at the conversation's live end. Matched by its label (JUMP_LABEL).
+    jumpControl: 'button[aria-label], [role="button"][aria-label]',
     // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
     // likely element names on purpose.
     signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
+  var JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
   var SELF_TEST = [
     { key: "sidebarList", expect: "one", when: ["no_conversation", "conversation"] },
     { key: "sidebarLink", expect: "some", when: ["no_conversation", "conversation"] },
@@ -477,7 +496,8 @@
     }
     return out;
   }
-  function parseTail(tail, out, names) {
+  function parseTail(text, out, names) {
+    const tail = stripInvisible(text);
     const addStatus = (s) => {
       if (out.status.length < 10) out.status.push(clean(s, 100));
     };
@@ -492,20 +512,48 @@
       const kind = stop < 0 ? rest : rest.slice(0, stop);
       pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
       RE_REACTED.lastIndex = pos;
-      const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+      const by = splitReactors(cleanName(list, 4e3), names).map((n) => cleanName(n, MAX_NAME)).filter(Boolean).slice(0, 50);
       if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
     }
     sentences(tail.slice(pos)).forEach(addStatus);
   }
   function setWhen(when, out) {
     const w = when.trim();
-    out.timestamp = clean(w.replace(/^on\s+/i, ""), 200);
+    out.timestamp = cleanName(w.replace(/^on\s+/i, ""), 200);
     out.labelKind = /^on\s+\S/i.test(w) ? "full" : "time_only";
+    out.at = timeOf(out.timestamp);
+  }
+  var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+  var RE_MDY = /^([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  var RE_DMY = /^(\d{1,2})\s+([A-Za-z]{3,})\.?,?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  function timeOf(stamp) {
+    let m = stamp.match(RE_MDY);
+    let mon;
+    let day;
+    if (m) {
+      mon = m[1];
+      day = m[2];
+    } else {
+      m = stamp.match(RE_DMY);
+      if (!m) return 0;
+      mon = m[2];
+      day = m[1];
+    }
+    const mi = MONTHS.indexOf(mon.slice(0, 3).toLowerCase());
+    if (mi < 0) return 0;
+    let h = +m[4];
+    const pm = m[6] && /^p/i.test(m[6]);
+    if (m[6]) {
+      if (h < 1 || h > 12) return 0;
+      h = h % 12 + (pm ? 12 : 0);
+    } else if (h > 23) return 0;
+    const t = new Date(+m[3], mi, +day, h, +m[5]).getTime();
+    return Number.isFinite(t) && t > 0 ? t : 0;
   }
   function parseTextLabel(label, out, names) {
     let m = label.match(RE_SAID);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -514,7 +562,7 @@
     }
     m = label.match(RE_SAID_ONLY);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.labelKind = "partial";
       return true;
@@ -539,7 +587,7 @@
       parseTail(b[3], out, names);
       return true;
     }
-    out.sender = clean(m[1], MAX_NAME);
+    out.sender = cleanName(m[1], MAX_NAME);
     if (m[3]) {
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -590,7 +638,7 @@
     for (const c of w.querySelectorAll(S.senderName)) {
       const owner = c.closest(S.messageCore);
       if ((owner === core || !owner && w !== core) && !inQuote(c, core)) {
-        const name = clean(c.textContent, MAX_NAME);
+        const name = cleanName(c.textContent, MAX_NAME);
         if (name) return name;
       }
     }
@@ -617,6 +665,7 @@
       status: [],
       quote: null,
       timestamp: "",
+      at: 0,
       labelKind: "none",
       ownClanker: false,
       otherClanker: false,
@@ -652,6 +701,7 @@
         out.sender = a.sender;
         out.direction = a.direction;
         out.timestamp = a.timestamp;
+        out.at = a.at || 0;
         out.labelKind = a.labelKind;
         out.status = a.status;
         out.reactions = a.reactions;
@@ -677,11 +727,20 @@
     out.otherClanker = clanker && !out.ownClanker && out.sender !== "";
     return out;
   }
-  function headerNames() {
-    const h = document.querySelector(S.headerTitle);
+  function headerNames(root) {
+    let h = null;
+    for (const sel of root && root !== document ? [root, document] : [document]) {
+      for (const el of sel.querySelectorAll(S.headerTitle)) {
+        if (!el.closest(S.hidden)) {
+          h = el;
+          break;
+        }
+      }
+      if (h) break;
+    }
     if (!h) return [];
-    let names = Array.from(h.querySelectorAll("h2")).map((e) => clean(e.textContent, MAX_NAME));
-    if (!names.length) names = (h.textContent || "").split(",").map((n) => clean(n, MAX_NAME));
+    let names = Array.from(h.querySelectorAll("h2")).map((e) => cleanName(e.textContent, MAX_NAME));
+    if (!names.length) names = (h.textContent || "").split(",").map((n) => cleanName(n, MAX_NAME));
     return names.filter((n) => n && n !== "You").slice(0, 50);
   }
   function parseSidebarItem(a) {
@@ -689,7 +748,7 @@
     if (!id) return null;
     const nameEl = a.querySelector(S.sidebarName);
     const snipEl = a.querySelector(S.sidebarSnippet);
-    const name = clean(nameEl ? nameEl.textContent : "", MAX_NAME);
+    const name = cleanName(nameEl ? nameEl.textContent : "", MAX_NAME);
     const snippet = capString((snipEl ? snipEl.textContent : "").trim(), MAX_TEXT);
     return {
       id,
@@ -783,7 +842,97 @@
     return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
   }
 
+  // src/pane.js
+  var ASIDE = S.searchResults + "," + S.dialog;
+  function shown(el) {
+    if (!el || !el.isConnected || el.closest(S.hidden)) return false;
+    if (el.getClientRects().length === 0) return false;
+    return getComputedStyle(el).visibility !== "hidden";
+  }
+  function aside(el) {
+    return !!el.closest(ASIDE);
+  }
+  var seq = 0;
+  var firstSeen = /* @__PURE__ */ new WeakMap();
+  function age(el) {
+    let n = firstSeen.get(el);
+    if (n === void 0) {
+      n = ++seq;
+      firstSeen.set(el, n);
+    }
+    return n;
+  }
+  function currentPane(uiHost) {
+    for (const sel of [S.conversationContainer, S.messagesList]) {
+      const all = document.querySelectorAll(sel);
+      if (!all.length) continue;
+      let best = null;
+      let bestAge = -1;
+      for (const p of all) {
+        if (uiHost && uiHost.contains(p) || aside(p) || !shown(p)) continue;
+        const a = age(p);
+        if (a > bestAge) {
+          best = p;
+          bestAge = a;
+        }
+      }
+      return best;
+    }
+    return document.body || document.documentElement;
+  }
+  function belongs(core, pane) {
+    if (!pane || !pane.contains(core)) return false;
+    if (core.closest(S.hidden) || aside(core)) return false;
+    return !core.closest(S.tombstone) && !core.closest(S.sidebarItem);
+  }
+  function paneCores(pane, uiHost) {
+    const out = [];
+    if (!pane) return out;
+    const seen = /* @__PURE__ */ new Set();
+    for (const core of pane.querySelectorAll(S.messageCore)) {
+      if (uiHost && uiHost.contains(core)) continue;
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || seen.has(id) || !belongs(core, pane)) continue;
+      seen.add(id);
+      out.push(core);
+    }
+    return out;
+  }
+  function lastCore(pane) {
+    if (!pane) return null;
+    const all = pane.querySelectorAll(S.messageCore);
+    for (let i = all.length - 1; i >= 0; i--) {
+      const c = all[i];
+      if (c.getAttribute(S.messageIdAttr) && belongs(c, pane)) return c;
+    }
+    return null;
+  }
+  var BELOW_MAX = 160;
+  function scroller(el) {
+    for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+      const oy = getComputedStyle(p).overflowY;
+      if ((oy === "auto" || oy === "scroll" || oy === "overlay") && p.scrollHeight > p.clientHeight + 1) return p;
+    }
+    return null;
+  }
+  function atLiveEnd(pane) {
+    if (!pane) return false;
+    for (const b of pane.querySelectorAll(S.jumpControl)) {
+      if (JUMP_LABEL.test(b.getAttribute("aria-label") || "") && shown(b)) return false;
+    }
+    const last = lastCore(pane);
+    if (!last) return true;
+    const sc = scroller(last);
+    if (!sc) return true;
+    const r = last.getBoundingClientRect();
+    const box = sc.getBoundingClientRect();
+    const below = sc.scrollHeight - (r.bottom - box.top + sc.scrollTop);
+    return below <= BELOW_MAX;
+  }
+
   // src/rows.js
+  var MAX_KNOWN = 2e4;
+  var TIME_SLACK_MS = 12e4;
   function coresIn(node, into) {
     if (node.nodeType !== 1) return;
     if (node.matches(S.messageCore)) into.push(node);
@@ -799,57 +948,123 @@
   }
   function createRows(emit, stats, labels, conversationId, hooks) {
     const st = {
+      // known: every message id seen in this conversation -> { el, text, sender }; el is the
+      // element showing it now (null while it is not on the page).
       known: /* @__PURE__ */ new Map(),
-      // message id -> core element (null once removed)
+      bound: /* @__PURE__ */ new WeakMap(),
+      // element -> the id it showed when it was last bound
+      // anchor: the newest message known to be at the live end ({ id }), { id: null } for an
+      // empty conversation at its live end, or null while the live end is not known.
+      anchor: null,
+      newest: 0,
+      // the newest label time known (ms since the epoch), 0 when none
       tail: null,
-      // the known core that comes last in document order
+      // the last known row of the pane, as last found
       removedTmp: []
-      // { id, sender, text, at }
+      // { id, sender, text, at } of tmp_ rows that left the page
     };
     let historyBatch = [];
+    let pane = null;
+    function paneNow() {
+      return pane || currentPane(hooks.uiHost());
+    }
     function reset() {
       st.known = /* @__PURE__ */ new Map();
+      st.bound = /* @__PURE__ */ new WeakMap();
+      st.anchor = null;
+      st.newest = 0;
       st.tail = null;
       st.removedTmp = [];
       historyBatch = [];
     }
-    function baseline(cores, messages) {
-      st.tail = null;
-      for (let i = 0; i < cores.length; i++) {
-        const m = messages[i];
-        st.known.set(m.id, cores[i]);
-        labels.noteReported(m);
-        st.tail = cores[i];
+    function know(m, core) {
+      st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
+      st.bound.set(core, m.id);
+      if (m.at > st.newest) st.newest = m.at;
+      if (!st.tail || core.isConnected && follows(core, st.tail)) st.tail = core;
+      if (st.known.size > MAX_KNOWN) {
+        for (const [id, r] of st.known) {
+          if (st.known.size <= MAX_KNOWN) break;
+          if (!r.el) st.known.delete(id);
+        }
       }
+    }
+    function baseline(cores, messages, p) {
+      for (let i = 0; i < cores.length; i++) know(messages[i], cores[i]);
+      st.tail = cores.length ? cores[cores.length - 1] : st.tail;
+      st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
     }
     function knownIds() {
       return st.known.keys();
     }
-    function rowChanged(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || st.known.get(id) !== core || labels.waiting(core)) return;
-      const m = labels.parse(core);
-      labels.learn(m);
-      if (!labels.changed(m)) return;
-      emit("message_update", { conversationId: conversationId(), message: m });
-    }
-    function remember(id, core) {
-      st.known.set(id, core);
-      const t = st.tail;
-      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    function elOf(id) {
+      const r = st.known.get(id);
+      const el = r && r.el;
+      if (!el || !el.isConnected || el.getAttribute(S.messageIdAttr) !== id || !belongs(el, paneNow())) return null;
+      return el;
     }
     function tailCore() {
       const t = st.tail;
-      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
+      if (t && st.bound.get(t) && elOf(st.bound.get(t)) === t) return t;
       st.tail = null;
-      for (const c of st.known.values()) {
-        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
+      const p = paneNow();
+      if (!p) return null;
+      const all = p.querySelectorAll(S.messageCore);
+      for (let i = all.length - 1; i >= 0; i--) {
+        const id = all[i].getAttribute(S.messageIdAttr);
+        if (id && elOf(id) === all[i]) {
+          st.tail = all[i];
+          break;
+        }
       }
       return st.tail;
     }
-    function isAboveKnown(core) {
+    function knownAfter(core) {
       const t = tailCore();
       return !!t && t !== core && follows(t, core);
+    }
+    function unbind(core, id, leaving) {
+      labels.done(core);
+      const was = id || st.bound.get(core);
+      const r = was && st.known.get(was);
+      if (!r || r.el !== core) return;
+      r.el = null;
+      if (st.tail === core) st.tail = null;
+      if (leaving && was.startsWith("tmp_")) st.removedTmp.push({ id: was, sender: r.sender, text: r.text, at: performance.now() });
+    }
+    function rebind(id, core) {
+      st.known.get(id).el = core;
+      st.bound.set(core, id);
+      const t = st.tail;
+      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    }
+    function swapTmp(core, oldId) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!oldId || !oldId.startsWith("tmp_") || !id || id === oldId || st.known.has(id)) return false;
+      const r = st.known.get(oldId);
+      if (!r || r.el !== core) return false;
+      const m = labels.parse(core);
+      if (m.text !== r.text || r.sender && m.sender && r.sender !== m.sender) return false;
+      st.known.delete(oldId);
+      st.known.set(id, r);
+      st.bound.set(core, id);
+      if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
+      labels.renamed(oldId, id);
+      stats.idChanges++;
+      emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
+      return true;
+    }
+    function rowChanged(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      const r = id && st.known.get(id);
+      if (!r || r.el !== core || labels.waiting(core) || !belongs(core, paneNow())) return;
+      const m = labels.parse(core);
+      labels.learn(m);
+      if (!labels.changed(m)) return;
+      r.text = m.text;
+      r.sender = m.sender;
+      if (m.at > st.newest) st.newest = m.at;
+      emit("message_update", { conversationId: conversationId(), message: m });
     }
     function matchRemovedTmp(m) {
       const now = performance.now();
@@ -865,87 +1080,127 @@
     }
     function report(core, history2) {
       labels.done(core);
+      if (!core.isConnected || !belongs(core, paneNow())) return;
       const m = labels.parse(core);
       if (!m.id || st.known.has(m.id)) return;
       labels.learn(m);
       const swapped = matchRemovedTmp(m);
-      const above = history2 === void 0 ? isAboveKnown(core) : history2;
-      remember(m.id, core);
+      if (!history2 && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history2 = true;
+      know(m, core);
       labels.noteReported(m);
       if (swapped) {
         st.known.delete(swapped.id);
         labels.forget(swapped.id);
+        if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
         stats.idChanges++;
         emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
         return;
       }
-      if (above) {
+      if (history2) {
         stats.historyMessages++;
         historyBatch.push(m);
         return;
       }
+      st.anchor = { id: m.id };
       stats.newMessages++;
       emit("message", { conversationId: conversationId(), message: m });
       if (m.direction === "out") hooks.onOwnRow();
     }
     function flushHistory() {
       if (!historyBatch.length) return;
-      const batch = historyBatch;
+      const batch2 = historyBatch;
       historyBatch = [];
-      for (let i = 0; i < batch.length; i += 100) {
-        emit("history", { conversationId: conversationId(), messages: batch.slice(i, i + 100) });
+      for (let i = 0; i < batch2.length; i += 100) {
+        emit("history", { conversationId: conversationId(), messages: batch2.slice(i, i + 100) });
       }
     }
-    function added(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-      if (st.known.has(id)) {
-        remember(id, core);
-        rowChanged(core);
+    function findAnchor() {
+      if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
+      const p = paneNow();
+      if (!p || !atLiveEnd(p)) return;
+      const last = lastCore(p);
+      if (!last) {
+        st.anchor = { id: null };
         return;
       }
-      if (!isReady(core)) {
-        labels.wait(core, labels.waiting(core) ? void 0 : isAboveKnown(core));
-        return;
+      const id = last.getAttribute(S.messageIdAttr);
+      if (elOf(id) === last) st.anchor = { id };
+    }
+    function batch(b) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        for (const c of b.removed) unbind(c, void 0, true);
+        const arrivals = b.added.slice();
+        for (const [core, oldId] of b.changed) {
+          if (swapTmp(core, oldId)) continue;
+          unbind(core, oldId, false);
+          arrivals.push(core);
+        }
+        arrive(arrivals, b.hold);
+        for (const c of b.touched) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
+        flushHistory();
+        for (const c of b.touched) rowChanged(c);
+        findAnchor();
+      } finally {
+        pane = null;
       }
-      report(core);
     }
-    function removed(core) {
-      labels.done(core);
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || !st.known.has(id)) return;
-      st.known.set(id, null);
-      if (id.startsWith("tmp_")) {
-        const m = labels.parse(core);
-        st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
+    function arrive(arrivals, hold) {
+      let cores = arrivals.filter((c) => c.isConnected && c.getAttribute(S.messageIdAttr) && belongs(c, pane));
+      if (cores.length > 1) cores = inDocumentOrder(cores);
+      const fresh = new Set(cores);
+      const unknown = [];
+      for (const c of cores) {
+        const id = c.getAttribute(S.messageIdAttr);
+        if (st.known.has(id)) {
+          rebind(id, c);
+          rowChanged(c);
+        } else unknown.push(c);
+      }
+      if (!unknown.length || hold && hold(unknown)) return;
+      const a = st.anchor;
+      const ael = a && a.id ? elOf(a.id) : null;
+      const stable = !!a && (a.id === null || !!ael && !fresh.has(ael));
+      let live = null;
+      const liveNow = () => live === null ? live = atLiveEnd(pane) : live;
+      for (const c of unknown) {
+        const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
+        const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
+        if (!isReady(c)) {
+          labels.wait(c, labels.waiting(c) ? void 0 : !isNew);
+          continue;
+        }
+        report(c, !isNew);
       }
     }
-    function idChanged(core, oldId) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || id === oldId) return;
-      if (oldId && st.known.has(oldId)) {
-        st.known.delete(oldId);
-        if (st.known.has(id)) return;
-        remember(id, core);
-        labels.renamed(oldId, id);
-        stats.idChanges++;
-        emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
-        return;
+    function unheld(cores) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        arrive(cores.filter((c) => c.isConnected));
+        flushHistory();
+        findAnchor();
+      } finally {
+        pane = null;
       }
-      added(core);
     }
-    function touched(cores) {
-      for (const c of cores) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
-      flushHistory();
-      for (const c of cores) rowChanged(c);
+    function viewMoved() {
+      pane = currentPane(hooks.uiHost());
+      try {
+        findAnchor();
+      } finally {
+        pane = null;
+      }
     }
-    return { reset, baseline, knownIds, added, removed, idChanged, touched, report, flushHistory };
+    return { reset, baseline, knownIds, batch, unheld, viewMoved, report, flushHistory, hasAnchor: () => !!st.anchor };
   }
 
   // src/conversation.js
   var QUIET_MS = 300;
   var EMPTY_WAIT_MS = 1e4;
   var LABEL_WAIT_MS = 2e3;
+  var OLD_ROWS_MAX_MS = 8e3;
+  var MAX_PREV_IDS = 5e3;
+  var HEADER_ACCEPT_MS = 2e3;
   function createConversation(emit, maxEventBytes, parts2) {
     const { rows, labels, pageState, ui } = parts2;
     const st = {
@@ -955,19 +1210,30 @@
       // idle | settling | ready
       prevIds: /* @__PURE__ */ new Set(),
       // paneSince and rowsSince are when this conversation's pane and its first rows were
-      // first seen while settling (0 = not yet): the empty and label waits count from them.
+      // first seen while settling (0 = not yet): the empty and label waits count from them;
+      // oldSince when rows of the previous conversation were first seen still on screen.
       paneSince: 0,
       rowsSince: 0,
-      settleTimer: 0
+      oldSince: 0,
+      settleTimer: 0,
+      header: [],
+      // the names the conversation settled with (or first showed after)
+      held: [],
+      // rows that came while the pane showed another conversation's header
+      heldTimer: 0
     };
     function check() {
       if (location.href === st.url) return;
       st.url = location.href;
       const id = conversationIdFrom(st.url);
       if (id === st.convId && st.phase !== "idle") return;
-      st.prevIds = new Set(rows.knownIds());
+      const prev = st.phase === "ready" ? /* @__PURE__ */ new Set() : st.prevIds;
+      for (const k of rows.knownIds()) prev.add(k);
+      while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+      st.prevIds = prev;
       rows.reset();
       labels.reset();
+      release(false);
       st.convId = id;
       clearTimeout(st.settleTimer);
       st.settleTimer = 0;
@@ -975,6 +1241,7 @@
         st.phase = "settling";
         st.paneSince = 0;
         st.rowsSince = 0;
+        st.oldSince = 0;
         arm();
       } else {
         st.phase = "idle";
@@ -988,6 +1255,7 @@
       st.phase = "idle";
       rows.reset();
       labels.reset();
+      release(false);
       st.prevIds = /* @__PURE__ */ new Set();
     }
     function regain() {
@@ -999,26 +1267,21 @@
       clearTimeout(st.settleTimer);
       st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
     }
-    function visibleCores() {
-      const out = [];
-      const seen = /* @__PURE__ */ new Set();
-      const h = ui.host();
-      for (const core of document.querySelectorAll(S.messageCore)) {
-        if (h && h.contains(core)) continue;
-        const id = core.getAttribute(S.messageIdAttr);
-        if (!id || seen.has(id)) continue;
-        if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-        seen.add(id);
-        out.push(core);
-      }
-      return out;
-    }
     function trySettle() {
       st.settleTimer = 0;
       if (st.phase !== "settling") return;
       const now = performance.now();
-      const cores = visibleCores();
-      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return arm();
+      const pane = currentPane(ui.host());
+      let cores = paneCores(pane, ui.host());
+      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+        if (!st.oldSince) st.oldSince = now;
+        if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+        cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+      }
+      if (!pane) {
+        st.paneSince = 0;
+        return arm(500);
+      }
       if (!cores.length) {
         if (!hasThread()) {
           st.paneSince = 0;
@@ -1030,14 +1293,15 @@
         if (!st.rowsSince) st.rowsSince = now;
         if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
       }
-      settle(cores);
+      settle(cores, pane);
     }
     function hasParts(core) {
       return !!core.querySelector(S.textPart + "," + S.imagePart);
     }
-    function settle(cores) {
+    function settle(cores, pane) {
       st.phase = "ready";
-      const header = headerNames();
+      const header = headerNames(pane);
+      st.header = header;
       labels.useHeader(header);
       let messages = cores.map((core) => labels.parse(core));
       const senders = [];
@@ -1046,7 +1310,7 @@
         labels.learn(m);
       }
       messages = messages.map((m, i) => m.reactions.length ? labels.parse(cores[i]) : m);
-      rows.baseline(cores, messages);
+      rows.baseline(cores, messages, pane);
       const participants = header.slice();
       for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
       const automated = participants.filter(isAutomatedName);
@@ -1069,8 +1333,40 @@
       parts2.onSettled();
     }
     function snapshot() {
-      if (st.phase === "ready") settle(visibleCores());
-      else if (st.phase === "settling") arm(0);
+      if (st.phase === "ready") {
+        const pane = currentPane(ui.host());
+        settle(paneCores(pane, ui.host()), pane);
+      } else if (st.phase === "settling") arm(0);
+    }
+    function hold(cores) {
+      const now = headerNames(currentPane(ui.host()));
+      if (!st.header.length) {
+        st.header = now;
+        return false;
+      }
+      if (!now.length || sameNames(now, st.header)) return false;
+      for (const c of cores) if (st.held.indexOf(c) < 0) st.held.push(c);
+      if (!st.heldTimer) st.heldTimer = setTimeout(acceptHeader, HEADER_ACCEPT_MS);
+      return true;
+    }
+    function acceptHeader() {
+      st.heldTimer = 0;
+      if (st.phase !== "ready") return;
+      const now = headerNames(currentPane(ui.host()));
+      if (now.length) st.header = now;
+      release(true);
+    }
+    function release(take) {
+      clearTimeout(st.heldTimer);
+      st.heldTimer = 0;
+      const held = st.held;
+      st.held = [];
+      if (take && held.length) rows.unheld(held);
+    }
+    function headerBack() {
+      if (!st.held.length) return;
+      const now = headerNames(currentPane(ui.host()));
+      if (now.length && sameNames(now, st.header)) release(true);
     }
     function changed() {
       arm();
@@ -1081,21 +1377,32 @@
       regain,
       snapshot,
       changed,
+      hold,
+      headerBack,
       phase: () => st.phase,
       id: () => st.convId
     };
+  }
+  function sameNames(a, b) {
+    if (a.length !== b.length) return false;
+    const x = a.slice().sort();
+    const y = b.slice().sort();
+    return x.every((n, i) => n === y[i]);
   }
 
   // src/sidebar.js
   var SIDEBAR_DEBOUNCE_MS = 500;
   var SIDEBAR_FIRST_MS = 20;
+  var GONE_POLL_MS = 1e3;
   var SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
   function createSidebar(emit) {
     const st = {
       timer: 0,
       due: 0,
-      snap: null
+      snap: null,
       // id -> item of the last report (null before the first)
+      goneTimer: 0
+      // looks again while the list is gone
     };
     function schedule() {
       const wait = st.snap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
@@ -1107,9 +1414,19 @@
       st.due = due;
       st.timer = setTimeout(report, wait);
     }
+    function links() {
+      let real = null;
+      for (const l of document.querySelectorAll(S.sidebarList)) {
+        if (aside(l)) continue;
+        if (!real || age(l) < age(real)) real = l;
+      }
+      if (real) return Array.from(real.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a));
+      return Array.from(document.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a) && !a.closest(S.hidden));
+    }
     function items() {
+      const as = links();
       const map = /* @__PURE__ */ new Map();
-      for (const a of document.querySelectorAll(S.sidebarLink)) {
+      for (const a of as) {
         const it = parseSidebarItem(a);
         if (it && !map.has(it.id)) map.set(it.id, it);
       }
@@ -1119,6 +1436,14 @@
       clearTimeout(st.timer);
       st.timer = 0;
       const now = items();
+      if (!now.size && st.snap && st.snap.size) {
+        if (force) st.snap = null;
+        if (!st.goneTimer) st.goneTimer = setTimeout(() => {
+          st.goneTimer = 0;
+          report();
+        }, GONE_POLL_MS);
+        return;
+      }
       const prev = force ? null : st.snap;
       if (!now.size && !prev) return;
       const changed = [];
@@ -1559,6 +1884,7 @@
 
   // src/observe.js
   var PANE_ANY = S.conversationContainer + "," + S.messagesList + "," + S.messageCore;
+  var SCROLL_CHECK_MS = 250;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
@@ -1576,7 +1902,10 @@
       afterDue: () => rows.flushHistory()
     });
     const compose = createComposeWatch(emit, () => conv.id());
-    const rows = createRows(emit, stats, labels, () => conv.id(), { onOwnRow: () => compose.ownRowAppeared() });
+    const rows = createRows(emit, stats, labels, () => conv.id(), {
+      onOwnRow: () => compose.ownRowAppeared(),
+      uiHost: () => ui.host()
+    });
     const sidebar = createSidebar(emit);
     conv = createConversation(emit, maxEventBytes, {
       rows,
@@ -1608,6 +1937,8 @@
       const t0 = performance.now();
       conv.check();
       let addedCores = [];
+      const removedCores = [];
+      const changedIds = [];
       const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
@@ -1620,9 +1951,7 @@
           for (const n of r.removedNodes) {
             if (n.nodeType !== 1) continue;
             structure = true;
-            const cs = [];
-            coresIn(n, cs);
-            for (const c of cs) rows.removed(c);
+            coresIn(n, removedCores);
           }
           for (const n of r.addedNodes) {
             if (n.nodeType !== 1 || inOwnUI(n)) continue;
@@ -1633,7 +1962,13 @@
           if (owner) touched.add(owner);
         } else if (r.type === "attributes") {
           if (r.attributeName === S.messageIdAttr) {
-            if (target.matches(S.messageCore) && conv.phase() === "ready") rows.idChanged(target, r.oldValue);
+            if (target.matches(S.messageCore)) changedIds.push([target, r.oldValue]);
+            continue;
+          }
+          if (r.attributeName === "aria-hidden" || r.attributeName === "hidden") {
+            structure = true;
+            coresIn(target, addedCores);
+            sidebarTouched = true;
             continue;
           }
           if (r.attributeName === "aria-label" || r.attributeName === "src") {
@@ -1649,11 +1984,10 @@
         if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
       if (conv.phase() === "settling") {
-        if (addedCores.length || structure) conv.changed();
+        if (addedCores.length || changedIds.length || structure) conv.changed();
       } else if (conv.phase() === "ready") {
-        if (addedCores.length > 1) addedCores = inDocumentOrder(addedCores);
-        for (const c of addedCores) rows.added(c);
-        rows.touched(touched);
+        rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });
+        conv.headerBack();
       }
       if (addedCores.some(ownRow)) compose.ownRowAppeared();
       if (sidebarTouched) sidebar.schedule();
@@ -1667,6 +2001,14 @@
       if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
     }
     let mo = null;
+    let scrollTimer = 0;
+    function onScroll() {
+      if (scrollTimer || conv.phase() !== "ready" || rows.hasAnchor()) return;
+      scrollTimer = setTimeout(() => {
+        scrollTimer = 0;
+        if (conv.phase() === "ready") rows.viewMoved();
+      }, SCROLL_CHECK_MS);
+    }
     function start(selfTestFn) {
       selfTest = selfTestFn;
       mo = new MutationObserver(onMutations);
@@ -1676,7 +2018,18 @@
         characterData: true,
         attributes: true,
         attributeOldValue: true,
-        attributeFilter: [S.messageIdAttr, "aria-label", "src", "href", "aria-selected", "data-e2e-is-unread", "data-e2e-is-pinned", "data-e2e-is-muted"]
+        attributeFilter: [
+          S.messageIdAttr,
+          "aria-label",
+          "src",
+          "href",
+          "aria-selected",
+          "data-e2e-is-unread",
+          "data-e2e-is-pinned",
+          "data-e2e-is-muted",
+          "aria-hidden",
+          "hidden"
+        ]
       });
       for (const name of ["pushState", "replaceState"]) {
         const orig = history[name];
@@ -1692,6 +2045,7 @@
       }
       window.addEventListener("popstate", () => conv.check(), true);
       window.addEventListener("hashchange", () => conv.check(), true);
+      document.addEventListener("scroll", onScroll, { capture: true, passive: true });
       compose.start();
       conv.check();
       pageState.schedule(0);

@@ -11,11 +11,22 @@
 import { S } from './selectors.js';
 import { isReady, headerNames } from './parse.js';
 import { hasThread } from './pagestate.js';
+import { currentPane, paneCores } from './pane.js';
 import { conversationIdFrom, capString, isAutomatedName, utf8Bytes } from './util.js';
 
 const QUIET_MS = 300;
 const EMPTY_WAIT_MS = 10000;
 const LABEL_WAIT_MS = 2000;
+// OLD_ROWS_MAX_MS bounds the wait for the previous conversation's rows to leave the pane on
+// screen: after it the conversation settles without them (they are never reported for it).
+const OLD_ROWS_MAX_MS = 8000;
+// MAX_PREV_IDS bounds the ids kept of the conversations the page showed before.
+const MAX_PREV_IDS = 5000;
+// HEADER_ACCEPT_MS: a pane whose header names other people than the conversation settled
+// with shows another conversation (a pane reused for the next one before the address
+// changes); its new rows wait. A header that stays changed this long without a switch is the
+// conversation's own (renamed, a member added), and the rows waiting are taken.
+const HEADER_ACCEPT_MS = 2000;
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -27,10 +38,15 @@ export function createConversation(emit, maxEventBytes, parts) {
     phase: 'idle', // idle | settling | ready
     prevIds: new Set(),
     // paneSince and rowsSince are when this conversation's pane and its first rows were
-    // first seen while settling (0 = not yet): the empty and label waits count from them.
+    // first seen while settling (0 = not yet): the empty and label waits count from them;
+    // oldSince when rows of the previous conversation were first seen still on screen.
     paneSince: 0,
     rowsSince: 0,
+    oldSince: 0,
     settleTimer: 0,
+    header: [], // the names the conversation settled with (or first showed after)
+    held: [], // rows that came while the pane showed another conversation's header
+    heldTimer: 0,
   };
 
   function check() {
@@ -38,10 +54,16 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.url = location.href;
     const id = conversationIdFrom(st.url);
     if (id === st.convId && st.phase !== 'idle') return;
-    // Remember the previous conversation's rows so they are never taken for this one's.
-    st.prevIds = new Set(rows.knownIds());
+    // Remember the previous conversation's rows so they are never taken for this one's. A
+    // conversation left before it settled adds nothing of its own, and must not make the
+    // page forget the rows of the one before it, which may still be on screen.
+    const prev = st.phase === 'ready' ? new Set() : st.prevIds;
+    for (const k of rows.knownIds()) prev.add(k);
+    while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+    st.prevIds = prev;
     rows.reset();
     labels.reset();
+    release(false);
     st.convId = id;
     clearTimeout(st.settleTimer);
     st.settleTimer = 0;
@@ -49,6 +71,7 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.phase = 'settling';
       st.paneSince = 0;
       st.rowsSince = 0;
+      st.oldSince = 0;
       arm();
     } else {
       st.phase = 'idle';
@@ -66,6 +89,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.phase = 'idle';
     rows.reset();
     labels.reset();
+    release(false);
     st.prevIds = new Set();
   }
 
@@ -81,29 +105,24 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.settleTimer = setTimeout(trySettle, ms === undefined ? QUIET_MS : ms);
   }
 
-  // visibleCores lists the rows of the whole document in document order: the rows are
-  // found wherever they sit, not only under the first message list.
-  function visibleCores() {
-    const out = [];
-    const seen = new Set();
-    const h = ui.host();
-    for (const core of document.querySelectorAll(S.messageCore)) {
-      if (h && h.contains(core)) continue;
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || seen.has(id)) continue;
-      if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-      seen.add(id);
-      out.push(core);
-    }
-    return out;
-  }
-
   function trySettle() {
     st.settleTimer = 0;
     if (st.phase !== 'settling') return;
     const now = performance.now();
-    const cores = visibleCores();
-    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return arm(); // old rows still shown
+    // The rows of the pane on screen, wherever they sit in it; hidden panes (a previous
+    // conversation's lingering) are not read.
+    const pane = currentPane(ui.host());
+    let cores = paneCores(pane, ui.host());
+    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+      // Old rows still shown: wait for them to go, but not for ever.
+      if (!st.oldSince) st.oldSince = now;
+      if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+      cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+    }
+    if (!pane) {
+      st.paneSince = 0;
+      return arm(500);
+    }
     if (!cores.length) {
       // No pane yet (the page is still loading, however long that takes): nothing can be
       // settled, or rows drawn later would count as new. Once the pane is there, an empty
@@ -118,16 +137,17 @@ export function createConversation(emit, maxEventBytes, parts) {
       if (!st.rowsSince) st.rowsSince = now;
       if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
     }
-    settle(cores);
+    settle(cores, pane);
   }
 
   function hasParts(core) {
     return !!core.querySelector(S.textPart + ',' + S.imagePart);
   }
 
-  function settle(cores) {
+  function settle(cores, pane) {
     st.phase = 'ready';
-    const header = headerNames();
+    const header = headerNames(pane);
+    st.header = header;
     labels.useHeader(header);
     let messages = cores.map((core) => labels.parse(core));
     const senders = [];
@@ -137,7 +157,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     }
     // Reactor lists are read with every sender's name known (a name with a comma).
     messages = messages.map((m, i) => (m.reactions.length ? labels.parse(cores[i]) : m));
-    rows.baseline(cores, messages);
+    rows.baseline(cores, messages, pane);
     const participants = header.slice();
     for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
     const automated = participants.filter(isAutomatedName);
@@ -163,8 +183,53 @@ export function createConversation(emit, maxEventBytes, parts) {
 
   // snapshot sends the settled conversation again (or settles now if it was settling).
   function snapshot() {
-    if (st.phase === 'ready') settle(visibleCores());
-    else if (st.phase === 'settling') arm(0);
+    if (st.phase === 'ready') {
+      const pane = currentPane(ui.host());
+      settle(paneCores(pane, ui.host()), pane);
+    } else if (st.phase === 'settling') arm(0);
+  }
+
+  // hold keeps rows that came from being classified while the pane on screen names other
+  // people in its header than the conversation did: the page is drawing the next
+  // conversation into this pane before the address changes. It returns whether it held them.
+  function hold(cores) {
+    const now = headerNames(currentPane(ui.host()));
+    if (!st.header.length) {
+      st.header = now; // a header drawn late is the conversation's own
+      return false;
+    }
+    if (!now.length || sameNames(now, st.header)) return false;
+    for (const c of cores) if (st.held.indexOf(c) < 0) st.held.push(c);
+    if (!st.heldTimer) st.heldTimer = setTimeout(acceptHeader, HEADER_ACCEPT_MS);
+    return true;
+  }
+
+  // acceptHeader takes a header that stayed changed without a switch as the conversation's
+  // own, and the rows that waited with it.
+  function acceptHeader() {
+    st.heldTimer = 0;
+    if (st.phase !== 'ready') return;
+    const now = headerNames(currentPane(ui.host()));
+    if (now.length) st.header = now;
+    release(true);
+  }
+
+  // release ends the wait of held rows: take says they are classified now (the pane shows
+  // this conversation), else they are dropped (a switch came: they were another's).
+  function release(take) {
+    clearTimeout(st.heldTimer);
+    st.heldTimer = 0;
+    const held = st.held;
+    st.held = [];
+    if (take && held.length) rows.unheld(held);
+  }
+
+  // headerBack is told about each batch of the settled conversation: rows held while the
+  // header named others are taken once it names this conversation's people again.
+  function headerBack() {
+    if (!st.held.length) return;
+    const now = headerNames(currentPane(ui.host()));
+    if (now.length && sameNames(now, st.header)) release(true);
   }
 
   // changed is told about row changes while settling: the quiet period starts again.
@@ -176,7 +241,16 @@ export function createConversation(emit, maxEventBytes, parts) {
     regain,
     snapshot,
     changed,
+    hold,
+    headerBack,
     phase: () => st.phase,
     id: () => st.convId,
   };
+}
+
+function sameNames(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.slice().sort();
+  const y = b.slice().sort();
+  return x.every((n, i) => n === y[i]);
 }

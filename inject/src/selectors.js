@@ -32,10 +32,25 @@ export const S = {
   sidebarLink: 'a[data-e2e-conversation]',
   sidebarName: '[data-e2e-conversation-name]',
   sidebarSnippet: 'mws-conversation-snippet span',
+  // Search results, which may be drawn with the conversation list's or the message rows'
+  // markup, and dialogs (message details, pickers): never the conversation or its list.
+  // Unchecked on the live page: the names are the likely ones.
+  searchResults: 'mws-search-results, mws-search-result, [data-e2e-search-results], .search-results',
+  dialog: '[role="dialog"], [role="alertdialog"], dialog',
+  // What hides a part of the page from the person: a pane or list the page keeps around but
+  // does not show (a lingering old pane, the list under search results).
+  hidden: '[aria-hidden="true"], [hidden], [inert]',
+  // A control that offers to bring the view to the newest message: while one shows, the
+  // view is not at the conversation's live end. Matched by its label (JUMP_LABEL).
+  jumpControl: 'button[aria-label], [role="button"][aria-label]',
   // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
   // likely element names on purpose.
   signedOut: 'mw-authentication-container, mws-authentication-container, mw-qr-code',
 };
+
+// JUMP_LABEL matches the label of a control that scrolls to the newest message
+// ("Jump to newest message", "Scroll to bottom", "Go to latest").
+export const JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
 
 // SELF_TEST lists the key selectors and how many matches a healthy page has:
 // one = exactly one, some = at least one, optional = any number.

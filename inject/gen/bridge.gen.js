@@ -990,7 +990,10 @@
       }
     }
     function baseline(cores, messages, p) {
-      for (let i = 0; i < cores.length; i++) know(messages[i], cores[i]);
+      for (let i = 0; i < cores.length; i++) {
+        know(messages[i], cores[i]);
+        labels.noteReported(messages[i]);
+      }
       st.tail = cores.length ? cores[cores.length - 1] : st.tail;
       st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
     }
@@ -1057,7 +1060,7 @@
     function rowChanged(core) {
       const id = core.getAttribute(S.messageIdAttr);
       const r = id && st.known.get(id);
-      if (!r || r.el !== core || labels.waiting(core) || !belongs(core, paneNow())) return;
+      if (!r || r.el !== core || labels.waiting(core) || !isReady(core) || !belongs(core, paneNow())) return;
       const m = labels.parse(core);
       labels.learn(m);
       if (!labels.changed(m)) return;
@@ -1200,7 +1203,8 @@
   var LABEL_WAIT_MS = 2e3;
   var OLD_ROWS_MAX_MS = 8e3;
   var MAX_PREV_IDS = 5e3;
-  var HEADER_ACCEPT_MS = 2e3;
+  var HELD_CHECK_MS = 1e3;
+  var MAX_HELD = 500;
   function createConversation(emit, maxEventBytes, parts2) {
     const { rows, labels, pageState, ui } = parts2;
     const st = {
@@ -1222,18 +1226,20 @@
       // rows that came while the pane showed another conversation's header
       heldTimer: 0
     };
-    function check() {
-      if (location.href === st.url) return;
+    function check(reopened) {
+      const again = !!reopened && st.phase !== "idle" && conversationIdFrom(location.href) === st.convId && !!st.convId;
+      if (location.href === st.url && !again) return;
       st.url = location.href;
       const id = conversationIdFrom(st.url);
-      if (id === st.convId && st.phase !== "idle") return;
-      const prev = st.phase === "ready" ? /* @__PURE__ */ new Set() : st.prevIds;
-      for (const k of rows.knownIds()) prev.add(k);
+      if (id === st.convId && st.phase !== "idle" && !again) return;
+      const prev = st.phase === "ready" || again ? /* @__PURE__ */ new Set() : st.prevIds;
+      if (again) for (const k of st.prevIds) prev.add(k);
+      else for (const k of rows.knownIds()) prev.add(k);
       while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
       st.prevIds = prev;
       rows.reset();
       labels.reset();
-      release(false);
+      release("");
       st.convId = id;
       clearTimeout(st.settleTimer);
       st.settleTimer = 0;
@@ -1255,7 +1261,7 @@
       st.phase = "idle";
       rows.reset();
       labels.reset();
-      release(false);
+      release("");
       st.prevIds = /* @__PURE__ */ new Set();
     }
     function regain() {
@@ -1269,6 +1275,13 @@
     }
     function trySettle() {
       st.settleTimer = 0;
+      try {
+        trySettleNow();
+      } catch (e) {
+        arm(500);
+      }
+    }
+    function trySettleNow() {
       if (st.phase !== "settling") return;
       const now = performance.now();
       const pane = currentPane(ui.host());
@@ -1345,28 +1358,48 @@
         return false;
       }
       if (!now.length || sameNames(now, st.header)) return false;
-      for (const c of cores) if (st.held.indexOf(c) < 0) st.held.push(c);
-      if (!st.heldTimer) st.heldTimer = setTimeout(acceptHeader, HEADER_ACCEPT_MS);
+      if (renamed(now)) {
+        accept(now);
+        return false;
+      }
+      const under = namesKey(now);
+      for (const c of cores) {
+        if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+      }
+      if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
       return true;
     }
-    function acceptHeader() {
+    function renamed(names) {
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        if (conversationIdFrom(a.getAttribute("href") || "") !== st.convId) continue;
+        const el = a.querySelector(S.sidebarName);
+        const name = el ? cleanName(el.textContent, 200) : "";
+        if (name && (name === names.join(", ") || names.length === 1 && names[0] === name)) return true;
+      }
+      return false;
+    }
+    function accept(names) {
+      st.header = names;
+      release(namesKey(names));
+    }
+    function checkHeld() {
       st.heldTimer = 0;
-      if (st.phase !== "ready") return;
-      const now = headerNames(currentPane(ui.host()));
-      if (now.length) st.header = now;
-      release(true);
+      if (st.phase !== "ready" || !st.held.length) return;
+      headerBack();
+      if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
     }
     function release(take) {
       clearTimeout(st.heldTimer);
       st.heldTimer = 0;
       const held = st.held;
       st.held = [];
-      if (take && held.length) rows.unheld(held);
+      const mine2 = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+      if (mine2.length) rows.unheld(mine2);
     }
     function headerBack() {
       if (!st.held.length) return;
       const now = headerNames(currentPane(ui.host()));
-      if (now.length && sameNames(now, st.header)) release(true);
+      if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
     }
     function changed() {
       arm();
@@ -1388,6 +1421,9 @@
     const x = a.slice().sort();
     const y = b.slice().sort();
     return x.every((n, i) => n === y[i]);
+  }
+  function namesKey(names) {
+    return names.slice().sort().join("\n");
   }
 
   // src/sidebar.js
@@ -2034,10 +2070,11 @@
       for (const name of ["pushState", "replaceState"]) {
         const orig = history[name];
         if (typeof orig !== "function") continue;
+        const push = name === "pushState";
         history[name] = function() {
           const r = orig.apply(this, arguments);
           try {
-            conv.check();
+            conv.check(push);
           } catch (e) {
           }
           return r;

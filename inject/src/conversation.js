@@ -12,7 +12,7 @@ import { S } from './selectors.js';
 import { isReady, headerNames } from './parse.js';
 import { hasThread } from './pagestate.js';
 import { currentPane, paneCores } from './pane.js';
-import { conversationIdFrom, capString, isAutomatedName, utf8Bytes } from './util.js';
+import { conversationIdFrom, capString, cleanName, isAutomatedName, utf8Bytes } from './util.js';
 
 const QUIET_MS = 300;
 const EMPTY_WAIT_MS = 10000;
@@ -22,11 +22,14 @@ const LABEL_WAIT_MS = 2000;
 const OLD_ROWS_MAX_MS = 8000;
 // MAX_PREV_IDS bounds the ids kept of the conversations the page showed before.
 const MAX_PREV_IDS = 5000;
-// HEADER_ACCEPT_MS: a pane whose header names other people than the conversation settled
-// with shows another conversation (a pane reused for the next one before the address
-// changes); its new rows wait. A header that stays changed this long without a switch is the
-// conversation's own (renamed, a member added), and the rows waiting are taken.
-const HEADER_ACCEPT_MS = 2000;
+// A pane whose header names other people than the conversation settled with shows another
+// conversation (a pane reused for the next one before the address changes, or never
+// changing it): its new rows wait, and are dropped at the switch. The header is taken as
+// the conversation's own (renamed, a member added) only when the conversation list names
+// the conversation on the address that way too. While rows wait, that is looked at again
+// every HELD_CHECK_MS; at most MAX_HELD rows wait.
+const HELD_CHECK_MS = 1000;
+const MAX_HELD = 500;
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -49,21 +52,27 @@ export function createConversation(emit, maxEventBytes, parts) {
     heldTimer: 0,
   };
 
-  function check() {
-    if (location.href === st.url) return;
+  // check follows the address. reopened says the page pushed a history entry (pushState):
+  // one for the conversation already open is the page opening it again (at a search hit,
+  // say), a new visit that settles afresh, so nothing drawn before it is new in it.
+  function check(reopened) {
+    const again = !!reopened && st.phase !== 'idle' && conversationIdFrom(location.href) === st.convId && !!st.convId;
+    if (location.href === st.url && !again) return;
     st.url = location.href;
     const id = conversationIdFrom(st.url);
-    if (id === st.convId && st.phase !== 'idle') return;
+    if (id === st.convId && st.phase !== 'idle' && !again) return;
     // Remember the previous conversation's rows so they are never taken for this one's. A
     // conversation left before it settled adds nothing of its own, and must not make the
-    // page forget the rows of the one before it, which may still be on screen.
-    const prev = st.phase === 'ready' ? new Set() : st.prevIds;
-    for (const k of rows.knownIds()) prev.add(k);
+    // page forget the rows of the one before it, which may still be on screen. A
+    // conversation opened again keeps its own rows out of that: they are its baseline.
+    const prev = st.phase === 'ready' || again ? new Set() : st.prevIds;
+    if (again) for (const k of st.prevIds) prev.add(k);
+    else for (const k of rows.knownIds()) prev.add(k);
     while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
     st.prevIds = prev;
     rows.reset();
     labels.reset();
-    release(false);
+    release('');
     st.convId = id;
     clearTimeout(st.settleTimer);
     st.settleTimer = 0;
@@ -89,7 +98,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.phase = 'idle';
     rows.reset();
     labels.reset();
-    release(false);
+    release('');
     st.prevIds = new Set();
   }
 
@@ -107,6 +116,11 @@ export function createConversation(emit, maxEventBytes, parts) {
 
   function trySettle() {
     st.settleTimer = 0;
+    // An exception (a page shaped like nothing seen before) must not end settling for good.
+    try { trySettleNow(); } catch (e) { arm(500); }
+  }
+
+  function trySettleNow() {
     if (st.phase !== 'settling') return;
     const now = performance.now();
     // The rows of the pane on screen, wherever they sit in it; hidden panes (a previous
@@ -190,8 +204,12 @@ export function createConversation(emit, maxEventBytes, parts) {
   }
 
   // hold keeps rows that came from being classified while the pane on screen names other
-  // people in its header than the conversation did: the page is drawing the next
-  // conversation into this pane before the address changes. It returns whether it held them.
+  // people in its header than the conversation did: the page is drawing another
+  // conversation into this pane before (or without) changing the address. Each row waits
+  // with the header it came under: if that header turns out to be this conversation's
+  // (the conversation list names it so: a rename), the row is classified; otherwise it is
+  // dropped when the header is this conversation's again or the switch comes. A row that
+  // changes later comes again as a change of its own. It returns whether it held them.
   function hold(cores) {
     const now = headerNames(currentPane(ui.host()));
     if (!st.header.length) {
@@ -199,37 +217,64 @@ export function createConversation(emit, maxEventBytes, parts) {
       return false;
     }
     if (!now.length || sameNames(now, st.header)) return false;
-    for (const c of cores) if (st.held.indexOf(c) < 0) st.held.push(c);
-    if (!st.heldTimer) st.heldTimer = setTimeout(acceptHeader, HEADER_ACCEPT_MS);
+    if (renamed(now)) {
+      accept(now);
+      return false;
+    }
+    const under = namesKey(now);
+    for (const c of cores) {
+      if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+    }
+    if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
     return true;
   }
 
-  // acceptHeader takes a header that stayed changed without a switch as the conversation's
-  // own, and the rows that waited with it.
-  function acceptHeader() {
-    st.heldTimer = 0;
-    if (st.phase !== 'ready') return;
-    const now = headerNames(currentPane(ui.host()));
-    if (now.length) st.header = now;
-    release(true);
+  // renamed says whether the conversation list names the conversation on the address as the
+  // header now does: then the header changed for the conversation itself.
+  function renamed(names) {
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      if (conversationIdFrom(a.getAttribute('href') || '') !== st.convId) continue;
+      const el = a.querySelector(S.sidebarName);
+      const name = el ? cleanName(el.textContent, 200) : '';
+      if (name && (name === names.join(', ') || (names.length === 1 && names[0] === name))) return true;
+    }
+    return false;
   }
 
-  // release ends the wait of held rows: take says they are classified now (the pane shows
-  // this conversation), else they are dropped (a switch came: they were another's).
+  // accept takes names as the conversation's header: rows held under it are this
+  // conversation's, the others are dropped.
+  function accept(names) {
+    st.header = names;
+    release(namesKey(names));
+  }
+
+  // checkHeld looks again while rows wait, since the header or the list may change without
+  // any row changing.
+  function checkHeld() {
+    st.heldTimer = 0;
+    if (st.phase !== 'ready' || !st.held.length) return;
+    headerBack();
+    if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+  }
+
+  // release ends the wait of held rows: those held under the header key `take` are
+  // classified now; the rest are dropped (they came under another conversation's header).
   function release(take) {
     clearTimeout(st.heldTimer);
     st.heldTimer = 0;
     const held = st.held;
     st.held = [];
-    if (take && held.length) rows.unheld(held);
+    const mine = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+    if (mine.length) rows.unheld(mine);
   }
 
-  // headerBack is told about each batch of the settled conversation: rows held while the
-  // header named others are taken once it names this conversation's people again.
+  // headerBack is told about each batch of the settled conversation (and looks while rows
+  // wait): a header that names this conversation's people again, or that the list confirms
+  // as its new name, ends the wait.
   function headerBack() {
     if (!st.held.length) return;
     const now = headerNames(currentPane(ui.host()));
-    if (now.length && sameNames(now, st.header)) release(true);
+    if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
   }
 
   // changed is told about row changes while settling: the quiet period starts again.
@@ -253,4 +298,8 @@ function sameNames(a, b) {
   const x = a.slice().sort();
   const y = b.slice().sort();
   return x.every((n, i) => n === y[i]);
+}
+
+function namesKey(names) {
+  return names.slice().sort().join('\n');
 }

@@ -196,9 +196,10 @@ export function createObserver(emit, ui, maxEventBytes) {
     for (const name of ['pushState', 'replaceState']) {
       const orig = history[name];
       if (typeof orig !== 'function') continue;
+      const push = name === 'pushState';
       history[name] = function () {
         const r = orig.apply(this, arguments);
-        try { conv.check(); } catch (e) { /* never break the page */ }
+        try { conv.check(push); } catch (e) { /* never break the page */ }
         return r;
       };
     }

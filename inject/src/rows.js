@@ -104,7 +104,10 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   // messages parsed from them): none of them is new. The last one is the live anchor when
   // the view shows the live end.
   function baseline(cores, messages, p) {
-    for (let i = 0; i < cores.length; i++) know(messages[i], cores[i]);
+    for (let i = 0; i < cores.length; i++) {
+      know(messages[i], cores[i]);
+      labels.noteReported(messages[i]);
+    }
     st.tail = cores.length ? cores[cores.length - 1] : st.tail;
     st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
   }
@@ -178,11 +181,13 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     return true;
   }
 
-  // rowChanged reports a known row whose content now says something different.
+  // rowChanged reports a known row whose content now says something different. A row drawn
+  // again without its label yet (the page fills it a moment later) says less, not something
+  // else: it is looked at again when the label comes.
   function rowChanged(core) {
     const id = core.getAttribute(S.messageIdAttr);
     const r = id && st.known.get(id);
-    if (!r || r.el !== core || labels.waiting(core) || !belongs(core, paneNow())) return;
+    if (!r || r.el !== core || labels.waiting(core) || !isReady(core) || !belongs(core, paneNow())) return;
     const m = labels.parse(core);
     labels.learn(m);
     if (!labels.changed(m)) return;
@@ -207,8 +212,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   }
 
   // report reads and emits one row. history was decided when the row came (a row that
-  // waited for its label may have newer rows below it by now); its label time may still
-  // make a row decided new history.
+  // waited for its label may have newer rows below it by now, or the view may have moved:
+  // it was drawn at the live end all the same); its label time may still make a row
+  // decided new history.
   function report(core, history) {
     labels.done(core);
     if (!core.isConnected || !belongs(core, paneNow())) return;

@@ -20,7 +20,8 @@ package bridgetest
 // end), draw the list or the pane again (the old pane lingering hidden or visible), switch
 // with old panes lingering, and draw search results with the conversation list's row markup
 // over the real list. Names may carry bidi isolates, direction marks and no-break spaces
-// (&bidi=1), as a page drawing right-to-left names does.
+// (&bidi=1), as a page drawing right-to-left names does; with &late=1 every row drawn gets
+// its label a moment later.
 const virtualHTML = `<!doctype html><html><head><title>Messages</title><style>
  body { margin: 0; font: 14px sans-serif; }
  .side { position: fixed; left: 0; top: 0; width: 300px; bottom: 0; overflow: auto; }
@@ -35,7 +36,7 @@ const virtualHTML = `<!doctype html><html><head><title>Messages</title><style>
 <script>
 (function(){
   var q = new URLSearchParams(location.search);
-  var mode = q.get('mode') || 'recycle', stale = q.get('stale') === '1', bidi = q.get('bidi') === '1';
+  var mode = q.get('mode') || 'recycle', stale = q.get('stale') === '1', bidi = q.get('bidi') === '1', late = q.get('late') === '1';
   var ROW = 56, RANGE = 20, CACHE = 20;
   var MONTHS = ['January','February','March','April','May','June','July','August','September','October','November','December'];
   var base = new Date(2026, 1, 3, 9, 0).getTime();
@@ -59,8 +60,13 @@ const virtualHTML = `<!doctype html><html><head><title>Messages</title><style>
   function fill(el, m) {
     var core = el.firstChild, part = core.firstChild;
     core.setAttribute('data-e2e-message-id', m.id);
-    part.setAttribute('aria-label', label(m));
     part.textContent = m.text;
+    // &late=1: every drawn row gets its label 300 ms after it is drawn, as the real page
+    // fills labels asynchronously (also when it draws a known row again).
+    if (late) {
+      part.removeAttribute('aria-label');
+      setTimeout(function () { if (core.getAttribute('data-e2e-message-id') === m.id) part.setAttribute('aria-label', label(m)); }, 300);
+    } else part.setAttribute('aria-label', label(m));
   }
   function makeEl(m) {
     var w = document.createElement('mws-message-wrapper'); w.setAttribute('data-e2e-message-wrapper', '');

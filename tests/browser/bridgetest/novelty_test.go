@@ -464,3 +464,84 @@ func TestAPaneRewrittenForTheNextConversationBeforeTheAddressChanges(t *testing.
 		}
 	}
 }
+
+// A known row drawn again without its label (the page fills labels a moment after drawing a
+// row, also when it draws a pane again) says less, not something else: no message_update
+// with the label missing, and none at all when the label that comes says what it said.
+func TestARowDrawnAgainBeforeItsLabelIsNoUpdate(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/V1?virt=1&mode=plain&late=1", atDocumentStart)
+	c := h.waitConversation(0, "V1")
+	if len(c.Messages) != 20 || c.Messages[19].Sender == "" {
+		t.Fatalf("V1 settled with %s", dump(c.Messages))
+	}
+	m := h.mark()
+	eval(t, h.ctx, `vx.rerenderPane(0), 1`, nil)
+	testkit.WaitFor(t, minWait, "the labels drawn again", func() (bool, string) {
+		var n int
+		eval(t, h.ctx, `document.querySelectorAll('mws-text-message-part[aria-label]').length`, &n)
+		return n == 20, ""
+	})
+	var id string
+	eval(t, h.ctx, `vx.deliver('after the redraw')`, &id)
+	h.waitNewID(m, id)
+	for _, e := range h.since(m) {
+		if u, ok := e.Event.(protocol.MessageUpdate); ok && u.Message.ID != id {
+			t.Errorf("message_update of %s (sender %q, labelKind %s) after the pane was drawn again with the same rows", u.Message.ID, u.Message.Sender, u.Message.LabelKind)
+		}
+	}
+}
+
+// The page opening the open conversation again (a history entry pushed for the same
+// address, the list drawn anew, as a search hit in it opens it) is a new visit: it settles
+// afresh, and a row that came just before it is part of that baseline, never new.
+func TestTheConversationOpenedAgainSettlesAfresh(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		var r = {id:'p1', label: fx.L('Jane Doe','just before'), text:'just before'};
+		fx.data.CONV_A.rows.push(r);
+		fx.append({id:'p1', label: r.label, text: r.text, lateLabel: 5000});
+		setTimeout(function(){ fx.open('CONV_A'); }, 100);
+		return 1; })()`, nil)
+	c := h.waitConversation(m, "CONV_A")
+	var ids []string
+	for _, msg := range c.Messages {
+		ids = append(ids, msg.ID)
+	}
+	if !slices.Equal(ids, []string{"a1", "a2", "p1"}) {
+		t.Errorf("CONV_A opened again settled with %v, want a1,a2,p1", ids)
+	}
+	eval(t, h.ctx, `fx.append({id:'p2', label: fx.L('Jane Doe','after'), text:'after'}), 1`, nil)
+	h.waitNewID(m, "p2")
+	if news := h.newIDs(m); !slices.Equal(news, []string{"p2"}) {
+		t.Errorf("message events %v, want only p2", news)
+	}
+}
+
+// A header that changes without a switch: the conversation renamed (the conversation list
+// names it the new way too) takes the rows that come; a pane showing another conversation
+// under the same address (the list still names this one the old way) never gives its rows
+// to this conversation, however long it stays.
+func TestAHeaderThatChangesWithoutASwitch(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		document.querySelector('[data-e2e-header-title]').innerHTML = '<h2>Dad</h2><h2>Mom</h2>';
+		fx.append({id:'x1', label: fx.L('Mom','not this conversation'), text:'not this conversation'});
+		return 1; })()`, nil)
+	// More than the time a switch takes, and than a bridge that gave up waiting would wait.
+	time.Sleep(3 * time.Second)
+	eval(t, h.ctx, `(function(){
+		document.querySelector('[data-e2e-header-title]').innerHTML = '<h2>Jane Q. Doe</h2>';
+		document.querySelector('a[href$="/CONV_A"] [data-e2e-conversation-name]').textContent = 'Jane Q. Doe';
+		fx.append({id:'x2', label: fx.L('Jane Q. Doe','renamed and writing'), text:'renamed and writing'});
+		return 1; })()`, nil)
+	h.waitNewID(m, "x2")
+	for _, e := range h.since(m) {
+		if strings.Contains(string(e.Data), `"x1"`) {
+			t.Errorf("a %s event carried x1, a row drawn under another conversation's header", e.Type)
+		}
+	}
+}

@@ -174,6 +174,10 @@ type SelectorResult struct {
 	Count    int    `json:"count" v:"min=0,max=1000000"`
 	Expect   string `json:"expect" v:"req,enum=one|some|optional"`
 	OK       bool   `json:"ok"`
+	// Critical marks a selector that decides who said what or which rows are new (the
+	// message rows and their ids, the sender labels, the pane): while one fails, what the
+	// bridge reports may be wrong.
+	Critical bool `json:"critical"`
 }
 
 // Result answers one command. Data is command-specific JSON (see PROTOCOL.md), capped.

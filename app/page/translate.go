@@ -234,12 +234,17 @@ func failedSelectors(ev SelfTest) int {
 }
 
 // failingSelectors names the self-test lines that failed, with what they matched, for the
-// log: "messagesList=0(want one) sidebarList=2(want one)".
+// log: "messagesList=0(want one) messageCore=0(want some, critical)". A critical line is
+// one that decides who said what or which rows are new.
 func failingSelectors(ev SelfTest) string {
 	var parts []string
 	for _, r := range ev.Results {
 		if !r.OK {
-			parts = append(parts, fmt.Sprintf("%s=%d(want %s)", r.Key, r.Count, r.Expect))
+			crit := ""
+			if r.Critical {
+				crit = ", critical"
+			}
+			parts = append(parts, fmt.Sprintf("%s=%d(want %s%s)", r.Key, r.Count, r.Expect, crit))
 		}
 	}
 	return strings.Join(parts, " ")

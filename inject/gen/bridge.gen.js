@@ -11,6 +11,11 @@
       },
       "compose_state": {},
       "configure": {
+        "selfTestEveryMs": {
+          "kind": "int",
+          "max": 6e5,
+          "min": 0
+        },
         "unrecognisedGraceMs": {
           "kind": "int",
           "max": 12e4,
@@ -329,6 +334,7 @@
     signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
   var JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
+  var ROWS_DRAWN = S.messageWrapper + "," + S.messageWrapperTag + "," + S.messageCore + "," + S.textPart + "," + S.imagePart;
   var SELF_TEST = [
     { key: "sidebarList", expect: "one", when: ["no_conversation", "conversation"] },
     { key: "sidebarLink", expect: "some", when: ["no_conversation", "conversation"] },
@@ -336,25 +342,33 @@
     { key: "sidebarSnippet", expect: "some", when: ["no_conversation", "conversation"] },
     { key: "conversationContainer", expect: "one", when: ["conversation"] },
     { key: "messagesList", expect: "one", when: ["conversation"] },
+    { key: "messagePane", sel: S.conversationContainer + "," + S.messagesList, expect: "some", when: ["conversation"], critical: true },
     { key: "headerTitle", expect: "one", when: ["conversation"] },
-    { key: "messageCore", expect: "some", when: ["conversation"] },
-    { key: "textPart", expect: "some", when: ["conversation"] },
+    { key: "messageCore", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN, critical: true },
+    { key: "messageId", sel: S.messageCore + "[" + S.messageIdAttr + "]", expect: "some", when: ["conversation"], onlyIf: S.messageCore, critical: true },
+    { key: "textPart", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN },
+    { key: "senderLabel", sel: S.textPart + "[aria-label]," + S.imagePart + "[aria-label]", expect: "some", when: ["conversation"], onlyIf: S.textPart + "," + S.imagePart, critical: true },
+    { key: "outgoingMark", sel: S.messageCore + "[" + S.outgoingAttr + "]", expect: "optional", when: ["conversation"] },
     { key: "inputBox", expect: "one", when: ["conversation"] },
     { key: "sendButton", expect: "optional", when: ["conversation"] },
     { key: "signedOut", expect: "one", when: ["signed_out"] }
   ];
+  function count(sel) {
+    try {
+      return document.querySelectorAll(sel).length;
+    } catch (e) {
+      return 0;
+    }
+  }
   function runSelfTest(state) {
     const results = [];
     for (const c of SELF_TEST) {
       if (c.when.indexOf(state) < 0) continue;
-      let count = 0;
-      try {
-        count = document.querySelectorAll(S[c.key]).length;
-      } catch (e) {
-        count = 0;
-      }
-      const ok = c.expect === "one" ? count === 1 : c.expect === "some" ? count > 0 : true;
-      results.push({ key: c.key, selector: S[c.key], count, expect: c.expect, ok });
+      if (c.onlyIf && count(c.onlyIf) === 0) continue;
+      const sel = c.sel || S[c.key];
+      const n = count(sel);
+      const ok = c.expect === "one" ? n === 1 : c.expect === "some" ? n > 0 : true;
+      results.push({ key: c.key, selector: sel, count: n, expect: c.expect, ok, critical: !!c.critical });
     }
     return { checked: SELECTORS_CHECKED, state, results };
   }
@@ -410,9 +424,11 @@
       const convId = hooks.conversationId();
       const key = s + "|" + convId;
       if (key !== st.pageStateKey) {
+        const stateChanged = s !== st.pageState;
         st.pageStateKey = key;
         st.pageState = s;
         emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: convId });
+        if (stateChanged) hooks.changed();
       }
       if (s === "loading") {
         const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
@@ -1924,14 +1940,16 @@
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
-    let selfTest = () => {
-    };
+    let selfWatch = null;
     let selfTested = false;
     let conv = null;
     const pageState = createPageState(emit, cfg, {
       conversationId: () => conv.id(),
       lose: () => conv.lose(),
-      regain: () => conv.regain()
+      regain: () => conv.regain(),
+      changed: () => {
+        if (selfWatch) selfWatch.stateChanged();
+      }
     });
     const labels = createLabels({
       onDue: (core, history2) => rows.report(core, history2),
@@ -1955,9 +1973,9 @@
       onSettled: () => {
         compose.report(true);
         compose.switched();
-        if (!selfTested) {
+        if (!selfTested && selfWatch) {
           selfTested = true;
-          selfTest();
+          selfWatch.now();
         }
       }
     });
@@ -2031,6 +2049,7 @@
       else if (paneTouched || addedCores.length || touched.size) compose.paneChanged();
       if (structure) pageState.afterStructureChange();
       if (structure) ui.keepAttached();
+      if (structure && selfWatch) selfWatch.structureChanged();
       const dt = performance.now() - t0;
       stats.observerMs += dt;
       stats.observerCalls++;
@@ -2045,8 +2064,9 @@
         if (conv.phase() === "ready") rows.viewMoved();
       }, SCROLL_CHECK_MS);
     }
-    function start(selfTestFn) {
-      selfTest = selfTestFn;
+    function start(watch) {
+      selfWatch = watch;
+      selfWatch.start();
       mo = new MutationObserver(onMutations);
       mo.observe(document, {
         childList: true,
@@ -2102,7 +2122,7 @@
       pageState: () => pageState.compute(),
       conversationId: () => conv.id(),
       reportCompose: compose.report,
-      composeStats: compose.stats,
+      extraStats: () => Object.assign(compose.stats(), selfWatch ? selfWatch.stats() : {}),
       scheduleState: pageState.schedule
     };
   }
@@ -2463,7 +2483,7 @@
     }
     return "";
   }
-  function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+  function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
     watchUserInput();
     watchEdits();
     let quietMs = SCHEMA.userQuietMs;
@@ -2576,17 +2596,18 @@
         return { ok: true };
       },
       self_test: () => {
-        selfTest();
+        selfWatch.now();
         return { ok: true };
       },
       snapshot: () => {
         obs.snapshot();
         return { ok: true };
       },
-      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.composeStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.extraStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
         if (a.userQuietMs) quietMs = a.userQuietMs;
+        if (a.selfTestEveryMs) selfWatch.every(a.selfTestEveryMs);
         obs.scheduleState(0);
         return { ok: true };
       }
@@ -2625,6 +2646,67 @@
     };
   }
 
+  // src/selfwatch.js
+  var SELF_TEST_EVERY_MS = 15e3;
+  var FAILING_RECHECK_MS = 1e3;
+  function createSelfWatch(emit, pageState) {
+    const st = {
+      last: null,
+      // the outcome last sent (state and failing keys), null before the first
+      failing: false,
+      timer: 0,
+      // the slow timer
+      every: SELF_TEST_EVERY_MS,
+      recheck: 0,
+      // the debounced re-run after changes while failing
+      runs: 0
+    };
+    function outcome(r) {
+      return r.state + "|" + r.results.filter((x) => !x.ok).map((x) => x.key).join(",");
+    }
+    function run(force) {
+      st.runs++;
+      const r = runSelfTest(pageState());
+      const o = outcome(r);
+      st.failing = r.results.some((x) => !x.ok);
+      if (force || o !== st.last) {
+        st.last = o;
+        emit("self_test", r);
+      }
+    }
+    function start() {
+      if (st.timer) return;
+      st.timer = setInterval(() => {
+        if (pageState() !== "loading") run(false);
+      }, st.every);
+    }
+    function every(ms) {
+      st.every = ms;
+      clearInterval(st.timer);
+      st.timer = 0;
+      start();
+    }
+    function structureChanged() {
+      if (!st.failing) return;
+      clearTimeout(st.recheck);
+      st.recheck = setTimeout(() => {
+        st.recheck = 0;
+        run(false);
+      }, FAILING_RECHECK_MS);
+    }
+    function stateChanged() {
+      if (st.last !== null) run(false);
+    }
+    return {
+      now: () => run(true),
+      start,
+      every,
+      structureChanged,
+      stateChanged,
+      stats: () => ({ selfTestRuns: st.runs, selfTestFailing: st.failing })
+    };
+  }
+
   // src/main.js
   var BRIDGE = "clanker-bridge/1";
   (function() {
@@ -2634,9 +2716,9 @@
     const emit = transport.emit;
     const ui = createUI(emit);
     const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
-    const selfTest = () => emit("self_test", runSelfTest(obs.pageState()));
+    const selfWatch = createSelfWatch(emit, () => obs.pageState());
     obs.stats.transport = transport.stats;
-    const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
+    const command = createCommands(emit, obs, ui, selfWatch, nativeFetch);
     const api = Object.freeze({ command: (text) => {
       try {
         command(text);
@@ -2658,6 +2740,6 @@
       ui.hideOverlay();
       emit("overlay_cancel", { reason: "key" });
     }, true);
-    obs.start(selfTest);
+    obs.start(selfWatch);
   })();
 })();

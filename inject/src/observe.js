@@ -47,7 +47,9 @@ export function createObserver(emit, ui, maxEventBytes) {
   const cfg = { unrecognisedGraceMs: 10000 };
   const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
 
-  let selfTest = () => {};
+  // selfWatch keeps the selector self-test current (selfwatch.js); main.js hands it over
+  // at start.
+  let selfWatch = null;
   let selfTested = false;
 
   // The parts refer to each other only through these late-bound names, set just below.
@@ -56,6 +58,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     conversationId: () => conv.id(),
     lose: () => conv.lose(),
     regain: () => conv.regain(),
+    changed: () => { if (selfWatch) selfWatch.stateChanged(); },
   });
   const labels = createLabels({
     onDue: (core, history) => rows.report(core, history),
@@ -79,9 +82,9 @@ export function createObserver(emit, ui, maxEventBytes) {
     onSettled: () => {
       compose.report(true);
       compose.switched();
-      if (!selfTested) {
+      if (!selfTested && selfWatch) {
         selfTested = true;
-        selfTest();
+        selfWatch.now();
       }
     },
   });
@@ -166,6 +169,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     // without a reload), so the state is re-checked, debounced, after every one.
     if (structure) pageState.afterStructureChange();
     if (structure) ui.keepAttached();
+    if (structure && selfWatch) selfWatch.structureChanged();
     const dt = performance.now() - t0;
     stats.observerMs += dt;
     stats.observerCalls++;
@@ -183,8 +187,9 @@ export function createObserver(emit, ui, maxEventBytes) {
     }, SCROLL_CHECK_MS);
   }
 
-  function start(selfTestFn) {
-    selfTest = selfTestFn;
+  function start(watch) {
+    selfWatch = watch;
+    selfWatch.start();
     mo = new MutationObserver(onMutations);
     mo.observe(document, {
       childList: true, subtree: true, characterData: true, attributes: true, attributeOldValue: true,
@@ -228,7 +233,7 @@ export function createObserver(emit, ui, maxEventBytes) {
     pageState: () => pageState.compute(),
     conversationId: () => conv.id(),
     reportCompose: compose.report,
-    composeStats: compose.stats,
+    extraStats: () => Object.assign(compose.stats(), selfWatch ? selfWatch.stats() : {}),
     scheduleState: pageState.schedule,
   };
 }

@@ -25,7 +25,8 @@ import (
 // (novelty) read rows through parse, rows through pane too; conversation (the foreground
 // conversation and its settling) asks pagestate whether a pane is there and pane which one
 // it is; sidebar reads the visible list through parse and pane; composewatch
-// reads compose's state. No part imports another's state: observe creates them and hands
+// reads compose's state; selfwatch (the self-test kept current) runs selectors' self-test.
+// No part imports another's state: observe creates them and hands
 // each the others it calls, so the wiring is in one place. commands carries out Go's
 // validated commands through compose; transport only sends events out; ui only draws its
 // shadow root (with ui.css) and reports clicks through the emit function it is given, so
@@ -50,7 +51,8 @@ var importRules = map[string][]string{
 	"commands.js":  {"selectors.js", "compose.js", "../gen/schema.gen.js"},
 	"transport.js": {"../gen/schema.gen.js"},
 	"ui.js":        {"ui.css"},
-	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js",
+	"selfwatch.js": {"selectors.js"},
+	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js", "selfwatch.js",
 		"../gen/schema.gen.js"},
 }
 

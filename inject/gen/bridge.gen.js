@@ -1228,7 +1228,8 @@
       convId: "",
       phase: "idle",
       // idle | settling | ready
-      prevIds: /* @__PURE__ */ new Set(),
+      prevIds: /* @__PURE__ */ new Map(),
+      // message id -> the conversation it was seen in
       // paneSince and rowsSince are when this conversation's pane and its first rows were
       // first seen while settling (0 = not yet): the empty and label waits count from them;
       // oldSince when rows of the previous conversation were first seen still on screen.
@@ -1248,10 +1249,13 @@
       st.url = location.href;
       const id = conversationIdFrom(st.url);
       if (id === st.convId && st.phase !== "idle" && !again) return;
-      const prev = st.phase === "ready" || again ? /* @__PURE__ */ new Set() : st.prevIds;
-      if (again) for (const k of st.prevIds) prev.add(k);
-      else for (const k of rows.knownIds()) prev.add(k);
-      while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+      let prev = st.prevIds;
+      if (!again) {
+        if (st.phase === "ready") prev = /* @__PURE__ */ new Map();
+        for (const k of rows.knownIds()) prev.set(k, st.convId);
+      }
+      for (const [k, c] of prev) if (c === id) prev.delete(k);
+      while (prev.size > MAX_PREV_IDS) prev.delete(prev.keys().next().value);
       st.prevIds = prev;
       rows.reset();
       labels.reset();
@@ -1278,7 +1282,7 @@
       rows.reset();
       labels.reset();
       release("");
-      st.prevIds = /* @__PURE__ */ new Set();
+      st.prevIds = /* @__PURE__ */ new Map();
     }
     function regain() {
       st.url = "";

@@ -39,7 +39,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     url: '',
     convId: '',
     phase: 'idle', // idle | settling | ready
-    prevIds: new Set(),
+    prevIds: new Map(), // message id -> the conversation it was seen in
     // paneSince and rowsSince are when this conversation's pane and its first rows were
     // first seen while settling (0 = not yet): the empty and label waits count from them;
     // oldSince when rows of the previous conversation were first seen still on screen.
@@ -61,14 +61,21 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.url = location.href;
     const id = conversationIdFrom(st.url);
     if (id === st.convId && st.phase !== 'idle' && !again) return;
-    // Remember the previous conversation's rows so they are never taken for this one's. A
-    // conversation left before it settled adds nothing of its own, and must not make the
-    // page forget the rows of the one before it, which may still be on screen. A
-    // conversation opened again keeps its own rows out of that: they are its baseline.
-    const prev = st.phase === 'ready' || again ? new Set() : st.prevIds;
-    if (again) for (const k of st.prevIds) prev.add(k);
-    else for (const k of rows.knownIds()) prev.add(k);
-    while (prev.size > MAX_PREV_IDS) prev.delete(prev.values().next().value);
+    // Remember the previous conversation's rows, each with the conversation it was seen in,
+    // so they are never taken for this one's. A conversation left before it settled adds
+    // nothing of its own, and must not make the page forget the rows of the one before it,
+    // which may still be on screen. A conversation opened again keeps its own rows out of
+    // that: they are its baseline. So does a conversation come back to before the one in
+    // between settled (A, B, back to A): A's rows are A's, not rows left over from before,
+    // or the return would wait for its own rows to leave, settle without them, and take
+    // what arrived meanwhile as baseline.
+    let prev = st.prevIds;
+    if (!again) {
+      if (st.phase === 'ready') prev = new Map();
+      for (const k of rows.knownIds()) prev.set(k, st.convId);
+    }
+    for (const [k, c] of prev) if (c === id) prev.delete(k);
+    while (prev.size > MAX_PREV_IDS) prev.delete(prev.keys().next().value);
     st.prevIds = prev;
     rows.reset();
     labels.reset();
@@ -99,7 +106,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     rows.reset();
     labels.reset();
     release('');
-    st.prevIds = new Set();
+    st.prevIds = new Map();
   }
 
   // regain settles the conversation on screen afresh once the page is usable again.

@@ -545,3 +545,33 @@ func TestAHeaderThatChangesWithoutASwitch(t *testing.T) {
 		}
 	}
 }
+
+// The user opens another conversation and comes back before it settled (a click away and
+// straight back, or Clanker's typing interrupted by a glance elsewhere): the conversation
+// comes back with its own rows, at once, and a message that arrives in it is new. Its own
+// rows are never "the previous conversation's" rows still on screen: that made the bridge
+// wait its full bound for them to leave, settle without them, and take what arrived
+// meanwhile as baseline, so Clanker never answered it (the full-app test's return to Bob).
+func TestComingBackBeforeTheOtherConversationSettledIsNotDeaf(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	// CONV_B is drawn 50 ms after its click; CONV_A is clicked again 60 ms after CONV_B,
+	// before CONV_B could settle.
+	eval(t, h.ctx, `(function(){ fx.open('CONV_B', 50); setTimeout(function(){ fx.open('CONV_A'); }, 60); return 1; })()`, nil)
+	c := h.waitConversation(m, "CONV_A")
+	var ids []string
+	for _, msg := range c.Messages {
+		ids = append(ids, msg.ID)
+	}
+	if !slices.Equal(ids, []string{"a1", "a2"}) {
+		t.Errorf("CONV_A, come back to, settled with %v, want its own rows a1,a2", ids)
+	}
+	eval(t, h.ctx, `fx.append({id:'a3', label: fx.L('Jane Doe','back again'), text:'back again'}), 1`, nil)
+	h.waitNewID(m, "a3")
+	for _, e := range h.since(m) {
+		if cv, ok := e.Event.(protocol.Conversation); ok && cv.ConversationID == "CONV_B" {
+			t.Errorf("CONV_B, left before it settled, was reported: %s", dump(cv.Messages))
+		}
+	}
+}

@@ -855,7 +855,14 @@
       hooks.afterDue();
       if (st.pending.size) arm();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
+    function flushAll() {
+      for (const [core, p] of Array.from(st.pending)) {
+        if (core.isConnected) hooks.onDue(core, p.history);
+        else st.pending.delete(core);
+      }
+      hooks.afterDue();
+    }
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2, flushAll };
   }
 
   // src/pane.js
@@ -1249,6 +1256,7 @@
       st.url = location.href;
       const id = conversationIdFrom(st.url);
       if (id === st.convId && st.phase !== "idle" && !again) return;
+      if (st.phase === "ready") labels.flushAll();
       let prev = st.prevIds;
       if (!again) {
         if (st.phase === "ready") prev = /* @__PURE__ */ new Map();

@@ -61,6 +61,9 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.url = location.href;
     const id = conversationIdFrom(st.url);
     if (id === st.convId && st.phase !== 'idle' && !again) return;
+    // Rows of the conversation being left that still wait for their label are reported now,
+    // while they are on screen and the conversation is still this one.
+    if (st.phase === 'ready') labels.flushAll();
     // Remember the previous conversation's rows, each with the conversation it was seen in,
     // so they are never taken for this one's. A conversation left before it settled adds
     // nothing of its own, and must not make the page forget the rows of the one before it,

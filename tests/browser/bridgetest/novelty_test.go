@@ -575,3 +575,34 @@ func TestComingBackBeforeTheOtherConversationSettledIsNotDeaf(t *testing.T) {
 		}
 	}
 }
+
+// A row drawn at the live end whose label has not come when the user switches away is
+// still that conversation's new message: it is reported with what can be read, before the
+// switch, not dropped with the conversation.
+func TestARowWaitingForItsLabelIsReportedWhenTheUserSwitchesAway(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `fx.append({id:'late1', label: fx.L('Jane Doe','just in time'), text:'just in time', lateLabel: 60000}),
+		setTimeout(function(){ fx.open('CONV_B'); }, 100), 1`, nil)
+	h.waitConversation(m, "CONV_B")
+	got := -1
+	for i, e := range h.since(m) {
+		switch ev := e.Event.(type) {
+		case protocol.NewMessage:
+			if ev.Message.ID == "late1" {
+				got = i
+				if ev.ConversationID != "CONV_A" || ev.Message.Text != "just in time" {
+					t.Errorf("late1 reported as %s in %s", dump(ev.Message), ev.ConversationID)
+				}
+			}
+		case protocol.PageState:
+			if ev.ConversationID == "CONV_B" && got < 0 {
+				t.Errorf("the switch to CONV_B was announced before late1 was reported: %s", summary(h.since(m)))
+			}
+		}
+	}
+	if got < 0 {
+		t.Errorf("late1, drawn at the live end, was never reported: %s", summary(h.since(m)))
+	}
+}

@@ -1256,7 +1256,7 @@
       st.url = location.href;
       const id = conversationIdFrom(st.url);
       if (id === st.convId && st.phase !== "idle" && !again) return;
-      if (st.phase === "ready") labels.flushAll();
+      if (st.phase === "ready" && !again) labels.flushAll();
       let prev = st.prevIds;
       if (!again) {
         if (st.phase === "ready") prev = /* @__PURE__ */ new Map();

@@ -62,8 +62,9 @@ export function createConversation(emit, maxEventBytes, parts) {
     const id = conversationIdFrom(st.url);
     if (id === st.convId && st.phase !== 'idle' && !again) return;
     // Rows of the conversation being left that still wait for their label are reported now,
-    // while they are on screen and the conversation is still this one.
-    if (st.phase === 'ready') labels.flushAll();
+    // while they are on screen and the conversation is still this one. A conversation opened
+    // again is not left: such rows are part of its new baseline.
+    if (st.phase === 'ready' && !again) labels.flushAll();
     // Remember the previous conversation's rows, each with the conversation it was seen in,
     // so they are never taken for this one's. A conversation left before it settled adds
     // nothing of its own, and must not make the page forget the rows of the one before it,

@@ -126,6 +126,8 @@ type Configure struct {
 	// UserQuietMs replaces UserQuietMillis, how long a visit's navigate waits after the
 	// user's last input.
 	UserQuietMs int `json:"userQuietMs" v:"min=0,max=120000"`
+	// SelfTestEveryMs replaces how often the selector self-test runs by itself (15 s).
+	SelfTestEveryMs int `json:"selfTestEveryMs" v:"min=0,max=600000"`
 }
 
 func (InsertText) CommandType() string    { return "insert_text" }

@@ -94,10 +94,13 @@ type Message struct {
 	Status        []string   `json:"status" v:"items=10,max=100"`
 	Quote         *Quote     `json:"quote"`
 	Timestamp     string     `json:"timestamp" v:"max=200"`
-	LabelKind     string     `json:"labelKind" v:"req,enum=full|time_only|partial|none"`
-	OwnClanker    bool       `json:"ownClanker"`
-	OtherClanker  bool       `json:"otherClanker"`
-	Unsupported   bool       `json:"unsupported"`
+	// At is the label's date and time read by the bridge, in milliseconds since the epoch
+	// (the page's own time zone, to the minute), or 0 when the label gave no date.
+	At           int64  `json:"at" v:"min=0"`
+	LabelKind    string `json:"labelKind" v:"req,enum=full|time_only|partial|none"`
+	OwnClanker   bool   `json:"ownClanker"`
+	OtherClanker bool   `json:"otherClanker"`
+	Unsupported  bool   `json:"unsupported"`
 }
 
 // Image is one image of a message: its blob URL (fetch it with fetch_image) and alt text.
@@ -171,6 +174,10 @@ type SelectorResult struct {
 	Count    int    `json:"count" v:"min=0,max=1000000"`
 	Expect   string `json:"expect" v:"req,enum=one|some|optional"`
 	OK       bool   `json:"ok"`
+	// Critical marks a selector that decides who said what or which rows are new (the
+	// message rows and their ids, the sender labels, the pane): while one fails, what the
+	// bridge reports may be wrong.
+	Critical bool `json:"critical"`
 }
 
 // Result answers one command. Data is command-specific JSON (see PROTOCOL.md), capped.

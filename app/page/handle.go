@@ -177,11 +177,16 @@ func (l *Link) handle(env Envelope) {
 		l.toEngine(engine.SidebarUpdate{Rows: rows})
 		l.changed()
 	case SelfTest:
-		// A failing selector is a diagnostic only: the bridge keeps working with the ones
-		// that still match, so neither the banner nor the engine's page state changes.
+		// A failing selector that decides who said what or which rows are new pauses
+		// Clanker (the engine's PageDrift: a banner, no requests, no typing, no visits) until
+		// a self-test passes it again; any other failing selector is logged only, and the
+		// bridge keeps working with the ones that still match.
 		if failed := failedSelectors(ev); failed > 0 {
 			l.log.Warn("bridge self-test: some selectors do not match; Google may have changed the page", "failed", failed,
 				"selectors", failingSelectors(ev), "state", ev.State, "checked", ev.Checked)
+		}
+		if drift, ok := pageDrift(ev); ok {
+			l.toEngine(drift)
 		}
 	case Result:
 		l.onResult(ev)

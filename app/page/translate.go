@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clanker-desktop/clanker/app/engine"
@@ -233,13 +234,37 @@ func failedSelectors(ev SelfTest) int {
 	return failed
 }
 
+// pageDrift is what a self-test tells the engine about the selectors that decide who said what
+// or which rows are new: those of them that fail (none when they all pass). A self-test that
+// checked none of them (a page state without a conversation: they do not apply there) tells
+// nothing, and ok is false: the drift stays as the last self-test that checked them found it.
+func pageDrift(ev SelfTest) (engine.PageDrift, bool) {
+	checked := false
+	var failing []string
+	for _, r := range ev.Results {
+		if !r.Critical {
+			continue
+		}
+		checked = true
+		if !r.OK && !slices.Contains(failing, r.Key) {
+			failing = append(failing, r.Key)
+		}
+	}
+	return engine.PageDrift{Failing: failing}, checked
+}
+
 // failingSelectors names the self-test lines that failed, with what they matched, for the
-// log: "messagesList=0(want one) sidebarList=2(want one)".
+// log: "messagesList=0(want one) messageCore=0(want some, critical)". A critical line is
+// one that decides who said what or which rows are new.
 func failingSelectors(ev SelfTest) string {
 	var parts []string
 	for _, r := range ev.Results {
 		if !r.OK {
-			parts = append(parts, fmt.Sprintf("%s=%d(want %s)", r.Key, r.Count, r.Expect))
+			crit := ""
+			if r.Critical {
+				crit = ", critical"
+			}
+			parts = append(parts, fmt.Sprintf("%s=%d(want %s%s)", r.Key, r.Count, r.Expect, crit))
 		}
 	}
 	return strings.Join(parts, " ")

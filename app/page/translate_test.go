@@ -290,6 +290,11 @@ func TestSidebarRowsAndFailedSelectors(t *testing.T) {
 			t.Errorf("failedSelectors(%+v) = %d, want %d", c.results, got, c.want)
 		}
 	}
+	log := failingSelectors(SelfTest{Results: []SelectorResult{
+		{Key: "messagesList", Expect: "one"}, {Key: "messageCore", Expect: "some", Critical: true}, {Key: "inputBox", Count: 1, Expect: "one", OK: true}}})
+	if want := "messagesList=0(want one) messageCore=0(want some, critical)"; log != want {
+		t.Errorf("failingSelectors = %q, want %q", log, want)
+	}
 }
 
 // listedIDs is the set of conversations a Link that knows list has listed (nil for none).

@@ -11,6 +11,11 @@
       },
       "compose_state": {},
       "configure": {
+        "selfTestEveryMs": {
+          "kind": "int",
+          "max": 6e5,
+          "min": 0
+        },
         "unrecognisedGraceMs": {
           "kind": "int",
           "max": 12e4,
@@ -196,6 +201,13 @@
   function clean(s, max) {
     return capString(String(s == null ? "" : s).replace(/\s+/g, " ").trim(), max);
   }
+  var INVISIBLE = /[\u2066-\u2069\u202a-\u202e\u200e\u200f\u061c\u200b\u2060\ufeff]/g;
+  function cleanName(s, max) {
+    return clean(stripInvisible(s), max);
+  }
+  function stripInvisible(s) {
+    return String(s == null ? "" : s).replace(INVISIBLE, "");
+  }
   var NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
   function conversationIdFrom(href) {
     if (typeof href !== "string") return "";
@@ -228,6 +240,19 @@
     }
     return out;
   }
+  function lastWithin(root, selector, accept) {
+    const deepestLast = (el2) => {
+      while (el2 && el2.lastElementChild) el2 = el2.lastElementChild;
+      return el2;
+    };
+    let el = deepestLast(root.lastElementChild);
+    while (el && el !== root) {
+      if (el.matches(selector) && (!accept || accept(el))) return el;
+      if (el.previousElementSibling) el = deepestLast(el.previousElementSibling);
+      else el = el.parentElement;
+    }
+    return null;
+  }
 
   // src/transport.js
   var EVENT_NAME = "clanker:event";
@@ -253,7 +278,7 @@
   }
   function createTransport() {
     let host = capture();
-    let seq = 0;
+    let seq2 = 0;
     const backlog = [];
     const stats = { events: 0, dropped: 0, bytes: 0, postMs: 0 };
     function post(text) {
@@ -279,8 +304,8 @@
       stats.postMs += performance.now() - t0;
     }
     function emit(type, data) {
-      seq++;
-      const body = JSON.stringify({ v: SCHEMA.version, type, seq, data });
+      seq2++;
+      const body = JSON.stringify({ v: SCHEMA.version, type, seq: seq2, data });
       if (body.length * 3 > SCHEMA.maxEventBytes && utf8Bytes(body) > SCHEMA.maxEventBytes) {
         stats.dropped++;
         return false;
@@ -321,10 +346,23 @@
     sidebarLink: "a[data-e2e-conversation]",
     sidebarName: "[data-e2e-conversation-name]",
     sidebarSnippet: "mws-conversation-snippet span",
+    // Search results, which may be drawn with the conversation list's or the message rows'
+    // markup, and dialogs (message details, pickers): never the conversation or its list.
+    // Unchecked on the live page: the names are the likely ones.
+    searchResults: "mws-search-results, mws-search-result, [data-e2e-search-results], .search-results",
+    dialog: '[role="dialog"], [role="alertdialog"], dialog',
+    // What hides a part of the page from the person: a pane or list the page keeps around but
+    // does not show (a lingering old pane, the list under search results).
+    hidden: '[aria-hidden="true"], [hidden], [inert]',
+    // A control that offers to bring the view to the newest message: while one shows, the
+    // view is not at the conversation's live end. Matched by its label (JUMP_LABEL).
+    jumpControl: 'button[aria-label], [role="button"][aria-label]',
     // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
     // likely element names on purpose.
     signedOut: "mw-authentication-container, mws-authentication-container, mw-qr-code"
   };
+  var JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
+  var ROWS_DRAWN = S.messageWrapper + "," + S.messageWrapperTag + "," + S.messageCore + "," + S.textPart + "," + S.imagePart;
   var SELF_TEST = [
     { key: "sidebarList", expect: "one", when: ["no_conversation", "conversation"] },
     { key: "sidebarLink", expect: "some", when: ["no_conversation", "conversation"] },
@@ -332,25 +370,33 @@
     { key: "sidebarSnippet", expect: "some", when: ["no_conversation", "conversation"] },
     { key: "conversationContainer", expect: "one", when: ["conversation"] },
     { key: "messagesList", expect: "one", when: ["conversation"] },
+    { key: "messagePane", sel: S.conversationContainer + "," + S.messagesList, expect: "some", when: ["conversation"], critical: true },
     { key: "headerTitle", expect: "one", when: ["conversation"] },
-    { key: "messageCore", expect: "some", when: ["conversation"] },
-    { key: "textPart", expect: "some", when: ["conversation"] },
+    { key: "messageCore", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN, critical: true },
+    { key: "messageId", sel: S.messageCore + "[" + S.messageIdAttr + "]", expect: "some", when: ["conversation"], onlyIf: S.messageCore, critical: true },
+    { key: "textPart", expect: "some", when: ["conversation"], onlyIf: ROWS_DRAWN },
+    { key: "senderLabel", sel: S.textPart + "[aria-label]," + S.imagePart + "[aria-label]", expect: "some", when: ["conversation"], onlyIf: S.textPart + "," + S.imagePart, critical: true },
+    { key: "outgoingMark", sel: S.messageCore + "[" + S.outgoingAttr + "]", expect: "optional", when: ["conversation"] },
     { key: "inputBox", expect: "one", when: ["conversation"] },
     { key: "sendButton", expect: "optional", when: ["conversation"] },
     { key: "signedOut", expect: "one", when: ["signed_out"] }
   ];
+  function count(sel) {
+    try {
+      return document.querySelectorAll(sel).length;
+    } catch (e) {
+      return 0;
+    }
+  }
   function runSelfTest(state) {
     const results = [];
     for (const c of SELF_TEST) {
       if (c.when.indexOf(state) < 0) continue;
-      let count = 0;
-      try {
-        count = document.querySelectorAll(S[c.key]).length;
-      } catch (e) {
-        count = 0;
-      }
-      const ok = c.expect === "one" ? count === 1 : c.expect === "some" ? count > 0 : true;
-      results.push({ key: c.key, selector: S[c.key], count, expect: c.expect, ok });
+      if (c.onlyIf && count(c.onlyIf) === 0) continue;
+      const sel = c.sel || S[c.key];
+      const n = count(sel);
+      const ok = c.expect === "one" ? n === 1 : c.expect === "some" ? n > 0 : true;
+      results.push({ key: c.key, selector: sel, count: n, expect: c.expect, ok, critical: !!c.critical });
     }
     return { checked: SELECTORS_CHECKED, state, results };
   }
@@ -406,9 +452,11 @@
       const convId = hooks.conversationId();
       const key = s + "|" + convId;
       if (key !== st.pageStateKey) {
+        const stateChanged = s !== st.pageState;
         st.pageStateKey = key;
         st.pageState = s;
         emit("page_state", { state: s, url: capString(location.href, 2048), conversationId: convId });
+        if (stateChanged) hooks.changed();
       }
       if (s === "loading") {
         const left = cfg.unrecognisedGraceMs - (performance.now() - startedAt);
@@ -492,7 +540,8 @@
     }
     return out;
   }
-  function parseTail(tail, out, names) {
+  function parseTail(text, out, names) {
+    const tail = stripInvisible(text);
     const addStatus = (s) => {
       if (out.status.length < 10) out.status.push(clean(s, 100));
     };
@@ -507,20 +556,48 @@
       const kind = stop < 0 ? rest : rest.slice(0, stop);
       pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
       RE_REACTED.lastIndex = pos;
-      const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+      const by = splitReactors(cleanName(list, 4e3), names).map((n) => cleanName(n, MAX_NAME)).filter(Boolean).slice(0, 50);
       if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
     }
     sentences(tail.slice(pos)).forEach(addStatus);
   }
   function setWhen(when, out) {
     const w = when.trim();
-    out.timestamp = clean(w.replace(/^on\s+/i, ""), 200);
+    out.timestamp = cleanName(w.replace(/^on\s+/i, ""), 200);
     out.labelKind = /^on\s+\S/i.test(w) ? "full" : "time_only";
+    out.at = timeOf(out.timestamp);
+  }
+  var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+  var RE_MDY = /^([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  var RE_DMY = /^(\d{1,2})\s+([A-Za-z]{3,})\.?,?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+  function timeOf(stamp) {
+    let m = stamp.match(RE_MDY);
+    let mon;
+    let day;
+    if (m) {
+      mon = m[1];
+      day = m[2];
+    } else {
+      m = stamp.match(RE_DMY);
+      if (!m) return 0;
+      mon = m[2];
+      day = m[1];
+    }
+    const mi = MONTHS.indexOf(mon.slice(0, 3).toLowerCase());
+    if (mi < 0) return 0;
+    let h = +m[4];
+    const pm = m[6] && /^p/i.test(m[6]);
+    if (m[6]) {
+      if (h < 1 || h > 12) return 0;
+      h = h % 12 + (pm ? 12 : 0);
+    } else if (h > 23) return 0;
+    const t = new Date(+m[3], mi, +day, h, +m[5]).getTime();
+    return Number.isFinite(t) && t > 0 ? t : 0;
   }
   function parseTextLabel(label, out, names) {
     let m = label.match(RE_SAID);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -529,7 +606,7 @@
     }
     m = label.match(RE_SAID_ONLY);
     if (m) {
-      out.sender = clean(m[1], MAX_NAME);
+      out.sender = cleanName(m[1], MAX_NAME);
       out.text = m[2].trim();
       out.labelKind = "partial";
       return true;
@@ -554,7 +631,7 @@
       parseTail(b[3], out, names);
       return true;
     }
-    out.sender = clean(m[1], MAX_NAME);
+    out.sender = cleanName(m[1], MAX_NAME);
     if (m[3]) {
       out.direction = m[3].toLowerCase() === "sent" ? "out" : "in";
       setWhen(m[4], out);
@@ -605,7 +682,7 @@
     for (const c of within(w, S.senderName)) {
       const owner = c.closest(S.messageCore);
       if ((owner === core || !owner && w !== core) && !inQuote(c, core)) {
-        const name = clean(c.textContent, MAX_NAME);
+        const name = cleanName(c.textContent, MAX_NAME);
         if (name) return name;
       }
     }
@@ -632,6 +709,7 @@
       status: [],
       quote: null,
       timestamp: "",
+      at: 0,
       labelKind: "none",
       ownClanker: false,
       otherClanker: false,
@@ -667,6 +745,7 @@
         out.sender = a.sender;
         out.direction = a.direction;
         out.timestamp = a.timestamp;
+        out.at = a.at || 0;
         out.labelKind = a.labelKind;
         out.status = a.status;
         out.reactions = a.reactions;
@@ -692,11 +771,20 @@
     out.otherClanker = clanker && !out.ownClanker && out.sender !== "";
     return out;
   }
-  function headerNames() {
-    const h = document.querySelector(S.headerTitle);
+  function headerNames(root) {
+    let h = null;
+    for (const sel of root && root !== document ? [root, document] : [document]) {
+      for (const el of sel === document ? document.querySelectorAll(S.headerTitle) : within(sel, S.headerTitle)) {
+        if (!el.closest(S.hidden)) {
+          h = el;
+          break;
+        }
+      }
+      if (h) break;
+    }
     if (!h) return [];
-    let names = within(h, "h2").map((e) => clean(e.textContent, MAX_NAME));
-    if (!names.length) names = (h.textContent || "").split(",").map((n) => clean(n, MAX_NAME));
+    let names = within(h, "h2").map((e) => cleanName(e.textContent, MAX_NAME));
+    if (!names.length) names = (h.textContent || "").split(",").map((n) => cleanName(n, MAX_NAME));
     return names.filter((n) => n && n !== "You").slice(0, 50);
   }
   function parseSidebarItem(a) {
@@ -704,7 +792,7 @@
     if (!id) return null;
     const nameEl = a.querySelector(S.sidebarName);
     const snipEl = a.querySelector(S.sidebarSnippet);
-    const name = clean(nameEl ? nameEl.textContent : "", MAX_NAME);
+    const name = cleanName(nameEl ? nameEl.textContent : "", MAX_NAME);
     const snippet = capString((snipEl ? snipEl.textContent : "").trim(), MAX_TEXT);
     return {
       id,
@@ -795,10 +883,102 @@
       hooks.afterDue();
       if (st.pending.size) arm();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
+    function flushAll() {
+      for (const [core, p] of Array.from(st.pending)) {
+        if (core.isConnected) hooks.onDue(core, p.history);
+        else st.pending.delete(core);
+      }
+      hooks.afterDue();
+    }
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2, flushAll };
+  }
+
+  // src/pane.js
+  var ASIDE = S.searchResults + "," + S.dialog;
+  function shown(el) {
+    if (!el || !el.isConnected || el.closest(S.hidden)) return false;
+    if (el.getClientRects().length === 0) return false;
+    return getComputedStyle(el).visibility !== "hidden";
+  }
+  function aside(el) {
+    return !!el.closest(ASIDE);
+  }
+  var seq = 0;
+  var firstSeen = /* @__PURE__ */ new WeakMap();
+  function age(el) {
+    let n = firstSeen.get(el);
+    if (n === void 0) {
+      n = ++seq;
+      firstSeen.set(el, n);
+    }
+    return n;
+  }
+  function currentPane(uiHost) {
+    for (const sel of [S.conversationContainer, S.messagesList]) {
+      const all = document.querySelectorAll(sel);
+      if (!all.length) continue;
+      let best = null;
+      let bestAge = -1;
+      for (const p of all) {
+        if (uiHost && uiHost.contains(p) || aside(p) || !shown(p)) continue;
+        const a = age(p);
+        if (a > bestAge) {
+          best = p;
+          bestAge = a;
+        }
+      }
+      return best;
+    }
+    return document.body || document.documentElement;
+  }
+  function belongs(core, pane) {
+    if (!pane || !pane.contains(core)) return false;
+    if (core.closest(S.hidden) || aside(core)) return false;
+    return !core.closest(S.tombstone) && !core.closest(S.sidebarItem);
+  }
+  function paneCores(pane, uiHost) {
+    const out = [];
+    if (!pane) return out;
+    const seen = /* @__PURE__ */ new Set();
+    for (const core of within(pane, S.messageCore)) {
+      if (uiHost && uiHost.contains(core)) continue;
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!id || seen.has(id) || !belongs(core, pane)) continue;
+      seen.add(id);
+      out.push(core);
+    }
+    return out;
+  }
+  function lastCore(pane) {
+    if (!pane) return null;
+    return lastWithin(pane, S.messageCore, (c) => c.getAttribute(S.messageIdAttr) && belongs(c, pane));
+  }
+  var BELOW_MAX = 160;
+  function scroller(el) {
+    for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+      const oy = getComputedStyle(p).overflowY;
+      if ((oy === "auto" || oy === "scroll" || oy === "overlay") && p.scrollHeight > p.clientHeight + 1) return p;
+    }
+    return null;
+  }
+  function atLiveEnd(pane) {
+    if (!pane) return false;
+    for (const b of within(pane, S.jumpControl)) {
+      if (JUMP_LABEL.test(b.getAttribute("aria-label") || "") && shown(b)) return false;
+    }
+    const last = lastCore(pane);
+    if (!last) return true;
+    const sc = scroller(last);
+    if (!sc) return true;
+    const r = last.getBoundingClientRect();
+    const box = sc.getBoundingClientRect();
+    const below = sc.scrollHeight - (r.bottom - box.top + sc.scrollTop);
+    return below <= BELOW_MAX;
   }
 
   // src/rows.js
+  var MAX_KNOWN = 2e4;
+  var TIME_SLACK_MS = 12e4;
   function coresIn(node, into) {
     if (node.nodeType !== 1) return;
     if (node.matches(S.messageCore)) into.push(node);
@@ -814,57 +994,122 @@
   }
   function createRows(emit, stats, labels, conversationId, hooks) {
     const st = {
+      // known: every message id seen in this conversation -> { el, text, sender }; el is the
+      // element showing it now (null while it is not on the page).
       known: /* @__PURE__ */ new Map(),
-      // message id -> core element (null once removed)
+      bound: /* @__PURE__ */ new WeakMap(),
+      // element -> the id it showed when it was last bound
+      // anchor: the newest message known to be at the live end ({ id }), { id: null } for an
+      // empty conversation at its live end, or null while the live end is not known.
+      anchor: null,
+      newest: 0,
+      // the newest label time known (ms since the epoch), 0 when none
       tail: null,
-      // the known core that comes last in document order
+      // the last known row of the pane, as last found
       removedTmp: []
-      // { id, sender, text, at }
+      // { id, sender, text, at } of tmp_ rows that left the page
     };
     let historyBatch = [];
+    let pane = null;
+    function paneNow() {
+      return pane || currentPane(hooks.uiHost());
+    }
     function reset() {
       st.known = /* @__PURE__ */ new Map();
+      st.bound = /* @__PURE__ */ new WeakMap();
+      st.anchor = null;
+      st.newest = 0;
       st.tail = null;
       st.removedTmp = [];
       historyBatch = [];
     }
-    function baseline(cores, messages) {
-      st.tail = null;
-      for (let i = 0; i < cores.length; i++) {
-        const m = messages[i];
-        st.known.set(m.id, cores[i]);
-        labels.noteReported(m);
-        st.tail = cores[i];
+    function know(m, core) {
+      st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
+      st.bound.set(core, m.id);
+      if (m.at > st.newest) st.newest = m.at;
+      if (!st.tail || core.isConnected && follows(core, st.tail)) st.tail = core;
+      if (st.known.size > MAX_KNOWN) {
+        for (const [id, r] of st.known) {
+          if (st.known.size <= MAX_KNOWN) break;
+          if (!r.el) st.known.delete(id);
+        }
       }
+    }
+    function baseline(cores, messages, p) {
+      for (let i = 0; i < cores.length; i++) {
+        know(messages[i], cores[i]);
+        labels.noteReported(messages[i]);
+      }
+      st.tail = cores.length ? cores[cores.length - 1] : st.tail;
+      st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
     }
     function knownIds() {
       return st.known.keys();
     }
-    function rowChanged(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || st.known.get(id) !== core || labels.waiting(core)) return;
-      const m = labels.parse(core);
-      labels.learn(m);
-      if (!labels.changed(m)) return;
-      emit("message_update", { conversationId: conversationId(), message: m });
-    }
-    function remember(id, core) {
-      st.known.set(id, core);
-      const t = st.tail;
-      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    function elOf(id) {
+      const r = st.known.get(id);
+      const el = r && r.el;
+      if (!el || !el.isConnected || el.getAttribute(S.messageIdAttr) !== id || !belongs(el, paneNow())) return null;
+      return el;
     }
     function tailCore() {
       const t = st.tail;
-      if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
+      if (t && st.bound.get(t) && elOf(st.bound.get(t)) === t) return t;
       st.tail = null;
-      for (const c of st.known.values()) {
-        if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
-      }
+      const p = paneNow();
+      if (!p) return null;
+      st.tail = lastWithin(p, S.messageCore, (c) => {
+        const id = c.getAttribute(S.messageIdAttr);
+        return id && elOf(id) === c;
+      });
       return st.tail;
     }
-    function isAboveKnown(core) {
+    function knownAfter(core) {
       const t = tailCore();
       return !!t && t !== core && follows(t, core);
+    }
+    function unbind(core, id, leaving) {
+      labels.done(core);
+      const was = id || st.bound.get(core);
+      const r = was && st.known.get(was);
+      if (!r || r.el !== core) return;
+      r.el = null;
+      if (st.tail === core) st.tail = null;
+      if (leaving && was.startsWith("tmp_")) st.removedTmp.push({ id: was, sender: r.sender, text: r.text, at: performance.now() });
+    }
+    function rebind(id, core) {
+      st.known.get(id).el = core;
+      st.bound.set(core, id);
+      const t = st.tail;
+      if (!t || !t.isConnected || follows(core, t)) st.tail = core;
+    }
+    function swapTmp(core, oldId) {
+      const id = core.getAttribute(S.messageIdAttr);
+      if (!oldId || !oldId.startsWith("tmp_") || !id || id === oldId || st.known.has(id)) return false;
+      const r = st.known.get(oldId);
+      if (!r || r.el !== core) return false;
+      const m = labels.parse(core);
+      if (m.text !== r.text || r.sender && m.sender && r.sender !== m.sender) return false;
+      st.known.delete(oldId);
+      st.known.set(id, r);
+      st.bound.set(core, id);
+      if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
+      labels.renamed(oldId, id);
+      stats.idChanges++;
+      emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
+      return true;
+    }
+    function rowChanged(core) {
+      const id = core.getAttribute(S.messageIdAttr);
+      const r = id && st.known.get(id);
+      if (!r || r.el !== core || labels.waiting(core) || !isReady(core) || !belongs(core, paneNow())) return;
+      const m = labels.parse(core);
+      labels.learn(m);
+      if (!labels.changed(m)) return;
+      r.text = m.text;
+      r.sender = m.sender;
+      if (m.at > st.newest) st.newest = m.at;
+      emit("message_update", { conversationId: conversationId(), message: m });
     }
     function matchRemovedTmp(m) {
       const now = performance.now();
@@ -880,87 +1125,128 @@
     }
     function report(core, history2) {
       labels.done(core);
+      if (!core.isConnected || !belongs(core, paneNow())) return;
       const m = labels.parse(core);
       if (!m.id || st.known.has(m.id)) return;
       labels.learn(m);
       const swapped = matchRemovedTmp(m);
-      const above = history2 === void 0 ? isAboveKnown(core) : history2;
-      remember(m.id, core);
+      if (!history2 && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history2 = true;
+      know(m, core);
       labels.noteReported(m);
       if (swapped) {
         st.known.delete(swapped.id);
         labels.forget(swapped.id);
+        if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
         stats.idChanges++;
         emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
         return;
       }
-      if (above) {
+      if (history2) {
         stats.historyMessages++;
         historyBatch.push(m);
         return;
       }
+      st.anchor = { id: m.id };
       stats.newMessages++;
       emit("message", { conversationId: conversationId(), message: m });
       if (m.direction === "out") hooks.onOwnRow();
     }
     function flushHistory() {
       if (!historyBatch.length) return;
-      const batch = historyBatch;
+      const batch2 = historyBatch;
       historyBatch = [];
-      for (let i = 0; i < batch.length; i += 100) {
-        emit("history", { conversationId: conversationId(), messages: batch.slice(i, i + 100) });
+      for (let i = 0; i < batch2.length; i += 100) {
+        emit("history", { conversationId: conversationId(), messages: batch2.slice(i, i + 100) });
       }
     }
-    function added(core) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-      if (st.known.has(id)) {
-        remember(id, core);
-        rowChanged(core);
+    function findAnchor() {
+      if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
+      const p = paneNow();
+      if (!p || !atLiveEnd(p)) return;
+      const last = lastCore(p);
+      if (!last) {
+        st.anchor = { id: null };
         return;
       }
-      if (!isReady(core)) {
-        labels.wait(core, labels.waiting(core) ? void 0 : isAboveKnown(core));
-        return;
+      const id = last.getAttribute(S.messageIdAttr);
+      if (elOf(id) === last) st.anchor = { id };
+    }
+    function batch(b) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        for (const c of b.removed) unbind(c, void 0, true);
+        const arrivals = b.added.slice();
+        for (const [core, oldId] of b.changed) {
+          if (swapTmp(core, oldId)) continue;
+          unbind(core, oldId, false);
+          arrivals.push(core);
+        }
+        arrive(arrivals, b.hold);
+        for (const c of b.touched) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
+        flushHistory();
+        for (const c of b.touched) rowChanged(c);
+        findAnchor();
+      } finally {
+        pane = null;
       }
-      report(core);
     }
-    function removed(core) {
-      labels.done(core);
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || !st.known.has(id)) return;
-      st.known.set(id, null);
-      if (id.startsWith("tmp_")) {
-        const m = labels.parse(core);
-        st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
+    function arrive(arrivals, hold) {
+      let cores = arrivals.filter((c) => c.isConnected && c.getAttribute(S.messageIdAttr) && belongs(c, pane));
+      if (cores.length > 1) cores = inDocumentOrder(cores);
+      const fresh = new Set(cores);
+      const unknown = [];
+      for (const c of cores) {
+        const id = c.getAttribute(S.messageIdAttr);
+        if (st.known.has(id)) {
+          rebind(id, c);
+          rowChanged(c);
+        } else unknown.push(c);
+      }
+      if (!unknown.length || hold && hold(unknown)) return;
+      const a = st.anchor;
+      const ael = a && a.id ? elOf(a.id) : null;
+      const stable = !!a && (a.id === null || !!ael && !fresh.has(ael));
+      let live = null;
+      const liveNow = () => live === null ? live = atLiveEnd(pane) : live;
+      for (const c of unknown) {
+        const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
+        const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
+        if (!isReady(c)) {
+          labels.wait(c, labels.waiting(c) ? void 0 : !isNew);
+          continue;
+        }
+        report(c, !isNew);
       }
     }
-    function idChanged(core, oldId) {
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || id === oldId) return;
-      if (oldId && st.known.has(oldId)) {
-        st.known.delete(oldId);
-        if (st.known.has(id)) return;
-        remember(id, core);
-        labels.renamed(oldId, id);
-        stats.idChanges++;
-        emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
-        return;
+    function unheld(cores) {
+      pane = currentPane(hooks.uiHost());
+      try {
+        arrive(cores.filter((c) => c.isConnected));
+        flushHistory();
+        findAnchor();
+      } finally {
+        pane = null;
       }
-      added(core);
     }
-    function touched(cores) {
-      for (const c of cores) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
-      flushHistory();
-      for (const c of cores) rowChanged(c);
+    function viewMoved() {
+      pane = currentPane(hooks.uiHost());
+      try {
+        findAnchor();
+      } finally {
+        pane = null;
+      }
     }
-    return { reset, baseline, knownIds, added, removed, idChanged, touched, report, flushHistory };
+    return { reset, baseline, knownIds, batch, unheld, viewMoved, report, flushHistory, hasAnchor: () => !!st.anchor };
   }
 
   // src/conversation.js
   var QUIET_MS = 300;
   var EMPTY_WAIT_MS = 1e4;
   var LABEL_WAIT_MS = 2e3;
+  var OLD_ROWS_MAX_MS = 8e3;
+  var MAX_PREV_IDS = 5e3;
+  var HELD_CHECK_MS = 1e3;
+  var MAX_HELD = 500;
   function createConversation(emit, maxEventBytes, parts2) {
     const { rows, labels, pageState, ui } = parts2;
     const st = {
@@ -968,21 +1254,39 @@
       convId: "",
       phase: "idle",
       // idle | settling | ready
-      prevIds: /* @__PURE__ */ new Set(),
+      prevIds: /* @__PURE__ */ new Map(),
+      // message id -> the conversation it was seen in
       // paneSince and rowsSince are when this conversation's pane and its first rows were
-      // first seen while settling (0 = not yet): the empty and label waits count from them.
+      // first seen while settling (0 = not yet): the empty and label waits count from them;
+      // oldSince when rows of the previous conversation were first seen still on screen.
       paneSince: 0,
       rowsSince: 0,
-      settleTimer: 0
+      oldSince: 0,
+      settleTimer: 0,
+      header: [],
+      // the names the conversation settled with (or first showed after)
+      held: [],
+      // rows that came while the pane showed another conversation's header
+      heldTimer: 0
     };
-    function check() {
-      if (location.href === st.url) return;
+    function check(reopened) {
+      const again = !!reopened && st.phase !== "idle" && conversationIdFrom(location.href) === st.convId && !!st.convId;
+      if (location.href === st.url && !again) return;
       st.url = location.href;
       const id = conversationIdFrom(st.url);
-      if (id === st.convId && st.phase !== "idle") return;
-      st.prevIds = new Set(rows.knownIds());
+      if (id === st.convId && st.phase !== "idle" && !again) return;
+      if (st.phase === "ready" && !again) labels.flushAll();
+      let prev = st.prevIds;
+      if (!again) {
+        if (st.phase === "ready") prev = /* @__PURE__ */ new Map();
+        for (const k of rows.knownIds()) prev.set(k, st.convId);
+      }
+      for (const [k, c] of prev) if (c === id) prev.delete(k);
+      while (prev.size > MAX_PREV_IDS) prev.delete(prev.keys().next().value);
+      st.prevIds = prev;
       rows.reset();
       labels.reset();
+      release("");
       st.convId = id;
       clearTimeout(st.settleTimer);
       st.settleTimer = 0;
@@ -990,6 +1294,7 @@
         st.phase = "settling";
         st.paneSince = 0;
         st.rowsSince = 0;
+        st.oldSince = 0;
         arm();
       } else {
         st.phase = "idle";
@@ -1003,7 +1308,8 @@
       st.phase = "idle";
       rows.reset();
       labels.reset();
-      st.prevIds = /* @__PURE__ */ new Set();
+      release("");
+      st.prevIds = /* @__PURE__ */ new Map();
     }
     function regain() {
       st.url = "";
@@ -1014,26 +1320,28 @@
       clearTimeout(st.settleTimer);
       st.settleTimer = setTimeout(trySettle, ms === void 0 ? QUIET_MS : ms);
     }
-    function visibleCores() {
-      const out = [];
-      const seen = /* @__PURE__ */ new Set();
-      const h = ui.host();
-      for (const core of document.querySelectorAll(S.messageCore)) {
-        if (h && h.contains(core)) continue;
-        const id = core.getAttribute(S.messageIdAttr);
-        if (!id || seen.has(id)) continue;
-        if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-        seen.add(id);
-        out.push(core);
-      }
-      return out;
-    }
     function trySettle() {
       st.settleTimer = 0;
+      try {
+        trySettleNow();
+      } catch (e) {
+        arm(500);
+      }
+    }
+    function trySettleNow() {
       if (st.phase !== "settling") return;
       const now = performance.now();
-      const cores = visibleCores();
-      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return arm();
+      const pane = currentPane(ui.host());
+      let cores = paneCores(pane, ui.host());
+      if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+        if (!st.oldSince) st.oldSince = now;
+        if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+        cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+      }
+      if (!pane) {
+        st.paneSince = 0;
+        return arm(500);
+      }
       if (!cores.length) {
         if (!hasThread()) {
           st.paneSince = 0;
@@ -1045,14 +1353,15 @@
         if (!st.rowsSince) st.rowsSince = now;
         if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
       }
-      settle(cores);
+      settle(cores, pane);
     }
     function hasParts(core) {
       return !!core.querySelector(S.textPart + "," + S.imagePart);
     }
-    function settle(cores) {
+    function settle(cores, pane) {
       st.phase = "ready";
-      const header = headerNames();
+      const header = headerNames(pane);
+      st.header = header;
       labels.useHeader(header);
       let messages = cores.map((core) => labels.parse(core));
       const senders = [];
@@ -1061,7 +1370,7 @@
         labels.learn(m);
       }
       messages = messages.map((m, i) => m.reactions.length ? labels.parse(cores[i]) : m);
-      rows.baseline(cores, messages);
+      rows.baseline(cores, messages, pane);
       const participants = header.slice();
       for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
       const automated = participants.filter(isAutomatedName);
@@ -1084,8 +1393,60 @@
       parts2.onSettled();
     }
     function snapshot() {
-      if (st.phase === "ready") settle(visibleCores());
-      else if (st.phase === "settling") arm(0);
+      if (st.phase === "ready") {
+        const pane = currentPane(ui.host());
+        settle(paneCores(pane, ui.host()), pane);
+      } else if (st.phase === "settling") arm(0);
+    }
+    function hold(cores) {
+      const now = headerNames(currentPane(ui.host()));
+      if (!st.header.length) {
+        st.header = now;
+        return false;
+      }
+      if (!now.length || sameNames(now, st.header)) return false;
+      if (renamed(now)) {
+        accept(now);
+        return false;
+      }
+      const under = namesKey(now);
+      for (const c of cores) {
+        if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+      }
+      if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+      return true;
+    }
+    function renamed(names) {
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        if (conversationIdFrom(a.getAttribute("href") || "") !== st.convId) continue;
+        const el = a.querySelector(S.sidebarName);
+        const name = el ? cleanName(el.textContent, 200) : "";
+        if (name && (name === names.join(", ") || names.length === 1 && names[0] === name)) return true;
+      }
+      return false;
+    }
+    function accept(names) {
+      st.header = names;
+      release(namesKey(names));
+    }
+    function checkHeld() {
+      st.heldTimer = 0;
+      if (st.phase !== "ready" || !st.held.length) return;
+      headerBack();
+      if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+    }
+    function release(take) {
+      clearTimeout(st.heldTimer);
+      st.heldTimer = 0;
+      const held = st.held;
+      st.held = [];
+      const mine2 = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+      if (mine2.length) rows.unheld(mine2);
+    }
+    function headerBack() {
+      if (!st.held.length) return;
+      const now = headerNames(currentPane(ui.host()));
+      if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
     }
     function changed() {
       arm();
@@ -1096,21 +1457,35 @@
       regain,
       snapshot,
       changed,
+      hold,
+      headerBack,
       phase: () => st.phase,
       id: () => st.convId
     };
+  }
+  function sameNames(a, b) {
+    if (a.length !== b.length) return false;
+    const x = a.slice().sort();
+    const y = b.slice().sort();
+    return x.every((n, i) => n === y[i]);
+  }
+  function namesKey(names) {
+    return names.slice().sort().join("\n");
   }
 
   // src/sidebar.js
   var SIDEBAR_DEBOUNCE_MS = 500;
   var SIDEBAR_FIRST_MS = 20;
+  var GONE_POLL_MS = 1e3;
   var SIDEBAR_ANY = S.sidebarList + "," + S.sidebarItem + "," + S.sidebarLink;
   function createSidebar(emit) {
     const st = {
       timer: 0,
       due: 0,
-      snap: null
+      snap: null,
       // id -> item of the last report (null before the first)
+      goneTimer: 0
+      // looks again while the list is gone
     };
     function schedule() {
       const wait = st.snap ? SIDEBAR_DEBOUNCE_MS : SIDEBAR_FIRST_MS;
@@ -1122,9 +1497,19 @@
       st.due = due;
       st.timer = setTimeout(report, wait);
     }
+    function links() {
+      let real = null;
+      for (const l of document.querySelectorAll(S.sidebarList)) {
+        if (aside(l)) continue;
+        if (!real || age(l) < age(real)) real = l;
+      }
+      if (real) return within(real, S.sidebarLink).filter((a) => !aside(a));
+      return Array.from(document.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a) && !a.closest(S.hidden));
+    }
     function items() {
+      const as = links();
       const map = /* @__PURE__ */ new Map();
-      for (const a of document.querySelectorAll(S.sidebarLink)) {
+      for (const a of as) {
         const it = parseSidebarItem(a);
         if (it && !map.has(it.id)) map.set(it.id, it);
       }
@@ -1134,6 +1519,14 @@
       clearTimeout(st.timer);
       st.timer = 0;
       const now = items();
+      if (!now.size && st.snap && st.snap.size) {
+        if (force) st.snap = null;
+        if (!st.goneTimer) st.goneTimer = setTimeout(() => {
+          st.goneTimer = 0;
+          report();
+        }, GONE_POLL_MS);
+        return;
+      }
       const prev = force ? null : st.snap;
       if (!now.size && !prev) return;
       const changed = [];
@@ -1574,24 +1967,30 @@
 
   // src/observe.js
   var PANE_ANY = S.conversationContainer + "," + S.messagesList + "," + S.messageCore;
+  var SCROLL_CHECK_MS = 250;
   function createObserver(emit, ui, maxEventBytes) {
     const cfg = { unrecognisedGraceMs: 1e4 };
     const stats = { observerMs: 0, observerCalls: 0, newMessages: 0, historyMessages: 0, idChanges: 0, maxBatchMs: 0 };
-    let selfTest = () => {
-    };
+    let selfWatch = null;
     let selfTested = false;
     let conv = null;
     const pageState = createPageState(emit, cfg, {
       conversationId: () => conv.id(),
       lose: () => conv.lose(),
-      regain: () => conv.regain()
+      regain: () => conv.regain(),
+      changed: () => {
+        if (selfWatch) selfWatch.stateChanged();
+      }
     });
     const labels = createLabels({
       onDue: (core, history2) => rows.report(core, history2),
       afterDue: () => rows.flushHistory()
     });
     const compose = createComposeWatch(emit, () => conv.id());
-    const rows = createRows(emit, stats, labels, () => conv.id(), { onOwnRow: () => compose.ownRowAppeared() });
+    const rows = createRows(emit, stats, labels, () => conv.id(), {
+      onOwnRow: () => compose.ownRowAppeared(),
+      uiHost: () => ui.host()
+    });
     const sidebar = createSidebar(emit);
     conv = createConversation(emit, maxEventBytes, {
       rows,
@@ -1605,9 +2004,9 @@
       onSettled: () => {
         compose.report(true);
         compose.switched();
-        if (!selfTested) {
+        if (!selfTested && selfWatch) {
           selfTested = true;
-          selfTest();
+          selfWatch.now();
         }
       }
     });
@@ -1623,6 +2022,8 @@
       const t0 = performance.now();
       conv.check();
       let addedCores = [];
+      const removedCores = [];
+      const changedIds = [];
       const touched = /* @__PURE__ */ new Set();
       let sidebarTouched = false;
       let composeTouched = false;
@@ -1635,9 +2036,7 @@
           for (const n of r.removedNodes) {
             if (n.nodeType !== 1) continue;
             structure = true;
-            const cs = [];
-            coresIn(n, cs);
-            for (const c of cs) rows.removed(c);
+            coresIn(n, removedCores);
           }
           for (const n of r.addedNodes) {
             if (n.nodeType !== 1 || inOwnUI(n)) continue;
@@ -1648,7 +2047,13 @@
           if (owner) touched.add(owner);
         } else if (r.type === "attributes") {
           if (r.attributeName === S.messageIdAttr) {
-            if (target.matches(S.messageCore) && conv.phase() === "ready") rows.idChanged(target, r.oldValue);
+            if (target.matches(S.messageCore)) changedIds.push([target, r.oldValue]);
+            continue;
+          }
+          if (r.attributeName === "aria-hidden" || r.attributeName === "hidden") {
+            structure = true;
+            coresIn(target, addedCores);
+            sidebarTouched = true;
             continue;
           }
           if (r.attributeName === "aria-label" || r.attributeName === "src") {
@@ -1664,11 +2069,10 @@
         if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
       if (conv.phase() === "settling") {
-        if (addedCores.length || structure) conv.changed();
+        if (addedCores.length || changedIds.length || structure) conv.changed();
       } else if (conv.phase() === "ready") {
-        if (addedCores.length > 1) addedCores = inDocumentOrder(addedCores);
-        for (const c of addedCores) rows.added(c);
-        rows.touched(touched);
+        rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });
+        conv.headerBack();
       }
       if (addedCores.some(ownRow)) compose.ownRowAppeared();
       if (sidebarTouched) sidebar.schedule();
@@ -1676,14 +2080,24 @@
       else if (paneTouched || addedCores.length || touched.size) compose.paneChanged();
       if (structure) pageState.afterStructureChange();
       if (structure) ui.keepAttached();
+      if (structure && selfWatch) selfWatch.structureChanged();
       const dt = performance.now() - t0;
       stats.observerMs += dt;
       stats.observerCalls++;
       if (dt > stats.maxBatchMs) stats.maxBatchMs = dt;
     }
     let mo = null;
-    function start(selfTestFn) {
-      selfTest = selfTestFn;
+    let scrollTimer = 0;
+    function onScroll() {
+      if (scrollTimer || conv.phase() !== "ready" || rows.hasAnchor()) return;
+      scrollTimer = setTimeout(() => {
+        scrollTimer = 0;
+        if (conv.phase() === "ready") rows.viewMoved();
+      }, SCROLL_CHECK_MS);
+    }
+    function start(watch) {
+      selfWatch = watch;
+      selfWatch.start();
       mo = new MutationObserver(onMutations);
       mo.observe(document, {
         childList: true,
@@ -1691,15 +2105,27 @@
         characterData: true,
         attributes: true,
         attributeOldValue: true,
-        attributeFilter: [S.messageIdAttr, "aria-label", "src", "href", "aria-selected", "data-e2e-is-unread", "data-e2e-is-pinned", "data-e2e-is-muted"]
+        attributeFilter: [
+          S.messageIdAttr,
+          "aria-label",
+          "src",
+          "href",
+          "aria-selected",
+          "data-e2e-is-unread",
+          "data-e2e-is-pinned",
+          "data-e2e-is-muted",
+          "aria-hidden",
+          "hidden"
+        ]
       });
       for (const name of ["pushState", "replaceState"]) {
         const orig = history[name];
         if (typeof orig !== "function") continue;
+        const push = name === "pushState";
         history[name] = function() {
           const r = orig.apply(this, arguments);
           try {
-            conv.check();
+            conv.check(push);
           } catch (e) {
           }
           return r;
@@ -1707,6 +2133,7 @@
       }
       window.addEventListener("popstate", () => conv.check(), true);
       window.addEventListener("hashchange", () => conv.check(), true);
+      document.addEventListener("scroll", onScroll, { capture: true, passive: true });
       compose.start();
       conv.check();
       pageState.schedule(0);
@@ -1726,7 +2153,7 @@
       pageState: () => pageState.compute(),
       conversationId: () => conv.id(),
       reportCompose: compose.report,
-      composeStats: compose.stats,
+      extraStats: () => Object.assign(compose.stats(), selfWatch ? selfWatch.stats() : {}),
       scheduleState: pageState.schedule
     };
   }
@@ -2087,7 +2514,7 @@
     }
     return "";
   }
-  function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+  function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
     watchUserInput();
     watchEdits();
     let quietMs = SCHEMA.userQuietMs;
@@ -2200,17 +2627,18 @@
         return { ok: true };
       },
       self_test: () => {
-        selfTest();
+        selfWatch.now();
         return { ok: true };
       },
       snapshot: () => {
         obs.snapshot();
         return { ok: true };
       },
-      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.composeStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+      stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.extraStats(), { transport: void 0, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
       configure: (a) => {
         if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
         if (a.userQuietMs) quietMs = a.userQuietMs;
+        if (a.selfTestEveryMs) selfWatch.every(a.selfTestEveryMs);
         obs.scheduleState(0);
         return { ok: true };
       }
@@ -2249,6 +2677,67 @@
     };
   }
 
+  // src/selfwatch.js
+  var SELF_TEST_EVERY_MS = 15e3;
+  var FAILING_RECHECK_MS = 1e3;
+  function createSelfWatch(emit, pageState) {
+    const st = {
+      last: null,
+      // the outcome last sent (state and failing keys), null before the first
+      failing: false,
+      timer: 0,
+      // the slow timer
+      every: SELF_TEST_EVERY_MS,
+      recheck: 0,
+      // the debounced re-run after changes while failing
+      runs: 0
+    };
+    function outcome(r) {
+      return r.state + "|" + r.results.filter((x) => !x.ok).map((x) => x.key).join(",");
+    }
+    function run(force) {
+      st.runs++;
+      const r = runSelfTest(pageState());
+      const o = outcome(r);
+      st.failing = r.results.some((x) => !x.ok);
+      if (force || o !== st.last) {
+        st.last = o;
+        emit("self_test", r);
+      }
+    }
+    function start() {
+      if (st.timer) return;
+      st.timer = setInterval(() => {
+        if (pageState() !== "loading") run(false);
+      }, st.every);
+    }
+    function every(ms) {
+      st.every = ms;
+      clearInterval(st.timer);
+      st.timer = 0;
+      start();
+    }
+    function structureChanged() {
+      if (!st.failing) return;
+      clearTimeout(st.recheck);
+      st.recheck = setTimeout(() => {
+        st.recheck = 0;
+        run(false);
+      }, FAILING_RECHECK_MS);
+    }
+    function stateChanged() {
+      if (st.last !== null) run(false);
+    }
+    return {
+      now: () => run(true),
+      start,
+      every,
+      structureChanged,
+      stateChanged,
+      stats: () => ({ selfTestRuns: st.runs, selfTestFailing: st.failing })
+    };
+  }
+
   // src/main.js
   var BRIDGE = "clanker-bridge/1";
   (function() {
@@ -2258,9 +2747,9 @@
     const emit = transport.emit;
     const ui = createUI(emit);
     const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
-    const selfTest = () => emit("self_test", runSelfTest(obs.pageState()));
+    const selfWatch = createSelfWatch(emit, () => obs.pageState());
     obs.stats.transport = transport.stats;
-    const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
+    const command = createCommands(emit, obs, ui, selfWatch, nativeFetch);
     const api = Object.freeze({ command: (text) => {
       try {
         command(text);
@@ -2282,6 +2771,6 @@
       ui.hideOverlay();
       emit("overlay_cancel", { reason: "key" });
     }, true);
-    obs.start(selfTest);
+    obs.start(selfWatch);
   })();
 })();

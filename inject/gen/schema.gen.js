@@ -10,6 +10,11 @@ export const SCHEMA = {
     },
     "compose_state": {},
     "configure": {
+      "selfTestEveryMs": {
+        "kind": "int",
+        "max": 600000,
+        "min": 0
+      },
       "unrecognisedGraceMs": {
         "kind": "int",
         "max": 120000,

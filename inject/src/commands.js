@@ -46,7 +46,7 @@ function validate(cmd) {
   return '';
 }
 
-export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
+export function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
   watchUserInput(); // navigate's visit guard needs to know when the user last used the page
   watchEdits(); // clear_inserted needs to know which characters of the box are Clanker's
   let quietMs = SCHEMA.userQuietMs;
@@ -137,12 +137,13 @@ export function createCommands(emit, obs, ui, selfTest, nativeFetch) {
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
     show_hint: (a) => { ui.showHint(a.text); return { ok: true }; },
     hide_hint: () => { ui.hideHint(); return { ok: true }; },
-    self_test: () => { selfTest(); return { ok: true }; },
+    self_test: () => { selfWatch.now(); return { ok: true }; },
     snapshot: () => { obs.snapshot(); return { ok: true }; },
-    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.composeStats(), { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
+    stats: () => ({ ok: true, data: Object.assign({}, obs.stats, obs.extraStats(), { transport: undefined, postMs: obs.stats.transport.postMs, events: obs.stats.transport.events }) }),
     configure: (a) => {
       if (a.unrecognisedGraceMs) obs.cfg.unrecognisedGraceMs = a.unrecognisedGraceMs;
       if (a.userQuietMs) quietMs = a.userQuietMs;
+      if (a.selfTestEveryMs) selfWatch.every(a.selfTestEveryMs);
       obs.scheduleState(0);
       return { ok: true };
     },

@@ -11,11 +11,25 @@
 import { S } from './selectors.js';
 import { isReady, headerNames } from './parse.js';
 import { hasThread } from './pagestate.js';
-import { conversationIdFrom, capString, isAutomatedName, utf8Bytes } from './util.js';
+import { currentPane, paneCores } from './pane.js';
+import { conversationIdFrom, capString, cleanName, isAutomatedName, utf8Bytes } from './util.js';
 
 const QUIET_MS = 300;
 const EMPTY_WAIT_MS = 10000;
 const LABEL_WAIT_MS = 2000;
+// OLD_ROWS_MAX_MS bounds the wait for the previous conversation's rows to leave the pane on
+// screen: after it the conversation settles without them (they are never reported for it).
+const OLD_ROWS_MAX_MS = 8000;
+// MAX_PREV_IDS bounds the ids kept of the conversations the page showed before.
+const MAX_PREV_IDS = 5000;
+// A pane whose header names other people than the conversation settled with shows another
+// conversation (a pane reused for the next one before the address changes, or never
+// changing it): its new rows wait, and are dropped at the switch. The header is taken as
+// the conversation's own (renamed, a member added) only when the conversation list names
+// the conversation on the address that way too. While rows wait, that is looked at again
+// every HELD_CHECK_MS; at most MAX_HELD rows wait.
+const HELD_CHECK_MS = 1000;
+const MAX_HELD = 500;
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -25,23 +39,51 @@ export function createConversation(emit, maxEventBytes, parts) {
     url: '',
     convId: '',
     phase: 'idle', // idle | settling | ready
-    prevIds: new Set(),
+    prevIds: new Map(), // message id -> the conversation it was seen in
     // paneSince and rowsSince are when this conversation's pane and its first rows were
-    // first seen while settling (0 = not yet): the empty and label waits count from them.
+    // first seen while settling (0 = not yet): the empty and label waits count from them;
+    // oldSince when rows of the previous conversation were first seen still on screen.
     paneSince: 0,
     rowsSince: 0,
+    oldSince: 0,
     settleTimer: 0,
+    header: [], // the names the conversation settled with (or first showed after)
+    held: [], // rows that came while the pane showed another conversation's header
+    heldTimer: 0,
   };
 
-  function check() {
-    if (location.href === st.url) return;
+  // check follows the address. reopened says the page pushed a history entry (pushState):
+  // one for the conversation already open is the page opening it again (at a search hit,
+  // say), a new visit that settles afresh, so nothing drawn before it is new in it.
+  function check(reopened) {
+    const again = !!reopened && st.phase !== 'idle' && conversationIdFrom(location.href) === st.convId && !!st.convId;
+    if (location.href === st.url && !again) return;
     st.url = location.href;
     const id = conversationIdFrom(st.url);
-    if (id === st.convId && st.phase !== 'idle') return;
-    // Remember the previous conversation's rows so they are never taken for this one's.
-    st.prevIds = new Set(rows.knownIds());
+    if (id === st.convId && st.phase !== 'idle' && !again) return;
+    // Rows of the conversation being left that still wait for their label are reported now,
+    // while they are on screen and the conversation is still this one. A conversation opened
+    // again is not left: such rows are part of its new baseline.
+    if (st.phase === 'ready' && !again) labels.flushAll();
+    // Remember the previous conversation's rows, each with the conversation it was seen in,
+    // so they are never taken for this one's. A conversation left before it settled adds
+    // nothing of its own, and must not make the page forget the rows of the one before it,
+    // which may still be on screen. A conversation opened again keeps its own rows out of
+    // that: they are its baseline. So does a conversation come back to before the one in
+    // between settled (A, B, back to A): A's rows are A's, not rows left over from before,
+    // or the return would wait for its own rows to leave, settle without them, and take
+    // what arrived meanwhile as baseline.
+    let prev = st.prevIds;
+    if (!again) {
+      if (st.phase === 'ready') prev = new Map();
+      for (const k of rows.knownIds()) prev.set(k, st.convId);
+    }
+    for (const [k, c] of prev) if (c === id) prev.delete(k);
+    while (prev.size > MAX_PREV_IDS) prev.delete(prev.keys().next().value);
+    st.prevIds = prev;
     rows.reset();
     labels.reset();
+    release('');
     st.convId = id;
     clearTimeout(st.settleTimer);
     st.settleTimer = 0;
@@ -49,6 +91,7 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.phase = 'settling';
       st.paneSince = 0;
       st.rowsSince = 0;
+      st.oldSince = 0;
       arm();
     } else {
       st.phase = 'idle';
@@ -66,7 +109,8 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.phase = 'idle';
     rows.reset();
     labels.reset();
-    st.prevIds = new Set();
+    release('');
+    st.prevIds = new Map();
   }
 
   // regain settles the conversation on screen afresh once the page is usable again.
@@ -81,29 +125,29 @@ export function createConversation(emit, maxEventBytes, parts) {
     st.settleTimer = setTimeout(trySettle, ms === undefined ? QUIET_MS : ms);
   }
 
-  // visibleCores lists the rows of the whole document in document order: the rows are
-  // found wherever they sit, not only under the first message list.
-  function visibleCores() {
-    const out = [];
-    const seen = new Set();
-    const h = ui.host();
-    for (const core of document.querySelectorAll(S.messageCore)) {
-      if (h && h.contains(core)) continue;
-      const id = core.getAttribute(S.messageIdAttr);
-      if (!id || seen.has(id)) continue;
-      if (core.closest(S.tombstone) || core.closest(S.sidebarItem)) continue;
-      seen.add(id);
-      out.push(core);
-    }
-    return out;
-  }
-
   function trySettle() {
     st.settleTimer = 0;
+    // An exception (a page shaped like nothing seen before) must not end settling for good.
+    try { trySettleNow(); } catch (e) { arm(500); }
+  }
+
+  function trySettleNow() {
     if (st.phase !== 'settling') return;
     const now = performance.now();
-    const cores = visibleCores();
-    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) return arm(); // old rows still shown
+    // The rows of the pane on screen, wherever they sit in it; hidden panes (a previous
+    // conversation's lingering) are not read.
+    const pane = currentPane(ui.host());
+    let cores = paneCores(pane, ui.host());
+    if (cores.some((c) => st.prevIds.has(c.getAttribute(S.messageIdAttr)))) {
+      // Old rows still shown: wait for them to go, but not for ever.
+      if (!st.oldSince) st.oldSince = now;
+      if (now - st.oldSince < OLD_ROWS_MAX_MS) return arm();
+      cores = cores.filter((c) => !st.prevIds.has(c.getAttribute(S.messageIdAttr)));
+    }
+    if (!pane) {
+      st.paneSince = 0;
+      return arm(500);
+    }
     if (!cores.length) {
       // No pane yet (the page is still loading, however long that takes): nothing can be
       // settled, or rows drawn later would count as new. Once the pane is there, an empty
@@ -118,16 +162,17 @@ export function createConversation(emit, maxEventBytes, parts) {
       if (!st.rowsSince) st.rowsSince = now;
       if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
     }
-    settle(cores);
+    settle(cores, pane);
   }
 
   function hasParts(core) {
     return !!core.querySelector(S.textPart + ',' + S.imagePart);
   }
 
-  function settle(cores) {
+  function settle(cores, pane) {
     st.phase = 'ready';
-    const header = headerNames();
+    const header = headerNames(pane);
+    st.header = header;
     labels.useHeader(header);
     let messages = cores.map((core) => labels.parse(core));
     const senders = [];
@@ -137,7 +182,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     }
     // Reactor lists are read with every sender's name known (a name with a comma).
     messages = messages.map((m, i) => (m.reactions.length ? labels.parse(cores[i]) : m));
-    rows.baseline(cores, messages);
+    rows.baseline(cores, messages, pane);
     const participants = header.slice();
     for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
     const automated = participants.filter(isAutomatedName);
@@ -163,8 +208,84 @@ export function createConversation(emit, maxEventBytes, parts) {
 
   // snapshot sends the settled conversation again (or settles now if it was settling).
   function snapshot() {
-    if (st.phase === 'ready') settle(visibleCores());
-    else if (st.phase === 'settling') arm(0);
+    if (st.phase === 'ready') {
+      const pane = currentPane(ui.host());
+      settle(paneCores(pane, ui.host()), pane);
+    } else if (st.phase === 'settling') arm(0);
+  }
+
+  // hold keeps rows that came from being classified while the pane on screen names other
+  // people in its header than the conversation did: the page is drawing another
+  // conversation into this pane before (or without) changing the address. Each row waits
+  // with the header it came under: if that header turns out to be this conversation's
+  // (the conversation list names it so: a rename), the row is classified; otherwise it is
+  // dropped when the header is this conversation's again or the switch comes. A row that
+  // changes later comes again as a change of its own. It returns whether it held them.
+  function hold(cores) {
+    const now = headerNames(currentPane(ui.host()));
+    if (!st.header.length) {
+      st.header = now; // a header drawn late is the conversation's own
+      return false;
+    }
+    if (!now.length || sameNames(now, st.header)) return false;
+    if (renamed(now)) {
+      accept(now);
+      return false;
+    }
+    const under = namesKey(now);
+    for (const c of cores) {
+      if (st.held.length < MAX_HELD && !st.held.some((h) => h.core === c)) st.held.push({ core: c, under });
+    }
+    if (!st.heldTimer) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+    return true;
+  }
+
+  // renamed says whether the conversation list names the conversation on the address as the
+  // header now does: then the header changed for the conversation itself.
+  function renamed(names) {
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      if (conversationIdFrom(a.getAttribute('href') || '') !== st.convId) continue;
+      const el = a.querySelector(S.sidebarName);
+      const name = el ? cleanName(el.textContent, 200) : '';
+      if (name && (name === names.join(', ') || (names.length === 1 && names[0] === name))) return true;
+    }
+    return false;
+  }
+
+  // accept takes names as the conversation's header: rows held under it are this
+  // conversation's, the others are dropped.
+  function accept(names) {
+    st.header = names;
+    release(namesKey(names));
+  }
+
+  // checkHeld looks again while rows wait, since the header or the list may change without
+  // any row changing.
+  function checkHeld() {
+    st.heldTimer = 0;
+    if (st.phase !== 'ready' || !st.held.length) return;
+    headerBack();
+    if (st.held.length) st.heldTimer = setTimeout(checkHeld, HELD_CHECK_MS);
+  }
+
+  // release ends the wait of held rows: those held under the header key `take` are
+  // classified now; the rest are dropped (they came under another conversation's header).
+  function release(take) {
+    clearTimeout(st.heldTimer);
+    st.heldTimer = 0;
+    const held = st.held;
+    st.held = [];
+    const mine = take ? held.filter((h) => h.under === take).map((h) => h.core) : [];
+    if (mine.length) rows.unheld(mine);
+  }
+
+  // headerBack is told about each batch of the settled conversation (and looks while rows
+  // wait): a header that names this conversation's people again, or that the list confirms
+  // as its new name, ends the wait.
+  function headerBack() {
+    if (!st.held.length) return;
+    const now = headerNames(currentPane(ui.host()));
+    if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
   }
 
   // changed is told about row changes while settling: the quiet period starts again.
@@ -176,7 +297,20 @@ export function createConversation(emit, maxEventBytes, parts) {
     regain,
     snapshot,
     changed,
+    hold,
+    headerBack,
     phase: () => st.phase,
     id: () => st.convId,
   };
+}
+
+function sameNames(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.slice().sort();
+  const y = b.slice().sort();
+  return x.every((n, i) => n === y[i]);
+}
+
+function namesKey(names) {
+  return names.slice().sort().join('\n');
 }

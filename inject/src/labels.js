@@ -100,5 +100,16 @@ export function createLabels(hooks) {
     if (st.pending.size) arm();
   }
 
-  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done };
+  // flushAll reports every row still waiting at once, with what can be read: the page is
+  // leaving the conversation, and a row drawn in it is its message whether or not its label
+  // came.
+  function flushAll() {
+    for (const [core, p] of Array.from(st.pending)) {
+      if (core.isConnected) hooks.onDue(core, p.history);
+      else st.pending.delete(core);
+    }
+    hooks.afterDue();
+  }
+
+  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done, flushAll };
 }

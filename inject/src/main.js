@@ -7,7 +7,8 @@ import { createTransport } from './transport.js';
 import { createObserver } from './observe.js';
 import { createUI } from './ui.js';
 import { createCommands } from './commands.js';
-import { runSelfTest, SELECTORS_CHECKED, S } from './selectors.js';
+import { SELECTORS_CHECKED, S } from './selectors.js';
+import { createSelfWatch } from './selfwatch.js';
 import { SCHEMA } from '../gen/schema.gen.js';
 import { capString } from './util.js';
 
@@ -21,9 +22,9 @@ const BRIDGE = 'clanker-bridge/1';
   const emit = transport.emit;
   const ui = createUI(emit);
   const obs = createObserver(emit, ui, SCHEMA.maxEventBytes);
-  const selfTest = () => emit('self_test', runSelfTest(obs.pageState()));
+  const selfWatch = createSelfWatch(emit, () => obs.pageState());
   obs.stats.transport = transport.stats;
-  const command = createCommands(emit, obs, ui, selfTest, nativeFetch);
+  const command = createCommands(emit, obs, ui, selfWatch, nativeFetch);
   const api = Object.freeze({ command: (text) => { try { command(text); } catch (e) { /* never throw into the page */ } }, version: BRIDGE });
   Object.defineProperty(window, '__clanker', { value: api, writable: false, configurable: false, enumerable: false });
   emit('hello', {
@@ -43,5 +44,5 @@ const BRIDGE = 'clanker-bridge/1';
     ui.hideOverlay();
     emit('overlay_cancel', { reason: 'key' });
   }, true);
-  obs.start(selfTest);
+  obs.start(selfWatch);
 })();

@@ -5,8 +5,9 @@
 // unrecognised, which is never final.
 //
 // It knows nothing of rows. When the page stops being usable (unrecognised or signed out)
-// it calls hooks.lose(); when it is usable again, hooks.regain(). hooks.conversationId()
-// is the conversation the settling part is following.
+// it calls hooks.lose(); when it is usable again, hooks.regain(); after any change of the
+// reported state, hooks.changed(). hooks.conversationId() is the conversation the settling
+// part is following.
 
 import { S } from './selectors.js';
 import { conversationIdFrom, capString } from './util.js';
@@ -79,9 +80,11 @@ export function createPageState(emit, cfg, hooks) {
     const convId = hooks.conversationId();
     const key = s + '|' + convId;
     if (key !== st.pageStateKey) {
+      const stateChanged = s !== st.pageState;
       st.pageStateKey = key;
       st.pageState = s;
       emit('page_state', { state: s, url: capString(location.href, 2048), conversationId: convId });
+      if (stateChanged) hooks.changed();
     }
     // While loading, keep checking so the page is reported usable soon after it renders and
     // "unrecognised" when the grace ends (and, after it, once a second until the page decides).

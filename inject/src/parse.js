@@ -3,7 +3,7 @@
 // returns what it could read instead of dropping the row.
 
 import { S } from './selectors.js';
-import { capString, clean, codePoints, conversationIdFrom, isAutomatedName, within } from './util.js';
+import { capString, clean, cleanName, codePoints, conversationIdFrom, isAutomatedName, stripInvisible, within } from './util.js';
 
 const MAX_TEXT = 4000;
 const MAX_NAME = 200;
@@ -71,7 +71,10 @@ function splitReactors(list, names) {
 // parseTail splits what follows the timestamp into status words and reactions by the
 // reaction grammar ("<list> reacted with <kind>."), not by sentence breaks: a reactor's
 // name may contain periods and commas.
-function parseTail(tail, out, names) {
+function parseTail(text, out, names) {
+  // The tail holds names and status words only: the marks a right-to-left name carries
+  // would hide where a name's abbreviations end ("\u2068Dr. Alice Chen\u2069").
+  const tail = stripInvisible(text);
   const addStatus = (s) => { if (out.status.length < 10) out.status.push(clean(s, 100)); };
   let pos = 0;
   RE_REACTED.lastIndex = 0;
@@ -84,7 +87,8 @@ function parseTail(tail, out, names) {
     const kind = stop < 0 ? rest : rest.slice(0, stop);
     pos = m.index + m[0].length + (stop < 0 ? rest.length : stop + 1);
     RE_REACTED.lastIndex = pos;
-    const by = splitReactors(list, names).map((n) => clean(n, MAX_NAME)).filter(Boolean).slice(0, 50);
+    // Names are compared and reported as a person reads them (no bidi marks).
+    const by = splitReactors(cleanName(list, 4000), names).map((n) => cleanName(n, MAX_NAME)).filter(Boolean).slice(0, 50);
     if (clean(kind, 100) && out.reactions.length < 20) out.reactions.push({ reaction: clean(kind, 100), by });
   }
   sentences(tail.slice(pos)).forEach(addStatus);
@@ -93,8 +97,39 @@ function parseTail(tail, out, names) {
 // timestampKind tells a full "on <date> at <time>" from a time-only or odd stamp.
 function setWhen(when, out) {
   const w = when.trim();
-  out.timestamp = clean(w.replace(/^on\s+/i, ''), 200);
+  out.timestamp = cleanName(w.replace(/^on\s+/i, ''), 200); // direction marks never help a date
   out.labelKind = /^on\s+\S/i.test(w) ? 'full' : 'time_only';
+  out.at = timeOf(out.timestamp);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+// "February 3, 2026 at 6:41 PM" and "3 February 2026 at 18:41" (the comma, "at" and the
+// period after a short month name are optional).
+const RE_MDY = /^([A-Za-z]{3,})\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+const RE_DMY = /^(\d{1,2})\s+([A-Za-z]{3,})\.?,?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2})[:.](\d{2})\s*([AaPp]\.?[Mm]\.?)?$/;
+
+// timeOf reads a label's date and time as milliseconds since the epoch, in the page's own
+// time zone (the one the page wrote it in), or 0 when the stamp has no date (time-only
+// labels) or cannot be read. Labels say the minute, so times compare to the minute.
+export function timeOf(stamp) {
+  let m = stamp.match(RE_MDY);
+  let mon;
+  let day;
+  if (m) { mon = m[1]; day = m[2]; } else {
+    m = stamp.match(RE_DMY);
+    if (!m) return 0;
+    mon = m[2]; day = m[1];
+  }
+  const mi = MONTHS.indexOf(mon.slice(0, 3).toLowerCase());
+  if (mi < 0) return 0;
+  let h = +m[4];
+  const pm = m[6] && /^p/i.test(m[6]);
+  if (m[6]) {
+    if (h < 1 || h > 12) return 0;
+    h = (h % 12) + (pm ? 12 : 0);
+  } else if (h > 23) return 0;
+  const t = new Date(+m[3], mi, +day, h, +m[5]).getTime();
+  return Number.isFinite(t) && t > 0 ? t : 0;
 }
 
 // parseTextLabel reads a text part's aria-label into out (sender, direction, text,
@@ -103,7 +138,7 @@ function setWhen(when, out) {
 export function parseTextLabel(label, out, names) {
   let m = label.match(RE_SAID);
   if (m) {
-    out.sender = clean(m[1], MAX_NAME);
+    out.sender = cleanName(m[1], MAX_NAME);
     out.text = m[2].trim();
     out.direction = m[3].toLowerCase() === 'sent' ? 'out' : 'in';
     setWhen(m[4], out);
@@ -112,7 +147,7 @@ export function parseTextLabel(label, out, names) {
   }
   m = label.match(RE_SAID_ONLY);
   if (m) {
-    out.sender = clean(m[1], MAX_NAME);
+    out.sender = cleanName(m[1], MAX_NAME);
     out.text = m[2].trim();
     out.labelKind = 'partial';
     return true;
@@ -140,7 +175,7 @@ function parseSentLabel(label, out, names) {
     parseTail(b[3], out, names);
     return true;
   }
-  out.sender = clean(m[1], MAX_NAME);
+  out.sender = cleanName(m[1], MAX_NAME);
   if (m[3]) {
     out.direction = m[3].toLowerCase() === 'sent' ? 'out' : 'in';
     setWhen(m[4], out);
@@ -203,7 +238,7 @@ function shownSender(core) {
   for (const c of within(w, S.senderName)) {
     const owner = c.closest(S.messageCore);
     if ((owner === core || (!owner && w !== core)) && !inQuote(c, core)) {
-      const name = clean(c.textContent, MAX_NAME);
+      const name = cleanName(c.textContent, MAX_NAME);
       if (name) return name;
     }
   }
@@ -237,6 +272,7 @@ export function parseCore(core, names) {
     status: [],
     quote: null,
     timestamp: '',
+    at: 0,
     labelKind: 'none',
     ownClanker: false,
     otherClanker: false,
@@ -275,6 +311,7 @@ export function parseCore(core, names) {
       out.sender = a.sender;
       out.direction = a.direction;
       out.timestamp = a.timestamp;
+      out.at = a.at || 0;
       out.labelKind = a.labelKind;
       out.status = a.status;
       out.reactions = a.reactions;
@@ -305,12 +342,20 @@ export function parseCore(core, names) {
   return out;
 }
 
-// headerNames reads the foreground conversation's participant names from the header.
-export function headerNames() {
-  const h = document.querySelector(S.headerTitle);
+// headerNames reads the participant names from the header of root (the conversation pane
+// on screen), or of the document when the pane holds none; a header inside a hidden part
+// of the page (a lingering old pane) is never read.
+export function headerNames(root) {
+  let h = null;
+  for (const sel of root && root !== document ? [root, document] : [document]) {
+    for (const el of sel === document ? document.querySelectorAll(S.headerTitle) : within(sel, S.headerTitle)) {
+      if (!el.closest(S.hidden)) { h = el; break; }
+    }
+    if (h) break;
+  }
   if (!h) return [];
-  let names = within(h, 'h2').map((e) => clean(e.textContent, MAX_NAME));
-  if (!names.length) names = (h.textContent || '').split(',').map((n) => clean(n, MAX_NAME));
+  let names = within(h, 'h2').map((e) => cleanName(e.textContent, MAX_NAME));
+  if (!names.length) names = (h.textContent || '').split(',').map((n) => cleanName(n, MAX_NAME));
   return names.filter((n) => n && n !== 'You').slice(0, 50);
 }
 
@@ -320,7 +365,7 @@ export function parseSidebarItem(a) {
   if (!id) return null;
   const nameEl = a.querySelector(S.sidebarName);
   const snipEl = a.querySelector(S.sidebarSnippet);
-  const name = clean(nameEl ? nameEl.textContent : '', MAX_NAME);
+  const name = cleanName(nameEl ? nameEl.textContent : '', MAX_NAME);
   const snippet = capString((snipEl ? snipEl.textContent : '').trim(), MAX_TEXT);
   return {
     id,

@@ -1,14 +1,39 @@
 // The message rows of the foreground conversation after it settled: which row is new
-// (reported once as message), which is history (scroll-back, reported in batches), which
-// is a known message that changed id (tmp_ -> permanent) or content (message_update).
+// (reported once as message), which is history (reported in batches), which known message
+// changed id (tmp_ -> permanent) or what it says (message_update).
 //
-// A row that comes after every known row in document order is new; a row with a known
-// row after it is history. Where the rows sit (direct children of the list or nested in
-// wrappers of any depth) does not matter: only document order among message rows does.
+// Novelty is decided by message identity, never by element identity or insertion order
+// alone:
+// * A message id seen once in this conversation is never new again, wherever and in
+//   whatever element it comes back: a list or pane drawn again, a recycled node, a list
+//   taken out and put back, a row that scrolled away and back.
+// * An element whose id changes is one message leaving and another arriving. Only a pending
+//   tmp_ id that becomes an id never seen, on a row that still says the same, is an id
+//   change (message_id).
+// * A row is new only when it comes after the live anchor, the newest message known to be
+//   at the conversation's live end, with no known row after it, and either the anchor stayed
+//   where it was (the view stayed at the live end) or the view is at the live end now (see
+//   pane.js atLiveEnd). A row whose label time is older than the newest message known
+//   (beyond a slack for clocks) is history whatever its place.
+// * Without a live anchor (a view opened at an older message, as a search hit opens it; a
+//   view scrolled away, or every row recycled, so the anchor is not on the page) rows are
+//   history. When the view comes to the live end, its last row becomes the anchor.
+// * Only rows of the pane on screen count (pane.js): rows of a hidden lingering pane, of
+//   search results or of a dialog are never read.
+// Where the rows sit (direct children of the list or nested at any depth) does not matter:
+// only document order among message rows does.
 
 import { S } from './selectors.js';
 import { isReady } from './parse.js';
-import { capString, within } from './util.js';
+import { currentPane, belongs, lastCore, atLiveEnd } from './pane.js';
+import { capString, lastWithin, within } from './util.js';
+
+// MAX_KNOWN bounds the ids remembered per conversation; the oldest ids no longer on the page
+// go first.
+const MAX_KNOWN = 20000;
+// TIME_SLACK_MS is how much older than the newest known message a new row's label may say it
+// is: the phone's and the server's clocks differ a little, and labels say the minute.
+const TIME_SLACK_MS = 120000;
 
 // coresIn adds the message cores in node (node itself or its descendants) to into.
 export function coresIn(node, into) {
@@ -31,72 +56,144 @@ export function inDocumentOrder(cores) {
 
 // createRows returns the rows part. labels is the labels part (reading rows, waiting for
 // labels, what was reported); conversationId() names the conversation events are for;
-// hooks.onOwnRow() is told when a new row turns out to be the user's own.
+// hooks.onOwnRow() is told when a new row turns out to be the user's own; hooks.uiHost()
+// is Clanker's own UI element (never the conversation).
 export function createRows(emit, stats, labels, conversationId, hooks) {
   const st = {
-    known: new Map(), // message id -> core element (null once removed)
-    tail: null, // the known core that comes last in document order
-    removedTmp: [], // { id, sender, text, at }
+    // known: every message id seen in this conversation -> { el, text, sender }; el is the
+    // element showing it now (null while it is not on the page).
+    known: new Map(),
+    bound: new WeakMap(), // element -> the id it showed when it was last bound
+    // anchor: the newest message known to be at the live end ({ id }), { id: null } for an
+    // empty conversation at its live end, or null while the live end is not known.
+    anchor: null,
+    newest: 0, // the newest label time known (ms since the epoch), 0 when none
+    tail: null, // the last known row of the pane, as last found
+    removedTmp: [], // { id, sender, text, at } of tmp_ rows that left the page
   };
   let historyBatch = [];
+  let pane = null; // the pane on screen, for the batch being handled
+
+  function paneNow() { return pane || currentPane(hooks.uiHost()); }
 
   // reset forgets every row (a switch, or the page became unusable).
   function reset() {
     st.known = new Map();
+    st.bound = new WeakMap();
+    st.anchor = null;
+    st.newest = 0;
     st.tail = null;
     st.removedTmp = [];
     historyBatch = [];
   }
 
-  // baseline records the settled conversation's rows (cores in document order, messages
-  // parsed from them): none of them is new.
-  function baseline(cores, messages) {
-    st.tail = null;
-    for (let i = 0; i < cores.length; i++) {
-      const m = messages[i];
-      st.known.set(m.id, cores[i]);
-      labels.noteReported(m);
-      st.tail = cores[i];
+  function know(m, core) {
+    st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
+    st.bound.set(core, m.id);
+    if (m.at > st.newest) st.newest = m.at;
+    if (!st.tail || (core.isConnected && follows(core, st.tail))) st.tail = core;
+    if (st.known.size > MAX_KNOWN) {
+      for (const [id, r] of st.known) {
+        if (st.known.size <= MAX_KNOWN) break;
+        if (!r.el) st.known.delete(id);
+      }
     }
+  }
+
+  // baseline records the settled conversation's rows (cores of p in document order,
+  // messages parsed from them): none of them is new. The last one is the live anchor when
+  // the view shows the live end.
+  function baseline(cores, messages, p) {
+    for (let i = 0; i < cores.length; i++) {
+      know(messages[i], cores[i]);
+      labels.noteReported(messages[i]);
+    }
+    st.tail = cores.length ? cores[cores.length - 1] : st.tail;
+    st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
   }
 
   function knownIds() { return st.known.keys(); }
 
-  // rowChanged reports a known row whose content now says something different.
-  function rowChanged(core) {
-    const id = core.getAttribute(S.messageIdAttr);
-    if (!id || st.known.get(id) !== core || labels.waiting(core)) return;
-    const m = labels.parse(core);
-    labels.learn(m);
-    if (!labels.changed(m)) return;
-    emit('message_update', { conversationId: conversationId(), message: m });
+  // elOf is the element of the pane that shows message id now, or null.
+  function elOf(id) {
+    const r = st.known.get(id);
+    const el = r && r.el;
+    if (!el || !el.isConnected || el.getAttribute(S.messageIdAttr) !== id || !belongs(el, paneNow())) return null;
+    return el;
   }
 
-  // remember records core as the element of a known row and keeps st.tail, the known row
-  // that comes last in document order.
-  function remember(id, core) {
-    st.known.set(id, core);
+  // tailCore is the last known row of the pane in document order. When the one found last
+  // left (or shows another message now), the pane's rows are looked through from the end.
+  function tailCore() {
+    const t = st.tail;
+    if (t && st.bound.get(t) && elOf(st.bound.get(t)) === t) return t;
+    st.tail = null;
+    const p = paneNow();
+    if (!p) return null;
+    st.tail = lastWithin(p, S.messageCore, (c) => {
+      const id = c.getAttribute(S.messageIdAttr);
+      return id && elOf(id) === c;
+    });
+    return st.tail;
+  }
+
+  function knownAfter(core) {
+    const t = tailCore();
+    return !!t && t !== core && follows(t, core);
+  }
+
+  // unbind says the element no longer shows the message it was bound to (it left the page,
+  // or shows another message now).
+  function unbind(core, id, leaving) {
+    labels.done(core);
+    const was = id || st.bound.get(core);
+    const r = was && st.known.get(was);
+    if (!r || r.el !== core) return;
+    r.el = null;
+    if (st.tail === core) st.tail = null;
+    if (leaving && was.startsWith('tmp_')) st.removedTmp.push({ id: was, sender: r.sender, text: r.text, at: performance.now() });
+  }
+
+  function rebind(id, core) {
+    st.known.get(id).el = core;
+    st.bound.set(core, id);
     const t = st.tail;
     if (!t || !t.isConnected || follows(core, t)) st.tail = core;
   }
 
-  // tailCore returns the last known row in document order. Only when that row left the
-  // page is it looked up again among the known rows.
-  function tailCore() {
-    const t = st.tail;
-    if (t && t.isConnected && st.known.get(t.getAttribute(S.messageIdAttr)) === t) return t;
-    st.tail = null;
-    for (const c of st.known.values()) {
-      if (c && c.isConnected && (!st.tail || follows(c, st.tail))) st.tail = c;
-    }
-    return st.tail;
+  // swapTmp handles an element whose pending tmp_ id became another id: an id change when
+  // the new id was never seen and the row still says what the pending message said.
+  function swapTmp(core, oldId) {
+    const id = core.getAttribute(S.messageIdAttr);
+    if (!oldId || !oldId.startsWith('tmp_') || !id || id === oldId || st.known.has(id)) return false;
+    const r = st.known.get(oldId);
+    if (!r || r.el !== core) return false;
+    const m = labels.parse(core);
+    if (m.text !== r.text || (r.sender && m.sender && r.sender !== m.sender)) return false;
+    st.known.delete(oldId);
+    st.known.set(id, r);
+    st.bound.set(core, id);
+    if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
+    labels.renamed(oldId, id);
+    stats.idChanges++;
+    emit('message_id', { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
+    return true;
   }
 
-  // isAboveKnown is true when some already-known row comes after core in document order:
-  // it was inserted above (scroll-back), so it is history. Rows may sit at any depth.
-  function isAboveKnown(core) {
-    const t = tailCore();
-    return !!t && t !== core && follows(t, core);
+  // rowChanged reports a known row whose content now says something different. A row drawn
+  // again without its label yet (the page fills it a moment later) says less, not something
+  // else: it is looked at again when the label comes.
+  function rowChanged(core) {
+    const id = core.getAttribute(S.messageIdAttr);
+    const r = id && st.known.get(id);
+    if (!r || r.el !== core || labels.waiting(core) || !isReady(core) || !belongs(core, paneNow())) return;
+    const m = labels.parse(core);
+    labels.learn(m);
+    if (!labels.changed(m)) return;
+    r.text = m.text;
+    r.sender = m.sender;
+    if (m.at > st.newest) st.newest = m.at;
+    emit('message_update', { conversationId: conversationId(), message: m });
   }
 
   function matchRemovedTmp(m) {
@@ -113,29 +210,34 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     return null;
   }
 
-  // report classifies and emits one row. history is decided when the row was added (a
-  // row that waited for its label may have newer rows below it by now).
+  // report reads and emits one row. history was decided when the row came (a row that
+  // waited for its label may have newer rows below it by now, or the view may have moved:
+  // it was drawn at the live end all the same); its label time may still make a row
+  // decided new history.
   function report(core, history) {
     labels.done(core);
+    if (!core.isConnected || !belongs(core, paneNow())) return;
     const m = labels.parse(core);
     if (!m.id || st.known.has(m.id)) return;
     labels.learn(m);
     const swapped = matchRemovedTmp(m);
-    const above = history === undefined ? isAboveKnown(core) : history;
-    remember(m.id, core);
+    if (!history && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history = true;
+    know(m, core);
     labels.noteReported(m);
     if (swapped) {
       st.known.delete(swapped.id);
       labels.forget(swapped.id);
+      if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
       stats.idChanges++;
       emit('message_id', { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
       return;
     }
-    if (above) {
+    if (history) {
       stats.historyMessages++;
       historyBatch.push(m);
       return;
     }
+    st.anchor = { id: m.id };
     stats.newMessages++;
     emit('message', { conversationId: conversationId(), message: m });
     if (m.direction === 'out') hooks.onOwnRow();
@@ -150,50 +252,93 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     }
   }
 
-  function added(core) {
-    const id = core.getAttribute(S.messageIdAttr);
-    if (!id || core.closest(S.tombstone) || core.closest(S.sidebarItem)) return;
-    if (st.known.has(id)) { remember(id, core); rowChanged(core); return; } // re-rendered, already reported
-    if (!isReady(core)) {
-      labels.wait(core, labels.waiting(core) ? undefined : isAboveKnown(core));
-      return;
+  // findAnchor makes the pane's last row the live anchor when the view is at the live end
+  // and no anchor is on the page.
+  function findAnchor() {
+    if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
+    const p = paneNow();
+    if (!p || !atLiveEnd(p)) return;
+    const last = lastCore(p);
+    if (!last) { st.anchor = { id: null }; return; }
+    const id = last.getAttribute(S.messageIdAttr);
+    if (elOf(id) === last) st.anchor = { id };
+  }
+
+  // batch handles one observer batch of the settled conversation: rows that left
+  // (removed), elements whose message id changed ([core, oldId]), rows added, and rows
+  // something changed inside (touched). hold is arrive's (rows that must wait while the
+  // pane shows another conversation's header come back through unheld).
+  function batch(b) {
+    pane = currentPane(hooks.uiHost());
+    try {
+      for (const c of b.removed) unbind(c, undefined, true);
+      const arrivals = b.added.slice();
+      for (const [core, oldId] of b.changed) {
+        if (swapTmp(core, oldId)) continue;
+        unbind(core, oldId, false);
+        arrivals.push(core);
+      }
+      arrive(arrivals, b.hold);
+      for (const c of b.touched) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
+      flushHistory();
+      for (const c of b.touched) rowChanged(c);
+      findAnchor();
+    } finally {
+      pane = null;
     }
-    report(core);
   }
 
-  function removed(core) {
-    labels.done(core);
-    const id = core.getAttribute(S.messageIdAttr);
-    if (!id || !st.known.has(id)) return;
-    st.known.set(id, null);
-    if (id.startsWith('tmp_')) {
-      const m = labels.parse(core);
-      st.removedTmp.push({ id, sender: m.sender, text: m.text, at: performance.now() });
+  // arrive takes rows that came (added, or showing another message now): known messages
+  // are bound to their new element, the others classified. hold (optional) may keep the
+  // unknown ones from being classified now: it returns true when it took them.
+  function arrive(arrivals, hold) {
+    let cores = arrivals.filter((c) => c.isConnected && c.getAttribute(S.messageIdAttr) && belongs(c, pane));
+    if (cores.length > 1) cores = inDocumentOrder(cores);
+    const fresh = new Set(cores);
+    const unknown = [];
+    for (const c of cores) {
+      const id = c.getAttribute(S.messageIdAttr);
+      if (st.known.has(id)) {
+        rebind(id, c);
+        rowChanged(c);
+      } else unknown.push(c);
+    }
+    if (!unknown.length || (hold && hold(unknown))) return;
+    const a = st.anchor;
+    const ael = a && a.id ? elOf(a.id) : null;
+    // The anchor stayed where it was: the view did not move away from the live end.
+    const stable = !!a && (a.id === null || (!!ael && !fresh.has(ael)));
+    let live = null;
+    const liveNow = () => (live === null ? (live = atLiveEnd(pane)) : live);
+    for (const c of unknown) {
+      const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
+      const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
+      if (!isReady(c)) {
+        labels.wait(c, labels.waiting(c) ? undefined : !isNew);
+        continue;
+      }
+      report(c, !isNew);
     }
   }
 
-  function idChanged(core, oldId) {
-    const id = core.getAttribute(S.messageIdAttr);
-    if (!id || id === oldId) return;
-    if (oldId && st.known.has(oldId)) {
-      st.known.delete(oldId);
-      if (st.known.has(id)) return;
-      remember(id, core);
-      labels.renamed(oldId, id);
-      stats.idChanges++;
-      emit('message_id', { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
-      return;
+  // unheld classifies rows that were held, once the pane shows this conversation again.
+  function unheld(cores) {
+    pane = currentPane(hooks.uiHost());
+    try {
+      arrive(cores.filter((c) => c.isConnected));
+      flushHistory();
+      findAnchor();
+    } finally {
+      pane = null;
     }
-    added(core);
   }
 
-  // touched handles rows something changed inside (a part or image added, a label or src
-  // set, text edited): a waiting row may be ready now, a known one may need an update.
-  function touched(cores) {
-    for (const c of cores) if (labels.waiting(c) && isReady(c)) report(c, labels.waitedAs(c));
-    flushHistory();
-    for (const c of cores) rowChanged(c);
+  // viewMoved is told that the view scrolled: a view that reached the live end gets its
+  // anchor.
+  function viewMoved() {
+    pane = currentPane(hooks.uiHost());
+    try { findAnchor(); } finally { pane = null; }
   }
 
-  return { reset, baseline, knownIds, added, removed, idChanged, touched, report, flushHistory };
+  return { reset, baseline, knownIds, batch, unheld, viewMoved, report, flushHistory, hasAnchor: () => !!st.anchor };
 }

@@ -32,14 +32,39 @@ export const S = {
   sidebarLink: 'a[data-e2e-conversation]',
   sidebarName: '[data-e2e-conversation-name]',
   sidebarSnippet: 'mws-conversation-snippet span',
+  // Search results, which may be drawn with the conversation list's or the message rows'
+  // markup, and dialogs (message details, pickers): never the conversation or its list.
+  // Unchecked on the live page: the names are the likely ones.
+  searchResults: 'mws-search-results, mws-search-result, [data-e2e-search-results], .search-results',
+  dialog: '[role="dialog"], [role="alertdialog"], dialog',
+  // What hides a part of the page from the person: a pane or list the page keeps around but
+  // does not show (a lingering old pane, the list under search results).
+  hidden: '[aria-hidden="true"], [hidden], [inert]',
+  // A control that offers to bring the view to the newest message: while one shows, the
+  // view is not at the conversation's live end. Matched by its label (JUMP_LABEL).
+  jumpControl: 'button[aria-label], [role="button"][aria-label]',
   // Pairing / sign-in page (QR code). Never checked on the live page, so it accepts several
   // likely element names on purpose.
   signedOut: 'mw-authentication-container, mws-authentication-container, mw-qr-code',
 };
 
+// JUMP_LABEL matches the label of a control that scrolls to the newest message
+// ("Jump to newest message", "Scroll to bottom", "Go to latest").
+export const JUMP_LABEL = /\b(?:jump|scroll|go|skip)\b.*\b(?:newest|latest|bottom|recent|new messages?|end)\b/i;
+
 // SELF_TEST lists the key selectors and how many matches a healthy page has:
 // one = exactly one, some = at least one, optional = any number.
-// `when` restricts a check to a page state.
+// `when` restricts a check to a page state. `sel` replaces S[key] for checks of a
+// combination. `onlyIf` (a selector) leaves the check out while nothing on the page
+// matches it: an empty conversation has no rows to find, so it cannot tell drift.
+// `critical` marks the selectors that decide who said what or which rows are new: the
+// message rows and their ids (novelty is decided by id), the labels that name the sender
+// (and give direction and time), and the pane the rows must be in (hidden panes and search
+// results are told apart by it). When one of them fails, the bridge may tell Go a wrong
+// sender or call an old row new, so Go stops acting until it passes again. The others
+// (the list, the header, the compose box, the outgoing mark, which only stands in when a
+// label gives no direction and is unchecked on the live page) are diagnostics.
+const ROWS_DRAWN = S.messageWrapper + ',' + S.messageWrapperTag + ',' + S.messageCore + ',' + S.textPart + ',' + S.imagePart;
 export const SELF_TEST = [
   { key: 'sidebarList', expect: 'one', when: ['no_conversation', 'conversation'] },
   { key: 'sidebarLink', expect: 'some', when: ['no_conversation', 'conversation'] },
@@ -47,23 +72,32 @@ export const SELF_TEST = [
   { key: 'sidebarSnippet', expect: 'some', when: ['no_conversation', 'conversation'] },
   { key: 'conversationContainer', expect: 'one', when: ['conversation'] },
   { key: 'messagesList', expect: 'one', when: ['conversation'] },
+  { key: 'messagePane', sel: S.conversationContainer + ',' + S.messagesList, expect: 'some', when: ['conversation'], critical: true },
   { key: 'headerTitle', expect: 'one', when: ['conversation'] },
-  { key: 'messageCore', expect: 'some', when: ['conversation'] },
-  { key: 'textPart', expect: 'some', when: ['conversation'] },
+  { key: 'messageCore', expect: 'some', when: ['conversation'], onlyIf: ROWS_DRAWN, critical: true },
+  { key: 'messageId', sel: S.messageCore + '[' + S.messageIdAttr + ']', expect: 'some', when: ['conversation'], onlyIf: S.messageCore, critical: true },
+  { key: 'textPart', expect: 'some', when: ['conversation'], onlyIf: ROWS_DRAWN },
+  { key: 'senderLabel', sel: S.textPart + '[aria-label],' + S.imagePart + '[aria-label]', expect: 'some', when: ['conversation'], onlyIf: S.textPart + ',' + S.imagePart, critical: true },
+  { key: 'outgoingMark', sel: S.messageCore + '[' + S.outgoingAttr + ']', expect: 'optional', when: ['conversation'] },
   { key: 'inputBox', expect: 'one', when: ['conversation'] },
   { key: 'sendButton', expect: 'optional', when: ['conversation'] },
   { key: 'signedOut', expect: 'one', when: ['signed_out'] },
 ];
+
+function count(sel) {
+  try { return document.querySelectorAll(sel).length; } catch (e) { return 0; }
+}
 
 // runSelfTest counts each key selector's matches in the document.
 export function runSelfTest(state) {
   const results = [];
   for (const c of SELF_TEST) {
     if (c.when.indexOf(state) < 0) continue;
-    let count = 0;
-    try { count = document.querySelectorAll(S[c.key]).length; } catch (e) { count = 0; }
-    const ok = c.expect === 'one' ? count === 1 : c.expect === 'some' ? count > 0 : true;
-    results.push({ key: c.key, selector: S[c.key], count, expect: c.expect, ok });
+    if (c.onlyIf && count(c.onlyIf) === 0) continue;
+    const sel = c.sel || S[c.key];
+    const n = count(sel);
+    const ok = c.expect === 'one' ? n === 1 : c.expect === 'some' ? n > 0 : true;
+    results.push({ key: c.key, selector: sel, count: n, expect: c.expect, ok, critical: !!c.critical });
   }
   return { checked: SELECTORS_CHECKED, state, results };
 }

@@ -4,11 +4,15 @@
 
 import { S } from './selectors.js';
 import { parseSidebarItem } from './parse.js';
+import { aside, age } from './pane.js';
+import { within } from './util.js';
 
 const SIDEBAR_DEBOUNCE_MS = 500;
 // The first sidebar report (the conversation list that makes the page usable to Go) waits
 // only this long for the rows rendered in the same burst; later changes are debounced longer.
 const SIDEBAR_FIRST_MS = 20;
+// While the list is gone (search results in its place), it is looked at again this often.
+const GONE_POLL_MS = 1000;
 
 // SIDEBAR_ANY matches any part of the conversation list (to tell which changes touch it).
 export const SIDEBAR_ANY = S.sidebarList + ',' + S.sidebarItem + ',' + S.sidebarLink;
@@ -18,6 +22,7 @@ export function createSidebar(emit) {
     timer: 0,
     due: 0,
     snap: null, // id -> item of the last report (null before the first)
+    goneTimer: 0, // looks again while the list is gone
   };
 
   // schedule reports the sidebar after a debounce: short until the first list was
@@ -34,9 +39,26 @@ export function createSidebar(emit) {
     st.timer = setTimeout(report, wait);
   }
 
+  // links are the conversation links of the real list. Search results drawn with the
+  // list's row markup are not it: neither a list inside search results or a dialog, nor a
+  // second list drawn while the real one is there (the list that was there first is the
+  // real one; the page may hide it under the results, and what changes in it meanwhile is
+  // still true). Without any list element (a redesign renamed it), the links themselves
+  // outside search results, dialogs and hidden parts.
+  function links() {
+    let real = null;
+    for (const l of document.querySelectorAll(S.sidebarList)) {
+      if (aside(l)) continue;
+      if (!real || age(l) < age(real)) real = l;
+    }
+    if (real) return within(real, S.sidebarLink).filter((a) => !aside(a));
+    return Array.from(document.querySelectorAll(S.sidebarLink)).filter((a) => !aside(a) && !a.closest(S.hidden));
+  }
+
   function items() {
+    const as = links();
     const map = new Map();
-    for (const a of document.querySelectorAll(S.sidebarLink)) {
+    for (const a of as) {
       const it = parseSidebarItem(a);
       if (it && !map.has(it.id)) map.set(it.id, it);
     }
@@ -48,6 +70,13 @@ export function createSidebar(emit) {
     clearTimeout(st.timer);
     st.timer = 0;
     const now = items();
+    if (!now.size && st.snap && st.snap.size) {
+      // The whole list went (search results in its place, or a redraw): that is not every
+      // conversation removed. Keep the last report and look again each second.
+      if (force) st.snap = null;
+      if (!st.goneTimer) st.goneTimer = setTimeout(() => { st.goneTimer = 0; report(); }, GONE_POLL_MS);
+      return;
+    }
     const prev = force ? null : st.snap;
     if (!now.size && !prev) return;
     const changed = [];

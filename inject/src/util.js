@@ -52,6 +52,25 @@ export function clean(s, max) {
   return capString(String(s == null ? '' : s).replace(/\s+/g, ' ').trim(), max);
 }
 
+// INVISIBLE are the characters a person never sees in a name: bidi isolates and
+// embeddings (U+2066-2069, U+202A-202E), direction marks (U+200E, U+200F, U+061C), and the
+// zero-width space, word joiner and byte-order mark. Zero-width joiners (U+200D), non-joiners
+// (U+200C) and variation selectors stay: emoji sequences and some scripts need them.
+const INVISIBLE = /[\u2066-\u2069\u202a-\u202e\u200e\u200f\u061c\u200b\u2060\ufeff]/g;
+
+// cleanName is a name as a person reads it: the invisible characters taken out, no-break
+// and other spaces made plain (\s covers U+00A0, U+2007, U+202F and the rest), runs of space
+// collapsed. Every name the bridge reads goes through it: senders, reactors, header names,
+// participants and sidebar names.
+export function cleanName(s, max) {
+  return clean(stripInvisible(s), max);
+}
+
+// stripInvisible takes the INVISIBLE characters out of s (and nothing else).
+export function stripInvisible(s) {
+  return String(s == null ? '' : s).replace(INVISIBLE, '');
+}
+
 // NOT_CONVERSATIONS are path segments under /conversations/ that name a page of the app,
 // not a conversation: /web/conversations/new is the new-chat page.
 const NOT_CONVERSATIONS = /^(?:new|archive|archived|spam|blocked|settings|search)$/i;
@@ -103,4 +122,21 @@ export function within(root, selector) {
     el = el.nextElementSibling;
   }
   return out;
+}
+
+// lastWithin is the last element inside root (root excluded), in document order, that matches
+// selector and that accept (when given) takes: within read from the end, stopping at the first
+// hit, so finding the newest row of a long pane does not walk all of it.
+export function lastWithin(root, selector, accept) {
+  const deepestLast = (el) => {
+    while (el && el.lastElementChild) el = el.lastElementChild;
+    return el;
+  };
+  let el = deepestLast(root.lastElementChild);
+  while (el && el !== root) {
+    if (el.matches(selector) && (!accept || accept(el))) return el;
+    if (el.previousElementSibling) el = deepestLast(el.previousElementSibling);
+    else el = el.parentElement;
+  }
+  return null;
 }

@@ -231,6 +231,46 @@ func TestAppMenuBarCarriesTheClankerMenuAndFollowsTheStatus(t *testing.T) {
 	})
 }
 
+// Redrawing the mode items is never a click on one. GTK activates a radio item when it is
+// checked from code, and the app's status can be a moment behind the engine (the page has
+// just come back, the engine has not yet said which mode the conversation has): a redraw
+// that checked Deactivated then used to reach the Controller as the user choosing
+// Deactivated, so the conversation lost the mode the user had chosen; and a redraw into a
+// locked state (the page signed out) reported "Changing the mode failed" for a change
+// nobody asked for.
+func TestRedrawingTheModeItemsNeverChoosesAMode(t *testing.T) {
+	app, _, _ := startMenuApp(t)
+	checked := func(label string, sensitive bool) func() (bool, string) {
+		return func() (bool, string) {
+			m := nativeMenu(t, app, false)
+			it, _ := m.find(label)
+			return it.Active && it.Sensitive == sensitive, m.String()
+		}
+	}
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"available"}`)
+	testkit.WaitFor(t, 10*time.Second, "Available checked", checked("Available", true))
+	// The menus draw Alice as Deactivated while the controller knows she is Available.
+	trayPost(t, app, "/status?draw=only", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"deactivated"}`)
+	testkit.WaitFor(t, 10*time.Second, "Deactivated checked by the redraw", checked("Deactivated", true))
+	trayPost(t, app, "/status", `{"ConversationID":"c-1","ConversationName":"Alice","Mode":"available"}`)
+	testkit.WaitFor(t, 10*time.Second, "Available checked again", checked("Available", true))
+	// The page signs out: no conversation, the mode items locked.
+	trayPost(t, app, "/status", `{"ConversationID":"","Mode":"deactivated","ModeLocked":true,"LockReason":"no_conversation"}`)
+	testkit.WaitFor(t, 10*time.Second, "Deactivated checked and greyed out", checked("Deactivated", false))
+	// A click handler runs on its own goroutine after GTK returns: give any such call
+	// time to arrive before saying none did.
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if st := trayAppState(t, app); len(st.Calls) != 0 {
+			t.Fatalf("redrawing the mode items called the Controller: %q; want no calls", st.Calls)
+		}
+		if out := app.Output(); strings.Contains(out, "menu action failed") {
+			t.Fatalf("redrawing the mode items ran a menu action:\n%s", out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func TestAppMenuShortcutsFromTheKeyboardRunTheirActions(t *testing.T) {
 	app, page, wid := startMenuApp(t)
 	xdo(t, "windowfocus", "--sync", wid)

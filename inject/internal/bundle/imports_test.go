@@ -20,10 +20,13 @@ import (
 // one table and imports nothing; parse reads the page and compose types into the compose
 // box, and neither knows the other. The observer is split by concern, each part with its
 // own state, and the parts import one way only: pagestate (what kind of page) imports no
-// other part; labels (what rows say, rows waiting for a label) and rows (novelty) read
-// rows through parse; conversation (the foreground conversation and its settling) asks
-// pagestate whether a pane is there; sidebar reads the list through parse; composewatch
-// reads compose's state. No part imports another's state: observe creates them and hands
+// other part; pane (which pane and rows the person sees, and whether the view is at the
+// live end) only reads the page; labels (what rows say, rows waiting for a label) and rows
+// (novelty) read rows through parse, rows through pane too; conversation (the foreground
+// conversation and its settling) asks pagestate whether a pane is there and pane which one
+// it is; sidebar reads the visible list through parse and pane; composewatch
+// reads compose's state; selfwatch (the self-test kept current) runs selectors' self-test.
+// No part imports another's state: observe creates them and hands
 // each the others it calls, so the wiring is in one place. commands carries out Go's
 // validated commands through compose; transport only sends events out; ui only draws its
 // shadow root (with ui.css) and reports clicks through the emit function it is given, so
@@ -37,17 +40,19 @@ var importRules = map[string][]string{
 	"parse.js":        {"selectors.js"},
 	"compose.js":      {"selectors.js"},
 	"pagestate.js":    {"selectors.js"},
+	"pane.js":         {"selectors.js"},
 	"labels.js":       {"parse.js"},
-	"rows.js":         {"selectors.js", "parse.js"},
-	"conversation.js": {"selectors.js", "parse.js", "pagestate.js"},
-	"sidebar.js":      {"selectors.js", "parse.js"},
+	"rows.js":         {"selectors.js", "parse.js", "pane.js"},
+	"conversation.js": {"selectors.js", "parse.js", "pagestate.js", "pane.js"},
+	"sidebar.js":      {"selectors.js", "parse.js", "pane.js"},
 	"composewatch.js": {"selectors.js", "compose.js"},
 	"observe.js": {"selectors.js", "pagestate.js", "labels.js", "rows.js", "conversation.js",
 		"sidebar.js", "composewatch.js"},
 	"commands.js":  {"selectors.js", "compose.js", "../gen/schema.gen.js"},
 	"transport.js": {"../gen/schema.gen.js"},
 	"ui.js":        {"ui.css"},
-	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js",
+	"selfwatch.js": {"selectors.js"},
+	"main.js": {"transport.js", "observe.js", "ui.js", "commands.js", "selectors.js", "selfwatch.js",
 		"../gen/schema.gen.js"},
 }
 

@@ -253,7 +253,7 @@ func TestUnusualRowsAreReportedNotDropped(t *testing.T) {
 		fx.append({id:'u1', label:'Received at 2:56 PM.', text:'time only'});
 		fx.append({id:'u2', label: fx.L('Bob','see. Received on Monday. ok'), text:'see. Received on Monday. ok'});
 		fx.append({id:'u3', label: fx.L('Mom','the reply'), text:'the reply', quote:{label: fx.L('Dad','the parent'), text:'the parent'}});
-		fx.append({id:'u4', image:{label:'Jane Doe sent an image. Received on February 3, 2026 at 6:45 PM.', src:'blob:'+location.origin+'/x', alt:'a cat'}});
+		fx.append({id:'u4', image:{label:'Jane Doe sent an image. Received on February 3, 2026 at 6:41 PM.', src:'blob:'+location.origin+'/x', alt:'a cat'}});
 		fx.append({id:'u5'});
 		fx.append({id:'u6', label: fx.L('Bob','[clanker] bot here'), text:'[clanker] bot here', tombstone: true});
 		fx.append({id:'u7', label: fx.L('Bob','[clanker] bot here'), text:'[clanker] bot here'});

@@ -196,7 +196,8 @@ var drifted = strings.NewReplacer(
 
 // startFixture serves the fixture at /web/conversations[/ID] (add ?ce=1 for a
 // contenteditable compose box, &nest=0|1|2|mixed for rows nested deeper, &drift=1 for a
-// redesigned structure, &pane=late for a pane that appears only on fx.showPane()), a
+// redesigned structure, &pane=late for a pane that appears only on fx.showPane(); ?virt=1
+// serves the virtual-scrolling page of fixture_virtual_test.go instead), a
 // signed-out pairing page at /web/authentication (and, without the telling path, at
 // /web/pair) and a page with none of the known structure at /web/other.
 func startFixture(t testing.TB) *httptest.Server {
@@ -204,6 +205,8 @@ func startFixture(t testing.TB) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		switch {
+		case strings.HasPrefix(r.URL.Path, "/web/conversations") && r.URL.Query().Get("virt") == "1":
+			fmt.Fprint(w, virtualHTML)
 		case strings.HasPrefix(r.URL.Path, "/web/conversations"):
 			box := textareaBox
 			if r.URL.Query().Get("ce") == "1" {

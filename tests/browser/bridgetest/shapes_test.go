@@ -101,7 +101,7 @@ func TestImageThatLoadsAfterItsRowIsAnUpdateOfTheMessage(t *testing.T) {
 	m := h.mark()
 	eval(t, h.ctx, `(function(){
 		var src = function(n){ return 'blob:' + location.origin + '/' + n; };
-		var lab = 'Jane Doe sent an image. Received on February 3, 2026 at 6:50 PM.';
+		var lab = 'Jane Doe sent an image. Received on February 3, 2026 at 6:41 PM.';
 		fx.append({id:'i1', image:{label: lab, src: src('late-src'), alt:'a cat', lateSrc: 500}});
 		fx.append({id:'i2', image:{label: lab, src: src('late-img'), alt:'a dog', lateImg: 700}});
 		fx.append({id:'i3', label: fx.L('Jane Doe','look at this'), text:'look at this', image:{label:'', src: src('with-text'), lateSrc: 600}});

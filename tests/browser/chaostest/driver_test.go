@@ -475,6 +475,10 @@ func (s *session) userClear() error {
 	if w.draft == "" {
 		return nil
 	}
+	held, _, err := s.box()
+	if err != nil {
+		return err
+	}
 	if err := s.focusBox(); err != nil {
 		return err
 	}
@@ -485,6 +489,13 @@ func (s *session) userClear() error {
 	now, _, err := s.box()
 	if err != nil {
 		return err
+	}
+	if now != "" && held == w.draft && strings.HasPrefix(now, engine.Prefix) && !strings.Contains(now, w.draft) {
+		// The clearing landed, and a reply Clanker held behind the draft came into the
+		// emptied box before the box was read again (the engine acts on the page's compose
+		// event within milliseconds). The oracles judge that reply; the draft is gone.
+		w.draft = ""
+		return nil
 	}
 	if now != "" {
 		w.skipped = append(w.skipped, fmt.Sprintf("step %d: the user's clearing did not land (box holds %q)", s.step, engine.Clip(now, 80)))

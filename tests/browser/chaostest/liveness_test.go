@@ -307,18 +307,7 @@ type knownFailure struct {
 // knownLiveness lists the seeds (key "seed=N", "nested=N" for the nested page's run) whose
 // liveness oracles fail today. A listed seed must still fail with its classes (flaky ones may
 // pass), so an entry goes when the fix lands; a class not listed fails the test.
-var knownLiveness = map[string]knownFailure{
-	// Seeds whose page clears the box or restores drafts without events: the draft belief
-	// differs from the box when the user's next action comes more than 5 s later, which
-	// depends on timing (seed 2 did in 1 of 4 runs at 6e6339d: Clanker's own greeting, left
-	// in the box when the user switched away, came back as a draft, and the engine took it
-	// for the user's).
-	"seed=1":   {classes: []string{classDraftBelief}, flaky: true, why: "clear-silently (issue 27.1)"},
-	"seed=2":   {classes: []string{classDraftBelief}, flaky: true, why: "restore-draft (issue 27.1)"},
-	"seed=4":   {classes: []string{classDraftBelief}, flaky: true, why: "clear-silently (issue 27.1)"},
-	"seed=5":   {classes: []string{classDraftBelief}, flaky: true, why: "restore-draft (issue 27.1)"},
-	"nested=2": {classes: []string{classDraftBelief}, flaky: true, why: "restore-draft (issue 27.1)"},
-}
+var knownLiveness = map[string]knownFailure{}
 
 // judgeLiveness compares a seed's liveness failures with knownLiveness.
 func judgeLiveness(t *testing.T, key string, live []liveViolation, report string) {

@@ -36,32 +36,13 @@ type knownFailure struct {
 }
 
 // knownFailures lists the fixed seeds and shapes the bridge fails today (key "seed=N" or
-// "shape=NAME"). Every entry with the wrong-conversation or missed class is flaky: whether
-// a lingering pane's rows reach a report depends on when the bridge's timers fire against
-// the page's, which a loaded machine shifts (CI saw seed 2 without its wrong-conversation).
-// A listed run must still fail with its classes (a flaky one with some of them, or pass), so
-// an entry goes when the bridge is fixed; any class not listed fails the test. SWEEPS.md says which bridge commit
-// the table was taken from.
-var knownFailures = map[string]knownFailure{
-	"seed=1": {classes: []string{classIDSwap, classSidebar, classWrongConv}, flaky: true,
-		why: "index-keyed rows: real ids renamed (idChanged has no tmp_ check); search results read as the sidebar; lingering panes"},
-	"seed=2": {classes: []string{classIDSwap, classSidebar, classWrongConv}, flaky: true,
-		why: "recycled rows renamed; search results read as the sidebar; another conversation's rows"},
-	"seed=3": {classes: []string{classIDSwap}, why: "recycled rows renamed"},
-	"seed=4": {classes: []string{classAgainAsNew, classIDSwap, classOldAsNew, classSidebar, classWrongConv}, flaky: true,
-		why: "reused pane: the old conversation's elements rewritten for the new one are read as its own rows and new messages, and reported new again"},
-	"shape=recycled-rows":     {classes: []string{classIDSwap}, why: "a reused element inserted with its old id, then rewritten, is taken for an id swap"},
-	"shape=every-node-reused": {classes: []string{classIDSwap}, why: "the scroll-back comes as id swaps between real ids"},
-	"shape=list-rerendered":   {classes: []string{classOldAsNew}, why: "removed() forgets the known ids before the re-rendered rows are classified"},
-	"shape=pane-rerendered-lingering": {classes: []string{classOldAsNew}, flaky: true,
-		why: "after the old pane goes, the next scroll-back's rows come as new in some runs"},
-	"shape=quick-switches-lingering": {classes: []string{classMissed, classWrongConv}, flaky: true,
-		why: "the opening snapshot holds hidden panes' rows; their ids then keep the next conversation from ever settling"},
-	"shape=opened-at-a-hit": {classes: []string{classOldAsNew}, why: "rows loading at the bottom of a view away from the live end come as new"},
-	"shape=search-results":  {classes: []string{classSidebar}, why: "search results read as the sidebar (snippets, an archived conversation)"},
-	"shape=bidi-names":      {classes: []string{className}, why: "bidi controls and direction marks kept in names"},
-	"shape=reused-pane":     {classes: []string{classIDSwap, classWrongConv}, flaky: true, why: "a switch that rewrites the old pane's elements"},
-}
+// "shape=NAME"). An entry with the wrong-conversation or missed class is flaky: whether a
+// lingering pane's rows reach a report depends on when the bridge's timers fire against the
+// page's, which a loaded machine shifts. A listed run must still fail with its classes (a
+// flaky one with some of them, or pass), so an entry goes when the bridge is fixed; any
+// class not listed fails the test. SWEEPS.md says which bridge commit the table was taken
+// from. It is empty: every seed and shape passes on this bridge.
+var knownFailures = map[string]knownFailure{}
 
 // outcome is one seed's or shape's result.
 type outcome struct {

@@ -23,20 +23,55 @@ static GtkWidget *window_menubar(WebKitWebView *wv)
     return find_menubar(top);
 }
 
+// block_activate blocks every handler of item's "activate" that is not blocked yet and
+// returns their ids (ended by 0) for unblock_activate. It finds them one at a time:
+// g_signal_handlers_block_matched blocks nothing when matched on the signal alone (GLib
+// needs a closure, function or data in the mask), and the handlers are Wails' (its click
+// handler), whose function and data are not this code's to know.
+static gulong *block_activate(GtkWidget *item, guint sig)
+{
+    guint n = 0, cap = 4;
+    gulong *ids = g_new0(gulong, cap + 1);
+    gulong id;
+    while ((id = g_signal_handler_find(item, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_UNBLOCKED, sig, 0, NULL, NULL, NULL)) != 0) {
+        g_signal_handler_block(item, id);
+        if (n == cap) {
+            cap *= 2;
+            ids = g_renew(gulong, ids, cap + 1);
+        }
+        ids[n++] = id;
+        ids[n] = 0;
+    }
+    return ids;
+}
+
+static void unblock_activate(GtkWidget *item, gulong *ids)
+{
+    for (gulong *id = ids; *id != 0; id++)
+        g_signal_handler_unblock(item, *id);
+    g_free(ids);
+}
+
 // set_radio_active checks one radio item without running the "activate" handlers
 // (Wails' click handler) of any item in its group: GTK activates both the newly
-// checked item and the one it unchecks.
+// checked item and the one it unchecks, and a handler run here would take the redraw
+// for the user choosing that mode.
 static void set_radio_active(GtkWidget *item)
 {
     if (!GTK_IS_RADIO_MENU_ITEM(item) || gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item)))
         return;
     guint sig = g_signal_lookup("activate", GTK_TYPE_MENU_ITEM);
-    GSList *group = gtk_radio_menu_item_get_group(GTK_RADIO_MENU_ITEM(item));
+    GSList *group = g_slist_copy(gtk_radio_menu_item_get_group(GTK_RADIO_MENU_ITEM(item)));
+    GSList *blocked = NULL;
     for (GSList *l = group; l != NULL; l = l->next)
-        g_signal_handlers_block_matched(l->data, G_SIGNAL_MATCH_ID, sig, 0, NULL, NULL, NULL);
+        blocked = g_slist_prepend(blocked, block_activate(GTK_WIDGET(l->data), sig));
+    blocked = g_slist_reverse(blocked);
     gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(item), TRUE);
-    for (GSList *l = group; l != NULL; l = l->next)
-        g_signal_handlers_unblock_matched(l->data, G_SIGNAL_MATCH_ID, sig, 0, NULL, NULL, NULL);
+    GSList *b = blocked;
+    for (GSList *l = group; l != NULL; l = l->next, b = b->next)
+        unblock_activate(GTK_WIDGET(l->data), b->data);
+    g_slist_free(blocked);
+    g_slist_free(group);
 }
 
 int clanker_appmenu_sync(WebKitWebView *wv, int n, char **labels, const guchar *flags)

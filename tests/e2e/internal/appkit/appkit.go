@@ -174,7 +174,8 @@ func (f *Controller) ShowText(title, text string) {
 
 // Routes adds the controller's part of the control API to mux: GET /state (calls, shown
 // texts, asked confirmations, visibility, pid), POST /status (a menus.Status to report from
-// now on) and POST /confirm?answer=yes|no.
+// now on; with ?draw=only, a status handed to the menus to draw while Status keeps
+// answering the previous one) and POST /confirm?answer=yes|no.
 func (f *Controller) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
 		st := f.Status()
@@ -190,6 +191,19 @@ func (f *Controller) Routes(mux *http.ServeMux) {
 		var st menus.Status
 		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&st); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if r.URL.Query().Get("draw") == "only" {
+			// The menus are told st while the controller keeps answering the status it
+			// had: a listener's copy that is out of date by the time anyone reads it
+			// again, as the app's can be for a moment while the engine catches up.
+			f.mu.Lock()
+			hooks := append([]func(menus.Status){}, f.hooks...)
+			f.mu.Unlock()
+			for _, fn := range hooks {
+				fn(st)
+			}
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		f.mu.Lock()

@@ -756,6 +756,11 @@
     function waiting(core) {
       return st.pending.has(core);
     }
+    function waitingNew() {
+      const out = [];
+      for (const [core, p] of st.pending) if (p.history === false) out.push(core);
+      return out;
+    }
     function waitedAs(core) {
       const p = st.pending.get(core);
       return p ? p.history : void 0;
@@ -780,7 +785,7 @@
       hooks.afterDue();
       if (st.pending.size) arm();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2 };
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done: done2 };
   }
 
   // src/rows.js
@@ -803,14 +808,18 @@
       // message id -> core element (null once removed)
       tail: null,
       // the known core that comes last in document order
-      removedTmp: []
+      removedTmp: [],
       // { id, sender, text, at }
+      // ordered holds new rows already read whose message event waits for an earlier new row
+      // (in document order) that still waits for its label: { core, m }. See releaseNew.
+      ordered: []
     };
     let historyBatch = [];
     function reset() {
       st.known = /* @__PURE__ */ new Map();
       st.tail = null;
       st.removedTmp = [];
+      st.ordered = [];
       historyBatch = [];
     }
     function baseline(cores, messages) {
@@ -831,6 +840,11 @@
       const m = labels.parse(core);
       labels.learn(m);
       if (!labels.changed(m)) return;
+      const held = st.ordered.find((e) => e.core === core);
+      if (held) {
+        held.m = m;
+        return;
+      }
       emit("message_update", { conversationId: conversationId(), message: m });
     }
     function remember(id, core) {
@@ -875,6 +889,7 @@
       if (swapped) {
         st.known.delete(swapped.id);
         labels.forget(swapped.id);
+        if (heldAs(swapped.id, core, m)) return;
         stats.idChanges++;
         emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
         return;
@@ -884,11 +899,38 @@
         historyBatch.push(m);
         return;
       }
-      stats.newMessages++;
-      emit("message", { conversationId: conversationId(), message: m });
-      if (m.direction === "out") hooks.onOwnRow();
+      st.ordered.push({ core, m });
+      releaseNew();
+    }
+    function heldAs(oldId, core, m) {
+      const e = st.ordered.find((x) => x.m.id === oldId);
+      if (!e) return false;
+      e.core = core;
+      e.m = m;
+      return true;
+    }
+    function releaseNew() {
+      if (!st.ordered.length) return;
+      const waiting = labels.waitingNew().filter((c) => c.isConnected);
+      const gone = st.ordered.filter((e) => !e.core.isConnected);
+      const here = st.ordered.filter((e) => e.core.isConnected);
+      here.sort((a, b) => a.core === b.core ? 0 : follows(a.core, b.core) ? 1 : -1);
+      const out = gone;
+      let i = 0;
+      for (; i < here.length; i++) {
+        const c = here[i].core;
+        if (waiting.some((w) => w !== c && follows(c, w))) break;
+        out.push(here[i]);
+      }
+      st.ordered = here.slice(i);
+      for (const { m } of out) {
+        stats.newMessages++;
+        emit("message", { conversationId: conversationId(), message: m });
+        if (m.direction === "out") hooks.onOwnRow();
+      }
     }
     function flushHistory() {
+      releaseNew();
       if (!historyBatch.length) return;
       const batch = historyBatch;
       historyBatch = [];
@@ -911,7 +953,9 @@
       report(core);
     }
     function removed(core) {
+      const wasWaiting = labels.waiting(core);
       labels.done(core);
+      if (wasWaiting) releaseNew();
       const id = core.getAttribute(S.messageIdAttr);
       if (!id || !st.known.has(id)) return;
       st.known.set(id, null);
@@ -928,6 +972,7 @@
         if (st.known.has(id)) return;
         remember(id, core);
         labels.renamed(oldId, id);
+        if (heldAs(oldId, core, labels.parse(core))) return;
         stats.idChanges++;
         emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
         return;

@@ -74,6 +74,14 @@ export function createLabels(hooks) {
 
   function waiting(core) { return st.pending.has(core); }
 
+  // waitingNew lists the rows waiting for their label that were new (not history) when they
+  // came.
+  function waitingNew() {
+    const out = [];
+    for (const [core, p] of st.pending) if (p.history === false) out.push(core);
+    return out;
+  }
+
   // waitedAs is how a waiting row was classified when it came (undefined if not waiting).
   function waitedAs(core) {
     const p = st.pending.get(core);
@@ -100,5 +108,5 @@ export function createLabels(hooks) {
     if (st.pending.size) arm();
   }
 
-  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done };
+  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done };
 }

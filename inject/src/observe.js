@@ -14,7 +14,8 @@
 // * The foreground conversation is reported only after the DOM settled for it; those rows
 //   are the baseline, never "new" (conversation.js).
 // * After that, a row that comes after every known row in document order is new and
-//   reported exactly once; a row with a known row after it is history (rows.js).
+//   reported exactly once, new rows in document order; a row with a known row after it is
+//   history (rows.js).
 // * tmp_ -> permanent id changes, in place or by replacing the row, are id updates.
 // * A page that takes longer to appear than the unrecognised grace is declared
 //   unrecognised, and re-checked from then on (pagestate.js).

@@ -3,7 +3,8 @@
 // is a known message that changed id (tmp_ -> permanent) or content (message_update).
 //
 // A row that comes after every known row in document order is new; a row with a known
-// row after it is history. Where the rows sit (direct children of the list or nested in
+// row after it is history. New rows are reported in document order, whatever order their
+// labels come in (releaseNew). Where the rows sit (direct children of the list or nested in
 // wrappers of any depth) does not matter: only document order among message rows does.
 
 import { S } from './selectors.js';
@@ -37,6 +38,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     known: new Map(), // message id -> core element (null once removed)
     tail: null, // the known core that comes last in document order
     removedTmp: [], // { id, sender, text, at }
+    // ordered holds new rows already read whose message event waits for an earlier new row
+    // (in document order) that still waits for its label: { core, m }. See releaseNew.
+    ordered: [],
   };
   let historyBatch = [];
 
@@ -45,6 +49,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     st.known = new Map();
     st.tail = null;
     st.removedTmp = [];
+    st.ordered = [];
     historyBatch = [];
   }
 
@@ -69,6 +74,8 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     const m = labels.parse(core);
     labels.learn(m);
     if (!labels.changed(m)) return;
+    const held = st.ordered.find((e) => e.core === core);
+    if (held) { held.m = m; return; } // not reported yet: it goes out as it reads now
     emit('message_update', { conversationId: conversationId(), message: m });
   }
 
@@ -127,6 +134,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     if (swapped) {
       st.known.delete(swapped.id);
       labels.forget(swapped.id);
+      if (heldAs(swapped.id, core, m)) return;
       stats.idChanges++;
       emit('message_id', { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
       return;
@@ -136,12 +144,52 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       historyBatch.push(m);
       return;
     }
-    stats.newMessages++;
-    emit('message', { conversationId: conversationId(), message: m });
-    if (m.direction === 'out') hooks.onOwnRow();
+    st.ordered.push({ core, m });
+    releaseNew();
+  }
+
+  // heldAs gives a new row still held for its turn (see releaseNew) the row and message it
+  // became when its id changed (a pending message confirmed): the message is reported once,
+  // under its new id. It reports whether the row was held.
+  function heldAs(oldId, core, m) {
+    const e = st.ordered.find((x) => x.m.id === oldId);
+    if (!e) return false;
+    e.core = core;
+    e.m = m;
+    return true;
+  }
+
+  // releaseNew reports the new rows held in st.ordered in document order, stopping before the
+  // first one that has an earlier new row above it still waiting for its label. The page fills
+  // labels in whatever order it likes, but the order of new messages is the order they were
+  // written in: the engine reads a message older than one it already processed as history, so
+  // a row whose label came first must not overtake a row above it. The wait is bounded by the
+  // labels' grace period, after which the row above is reported with what could be read.
+  function releaseNew() {
+    if (!st.ordered.length) return;
+    const waiting = labels.waitingNew().filter((c) => c.isConnected);
+    // A row that left the page before its turn keeps its place among the others only as far
+    // as it can be compared: it goes first.
+    const gone = st.ordered.filter((e) => !e.core.isConnected);
+    const here = st.ordered.filter((e) => e.core.isConnected);
+    here.sort((a, b) => (a.core === b.core ? 0 : follows(a.core, b.core) ? 1 : -1));
+    const out = gone;
+    let i = 0;
+    for (; i < here.length; i++) {
+      const c = here[i].core;
+      if (waiting.some((w) => w !== c && follows(c, w))) break;
+      out.push(here[i]);
+    }
+    st.ordered = here.slice(i);
+    for (const { m } of out) {
+      stats.newMessages++;
+      emit('message', { conversationId: conversationId(), message: m });
+      if (m.direction === 'out') hooks.onOwnRow();
+    }
   }
 
   function flushHistory() {
+    releaseNew();
     if (!historyBatch.length) return;
     const batch = historyBatch;
     historyBatch = [];
@@ -162,7 +210,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   }
 
   function removed(core) {
+    const wasWaiting = labels.waiting(core);
     labels.done(core);
+    if (wasWaiting) releaseNew();
     const id = core.getAttribute(S.messageIdAttr);
     if (!id || !st.known.has(id)) return;
     st.known.set(id, null);
@@ -180,6 +230,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       if (st.known.has(id)) return;
       remember(id, core);
       labels.renamed(oldId, id);
+      if (heldAs(oldId, core, labels.parse(core))) return;
       stats.idChanges++;
       emit('message_id', { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
       return;

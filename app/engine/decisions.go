@@ -81,14 +81,18 @@ func (f *foreground) decidedNow() MessageRef {
 }
 
 // decidedIndex is the position of the decided point in f.msgs: -1 when every message held is
-// after it (a conversation that had no message when it was decided, or a visit to one never
-// processed whose only message the sidebar showed as new), and -2 when it is not among them,
-// so nothing can be placed after it.
+// after it (a conversation that had no message when it was decided, a visit to one never
+// processed whose only message the sidebar showed as new, or one whose every message shown
+// came after the engine last looked), and -2 when it is not among them and could not be placed
+// (see placeBySeen), so nothing can be placed after it.
 func (f *foreground) decidedIndex() int {
 	if f.allOwed || f.rec.Decided == decidedAtStart {
 		return -1
 	}
 	if i := f.refIndex(f.rec.Decided); i >= 0 {
+		return i
+	}
+	if i := f.refIndex(f.placed); i >= 0 {
 		return i
 	}
 	return -2

@@ -54,7 +54,8 @@ func countSent(h *harness, conv engine.ConversationID, text string) int {
 }
 
 // The hybrid match finds a message by sender and text only where its id may have changed: a
-// pending id that became permanent. Another pending id is another message.
+// pending id that became permanent. Another pending id is another message, and so is another
+// permanent id (issue 32's soak: a mention said again in the same words looked decided).
 func TestMessageRefMatchesByTextOnlyWhereTheIDMayHaveChanged(t *testing.T) {
 	ref := engine.MessageRef{ID: "tmp_1", Sender: "You", Text: "ok"}
 	perm := engine.MessageRef{ID: "s1", Sender: "You", Text: "ok"}
@@ -68,6 +69,7 @@ func TestMessageRefMatchesByTextOnlyWhereTheIDMayHaveChanged(t *testing.T) {
 		{ref, engine.Message{ID: "tmp_2", Sender: "You", Text: "ok"}, false},
 		{ref, engine.Message{ID: "s7", Sender: "Ann", Text: "ok"}, false},
 		{perm, engine.Message{ID: "tmp_3", Sender: "You", Text: "ok"}, false}, // sent again, still pending
+		{perm, engine.Message{ID: "s9", Sender: "You", Text: "ok"}, false},    // said again: a permanent id never changes
 		{engine.MessageRef{Sender: "You", Text: "ok"}, engine.Message{ID: "tmp_4", Sender: "You", Text: "ok"}, true},
 	} {
 		if got := c.ref.Matches(c.m); got != c.want {

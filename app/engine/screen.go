@@ -97,8 +97,13 @@ type foreground struct {
 	// senderWait), by message id.
 	held map[string]*heldDecision
 	// allOwed is set when every message held is owed an answer: a visit opened a conversation
-	// never processed whose only message the sidebar showed as new.
+	// never processed whose only message the sidebar showed as new, or every message shown came
+	// after the engine last looked (see placeBySeen).
 	allOwed bool
+	// placed stands in for the decided point while its message is not among those held: the
+	// newest message shown that the engine had processed before (see placeBySeen). It is not
+	// stored; the stored point moves only with a decision.
+	placed MessageRef
 	// hushed is set when the user cancelled Clanker's visit to this conversation and stayed:
 	// nothing owed is posted here until it is opened again.
 	hushed bool
@@ -420,7 +425,9 @@ func (e *Engine) onOpened(ev ConversationOpened) {
 // showed news there: without a usable pointer its newest message is owed.
 func (e *Engine) placeDecided(fg *foreground) {
 	if !fg.rec.Decided.IsZero() {
-		e.pinDecided(fg)
+		if !e.pinDecided(fg) {
+			e.placeBySeen(fg)
+		}
 		return
 	}
 	switch lp := fg.rec.LastProcessed; {
@@ -439,18 +446,67 @@ func (e *Engine) placeDecided(fg *foreground) {
 // it by an id the page has since replaced (a pending message that got its permanent id while
 // the conversation was not on screen). The message was there before the conversation opened,
 // so it is found now by sender and text among the messages shown; a message posted later with
-// the same words (Clanker's notices repeat theirs) would be found instead once it came.
-func (e *Engine) pinDecided(fg *foreground) {
+// the same words (Clanker's notices repeat theirs) would be found instead once it came. It
+// reports whether the point is placed: false when its message is not among those shown.
+func (e *Engine) pinDecided(fg *foreground) bool {
 	d := fg.rec.Decided
 	if d == decidedAtStart || fg.allOwed || (d.ID != "" && fg.index(d.ID) >= 0) {
-		return
+		return true
 	}
 	i := fg.refIndex(d)
 	if i < 0 {
-		return
+		return false
 	}
 	fg.rec.Decided = fg.msgs[i].ref()
 	e.log.Debug("engine: the decided point's message got a new id while away", "conversation", fg.id)
+	return true
+}
+
+// placeBySeen places the decided point of a conversation opened without its message among
+// those shown: more messages came while it was not on screen than the page shows at once, so
+// the decided message scrolled out of the view. Left unplaced, nothing shown would be owed, and
+// a question that came while the user was elsewhere (or while the page was still drawing the
+// conversation) would never be answered. What the store knows places it instead: every
+// message the engine processed there was recorded as seen, and none is newer than the newest
+// label time processed there (NewestAt, not yet updated from this view). The newest message
+// shown that is either is where the engine last looked; the messages after it came while it
+// was away, and those the mode answers are owed, as on any return. When every message shown
+// came later (the first one's label time is newer than anything processed), all are owed.
+// Without such evidence (nothing seen, no stored time, labels without a date) nothing is
+// placed and nothing shown is owed, as before.
+func (e *Engine) placeBySeen(fg *foreground) {
+	var ids []string
+	for _, m := range fg.msgs {
+		if m.ID != "" && !strings.HasPrefix(m.ID, "tmp_") {
+			ids = append(ids, m.ID)
+		}
+	}
+	owners := map[string]ConversationID{}
+	if len(ids) > 0 {
+		var err error
+		if owners, err = e.store.MessageOwners(ids); err != nil {
+			e.log.Warn("engine: could not look up which messages were seen; nothing shown is owed", "conversation", fg.id, "err", err)
+			return
+		}
+	}
+	newest := fg.rec.NewestAt
+	after := func(m Message) bool {
+		t, ok := labelTime(m.Timestamp)
+		return ok && !newest.IsZero() && t.After(newest)
+	}
+	for i := len(fg.msgs) - 1; i >= 0; i-- {
+		m := fg.msgs[i]
+		t, ok := labelTime(m.Timestamp)
+		if owners[m.ID] == fg.id || (ok && !newest.IsZero() && !t.After(newest)) {
+			fg.placed = m.ref()
+			e.log.Info("engine: the decided message is no longer shown; placed after the newest message seen before", "conversation", fg.id, "after", len(fg.msgs)-1-i)
+			return
+		}
+	}
+	if len(fg.msgs) > 0 && after(fg.msgs[0]) {
+		fg.allOwed = true
+		e.log.Info("engine: the decided message is no longer shown and every message shown came later", "conversation", fg.id, "messages", len(fg.msgs))
+	}
 }
 
 // recordIDs stores the ids of messages seen in conversation conv, so they are never new again,
@@ -766,6 +822,12 @@ func (e *Engine) onHistory(ev HistoryLoaded) {
 	}
 	if len(older) > room {
 		older = older[len(older)-room:]
+	}
+	if fg.allOwed && len(older) > 0 {
+		// Every message held was owed; those loaded above them are not. The newest of them
+		// now stands in for the decided point.
+		fg.allOwed = false
+		fg.placed = older[len(older)-1].ref()
 	}
 	for _, m := range older {
 		fg.seen[m.ID] = true

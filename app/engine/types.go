@@ -157,11 +157,16 @@ type MessageRef struct {
 
 // matches applies the hybrid rule. Sender and text stand in for the id only where the id may
 // have changed: a pending (tmp_) id becomes a permanent one, never another pending one, and a
-// permanent id never becomes pending again. So a message still pending under another id than
-// the ref's is another message, even with the same words (Clanker's notices repeat theirs).
+// permanent id never changes at all. So a ref that holds a permanent id names that message
+// alone, and a message still pending under another id than the ref's is another message, even
+// with the same words: people repeat themselves ("clanker are you there?") and Clanker's
+// notices repeat theirs.
 func (r MessageRef) matches(m Message) bool {
 	if r.ID != "" && r.ID == m.ID {
 		return true
+	}
+	if r.ID != "" && !strings.HasPrefix(r.ID, "tmp_") {
+		return false
 	}
 	if r.ID != "" && m.ID != "" && strings.HasPrefix(m.ID, "tmp_") {
 		return false

@@ -859,6 +859,11 @@
     function waiting(core) {
       return st.pending.has(core);
     }
+    function waitingNew() {
+      const out = [];
+      for (const [core, p] of st.pending) if (p.history === false) out.push(core);
+      return out;
+    }
     function waitedAs(core) {
       const p = st.pending.get(core);
       return p ? p.history : void 0;
@@ -890,7 +895,7 @@
       }
       hooks.afterDue();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done: done2, flushAll };
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done: done2, flushAll };
   }
 
   // src/pane.js
@@ -1006,8 +1011,11 @@
       // the newest label time known (ms since the epoch), 0 when none
       tail: null,
       // the last known row of the pane, as last found
-      removedTmp: []
+      removedTmp: [],
       // { id, sender, text, at } of tmp_ rows that left the page
+      // ordered holds new rows already read whose message event waits for an earlier new row
+      // (in document order) that still waits for its label: { core, m }. See releaseNew.
+      ordered: []
     };
     let historyBatch = [];
     let pane = null;
@@ -1021,6 +1029,7 @@
       st.newest = 0;
       st.tail = null;
       st.removedTmp = [];
+      st.ordered = [];
       historyBatch = [];
     }
     function know(m, core) {
@@ -1069,7 +1078,9 @@
       return !!t && t !== core && follows(t, core);
     }
     function unbind(core, id, leaving) {
+      const wasWaiting = labels.waiting(core);
       labels.done(core);
+      if (wasWaiting) releaseNew();
       const was = id || st.bound.get(core);
       const r = was && st.known.get(was);
       if (!r || r.el !== core) return;
@@ -1095,6 +1106,7 @@
       st.bound.set(core, id);
       if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
       labels.renamed(oldId, id);
+      if (heldAs(oldId, core, m)) return true;
       stats.idChanges++;
       emit("message_id", { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
       return true;
@@ -1109,6 +1121,11 @@
       r.text = m.text;
       r.sender = m.sender;
       if (m.at > st.newest) st.newest = m.at;
+      const held = st.ordered.find((e) => e.core === core);
+      if (held) {
+        held.m = m;
+        return;
+      }
       emit("message_update", { conversationId: conversationId(), message: m });
     }
     function matchRemovedTmp(m) {
@@ -1137,6 +1154,7 @@
         st.known.delete(swapped.id);
         labels.forget(swapped.id);
         if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
+        if (heldAs(swapped.id, core, m)) return;
         stats.idChanges++;
         emit("message_id", { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
         return;
@@ -1146,12 +1164,40 @@
         historyBatch.push(m);
         return;
       }
-      st.anchor = { id: m.id };
-      stats.newMessages++;
-      emit("message", { conversationId: conversationId(), message: m });
-      if (m.direction === "out") hooks.onOwnRow();
+      const ael = st.anchor && st.anchor.id ? elOf(st.anchor.id) : null;
+      if (!ael || follows(core, ael)) st.anchor = { id: m.id };
+      st.ordered.push({ core, m });
+      releaseNew();
+    }
+    function heldAs(oldId, core, m) {
+      const e = st.ordered.find((x) => x.m.id === oldId);
+      if (!e) return false;
+      e.core = core;
+      e.m = m;
+      return true;
+    }
+    function releaseNew() {
+      if (!st.ordered.length) return;
+      const waiting = labels.waitingNew().filter((c) => c.isConnected);
+      const gone = st.ordered.filter((e) => !e.core.isConnected);
+      const here = st.ordered.filter((e) => e.core.isConnected);
+      here.sort((a, b) => a.core === b.core ? 0 : follows(a.core, b.core) ? 1 : -1);
+      const out = gone;
+      let i = 0;
+      for (; i < here.length; i++) {
+        const c = here[i].core;
+        if (waiting.some((w) => w !== c && follows(c, w))) break;
+        out.push(here[i]);
+      }
+      st.ordered = here.slice(i);
+      for (const { m } of out) {
+        stats.newMessages++;
+        emit("message", { conversationId: conversationId(), message: m });
+        if (m.direction === "out") hooks.onOwnRow();
+      }
     }
     function flushHistory() {
+      releaseNew();
       if (!historyBatch.length) return;
       const batch2 = historyBatch;
       historyBatch = [];

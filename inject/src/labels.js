@@ -74,6 +74,14 @@ export function createLabels(hooks) {
 
   function waiting(core) { return st.pending.has(core); }
 
+  // waitingNew lists the rows waiting for their label that were new (not history) when they
+  // came.
+  function waitingNew() {
+    const out = [];
+    for (const [core, p] of st.pending) if (p.history === false) out.push(core);
+    return out;
+  }
+
   // waitedAs is how a waiting row was classified when it came (undefined if not waiting).
   function waitedAs(core) {
     const p = st.pending.get(core);
@@ -111,5 +119,5 @@ export function createLabels(hooks) {
     hooks.afterDue();
   }
 
-  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitedAs, done, flushAll };
+  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done, flushAll };
 }

@@ -19,7 +19,7 @@
 //   arriving; a row is new only after the live anchor (the newest message known at the
 //   live end) with no known row after it, while the view is at the live end; a row
 //   labelled older than the newest message is history. Only the pane a person sees counts
-//   (pane.js).
+//   (pane.js). New rows are reported in document order, whatever order their labels come in.
 // * tmp_ -> permanent id changes, in place or by replacing the row, are id updates, and
 //   only those.
 // * A page that takes longer to appear than the unrecognised grace is declared

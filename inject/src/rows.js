@@ -20,6 +20,8 @@
 //   history. When the view comes to the live end, its last row becomes the anchor.
 // * Only rows of the pane on screen count (pane.js): rows of a hidden lingering pane, of
 //   search results or of a dialog are never read.
+// * New rows are reported in document order, whatever order their labels come in
+//   (releaseNew).
 // Where the rows sit (direct children of the list or nested at any depth) does not matter:
 // only document order among message rows does.
 
@@ -70,6 +72,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     newest: 0, // the newest label time known (ms since the epoch), 0 when none
     tail: null, // the last known row of the pane, as last found
     removedTmp: [], // { id, sender, text, at } of tmp_ rows that left the page
+    // ordered holds new rows already read whose message event waits for an earlier new row
+    // (in document order) that still waits for its label: { core, m }. See releaseNew.
+    ordered: [],
   };
   let historyBatch = [];
   let pane = null; // the pane on screen, for the batch being handled
@@ -84,6 +89,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     st.newest = 0;
     st.tail = null;
     st.removedTmp = [];
+    st.ordered = [];
     historyBatch = [];
   }
 
@@ -145,7 +151,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   // unbind says the element no longer shows the message it was bound to (it left the page,
   // or shows another message now).
   function unbind(core, id, leaving) {
+    const wasWaiting = labels.waiting(core);
     labels.done(core);
+    if (wasWaiting) releaseNew();
     const was = id || st.bound.get(core);
     const r = was && st.known.get(was);
     if (!r || r.el !== core) return;
@@ -175,6 +183,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     st.bound.set(core, id);
     if (st.anchor && st.anchor.id === oldId) st.anchor = { id };
     labels.renamed(oldId, id);
+    if (heldAs(oldId, core, m)) return true;
     stats.idChanges++;
     emit('message_id', { conversationId: conversationId(), oldId: capString(oldId, 200), newId: capString(id, 200) });
     return true;
@@ -193,6 +202,8 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     r.text = m.text;
     r.sender = m.sender;
     if (m.at > st.newest) st.newest = m.at;
+    const held = st.ordered.find((e) => e.core === core);
+    if (held) { held.m = m; return; } // not reported yet: it goes out as it reads now
     emit('message_update', { conversationId: conversationId(), message: m });
   }
 
@@ -228,6 +239,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       st.known.delete(swapped.id);
       labels.forget(swapped.id);
       if (st.anchor && st.anchor.id === swapped.id) st.anchor = { id: m.id };
+      if (heldAs(swapped.id, core, m)) return;
       stats.idChanges++;
       emit('message_id', { conversationId: conversationId(), oldId: swapped.id, newId: m.id });
       return;
@@ -237,13 +249,56 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       historyBatch.push(m);
       return;
     }
-    st.anchor = { id: m.id };
-    stats.newMessages++;
-    emit('message', { conversationId: conversationId(), message: m });
-    if (m.direction === 'out') hooks.onOwnRow();
+    // The anchor moves down only: a row above it that waited for its label is new all the
+    // same, but the newest message known at the live end is still the one below.
+    const ael = st.anchor && st.anchor.id ? elOf(st.anchor.id) : null;
+    if (!ael || follows(core, ael)) st.anchor = { id: m.id };
+    st.ordered.push({ core, m });
+    releaseNew();
+  }
+
+  // heldAs gives a new row still held for its turn (see releaseNew) the row and message it
+  // became when its id changed (a pending message confirmed): the message is reported once,
+  // under its new id. It reports whether the row was held.
+  function heldAs(oldId, core, m) {
+    const e = st.ordered.find((x) => x.m.id === oldId);
+    if (!e) return false;
+    e.core = core;
+    e.m = m;
+    return true;
+  }
+
+  // releaseNew reports the new rows held in st.ordered in document order, stopping before the
+  // first one that has an earlier new row above it still waiting for its label. The page fills
+  // labels in whatever order it likes, but new messages were written in page order, and the
+  // engine reads a message older than one it already processed as history: a row whose label
+  // came first must not overtake a new row above it. The wait is bounded by the labels' grace
+  // period (or the page leaving the conversation), after which the row above is reported with
+  // what could be read.
+  function releaseNew() {
+    if (!st.ordered.length) return;
+    const waiting = labels.waitingNew().filter((c) => c.isConnected);
+    // A row that left the page before its turn can no longer be placed: it goes first.
+    const gone = st.ordered.filter((e) => !e.core.isConnected);
+    const here = st.ordered.filter((e) => e.core.isConnected);
+    here.sort((a, b) => (a.core === b.core ? 0 : follows(a.core, b.core) ? 1 : -1));
+    const out = gone;
+    let i = 0;
+    for (; i < here.length; i++) {
+      const c = here[i].core;
+      if (waiting.some((w) => w !== c && follows(c, w))) break;
+      out.push(here[i]);
+    }
+    st.ordered = here.slice(i);
+    for (const { m } of out) {
+      stats.newMessages++;
+      emit('message', { conversationId: conversationId(), message: m });
+      if (m.direction === 'out') hooks.onOwnRow();
+    }
   }
 
   function flushHistory() {
+    releaseNew();
     if (!historyBatch.length) return;
     const batch = historyBatch;
     historyBatch = [];

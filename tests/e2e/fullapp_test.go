@@ -698,6 +698,31 @@ func TestFullApp(t *testing.T) {
 		return
 	}
 
+	// Issue 32's soak: Bob's last decided message (the mention answered above) scrolls out of
+	// the page's window while the user is elsewhere, and Bob asks the same thing again meanwhile.
+	// Back in Bob's conversation the question is owed like any that came while away: neither
+	// the decided point missing from the page nor the same words make it look decided.
+	if !t.Run("AMentionThatCameWhileAwayIsAnsweredAfterMoreMessagesThanThePageShows", func(t *testing.T) {
+		f.t = t
+		for i := range 40 {
+			if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: fmt.Sprintf("meanwhile %d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.llm.Enqueue(fakellm.JSONReply("Answer for Bob, again.", "Bob asked again."))
+		if _, err := f.ctl.Deliver(bob, sim.Message{From: "Bob", Text: "clanker, a question for you"}); err != nil {
+			t.Fatal(err)
+		}
+		f.open(bob)
+		f.waitSent(bob, "[clanker] Answer for Bob, again.")
+		f.waitQuiet()
+		f.open(jane)
+		f.waitQuiet()
+		f.noUntrustedInput()
+	}) {
+		return
+	}
+
 	if !t.Run("HiddenWindowInProcessModeAnswersABackgroundConversationAndReturns", func(t *testing.T) {
 		f.t = t
 		f.pillMenu("available")

@@ -102,6 +102,49 @@ func TestAppendedRowIsNewExactlyOnceAfterItsLabelArrives(t *testing.T) {
 	}
 }
 
+// New rows are reported in the order the page shows them, whatever order their labels come
+// in: the engine reads a new message older than one it already processed as history, so a row
+// whose label came first must not overtake the row above it (issue 32's soak lost a burst of
+// messages this way, the engine's own sent message among them). The row above is waited for
+// at most the labels' grace period; a pending row confirmed while it waits is reported once,
+// under its permanent id.
+func TestNewRowsAreReportedInPageOrderWhateverOrderTheirLabelsCome(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	// o1's label comes last; o2's and the sent row's at once, and the sent row gets its
+	// permanent id in place before o1's label is there.
+	eval(t, h.ctx, `fx.append({id:'o1', label: fx.L('Jane Doe','first'), text:'first', lateLabel: 700});
+		fx.append({id:'o2', label: fx.L('Jane Doe','second'), text:'second', lateLabel: 50});
+		fx.append({id:'tmp_77', label: fx.L('You','third','Sent'), text:'third', out:true});
+		fx.append({id:'o4', label: fx.L('Jane Doe','fourth'), text:'fourth'});
+		setTimeout(function(){ fx.setId('tmp_77', 'uuid-77'); }, 300); 1`, nil)
+	h.waitFor(m, "new message o4", 5*time.Second, func(e protocol.Event) bool { n, ok := e.(protocol.NewMessage); return ok && n.Message.ID == "o4" })
+	var ids []string
+	for _, msg := range h.newMessages(m) {
+		ids = append(ids, msg.ID+":"+msg.Text)
+	}
+	if strings.Join(ids, ",") != "o1:first,o2:second,uuid-77:third,o4:fourth" {
+		t.Errorf("new message events %v, want o1, o2, uuid-77 (the sent row under its permanent id), o4 in page order", ids)
+	}
+	if n := h.count(m, "message_id"); n != 0 {
+		t.Errorf("%d message_id events for a row first reported under its permanent id, want 0", n)
+	}
+	// A row whose label never comes holds the rows below it only for the grace period: then it
+	// is reported with what could be read, and they follow.
+	m = h.mark()
+	eval(t, h.ctx, `fx.append({id:'p1', label: fx.L('Jane Doe','never labelled'), text:'never labelled', lateLabel: 600000});
+		fx.append({id:'p2', label: fx.L('Jane Doe','labelled'), text:'labelled'}); 1`, nil)
+	h.waitFor(m, "new message p2", 8*time.Second, func(e protocol.Event) bool { n, ok := e.(protocol.NewMessage); return ok && n.Message.ID == "p2" })
+	ids = nil
+	for _, msg := range h.newMessages(m) {
+		ids = append(ids, msg.ID)
+	}
+	if strings.Join(ids, ",") != "p1,p2" {
+		t.Errorf("new message events %v, want p1 (after its grace, unlabelled) then p2", ids)
+	}
+}
+
 func TestRowsInsertedAboveAreHistoryNeverNew(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")

@@ -336,7 +336,7 @@ func (e *Engine) handle(ev Event) {
 	case EditMemory:
 		e.onEditMemory(ev)
 	case VisitCancelled:
-		e.visitCancel(ev.Reason)
+		e.visitCancel(ev)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
 	case PageDrift:

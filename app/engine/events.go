@@ -129,9 +129,17 @@ type Purge struct {
 }
 
 // VisitCancelled reports that the user ended Clanker's visit to an inactive conversation (the
-// overlay's Cancel, a key in the compose box). The visit stops at once, its queue is dropped,
-// and Clanker does not navigate back.
-type VisitCancelled struct{ Reason string }
+// overlay's Cancel, a key in the compose box). The visit stops at once and Clanker does not
+// navigate back; the rest of the queue waits the takeover pause.
+type VisitCancelled struct {
+	Reason string
+	// KeyIn is the conversation whose compose box took the key that ended the visit, as the
+	// page showed it when the key was pressed ("" for the Cancel button, or when the page did
+	// not say). The user may have opened another conversation a moment before, and the page
+	// may report that switch after the key: a key in a conversation other than the visited
+	// one is the user having left it, which releases nothing there.
+	KeyIn ConversationID
+}
 
 // WindowVisibility reports the main window being hidden in the tray or shown again.
 type WindowVisibility struct{ Hidden bool }
@@ -254,6 +262,13 @@ func (e SettingsChanged) validate() error {
 	return nil
 }
 
+func (e VisitCancelled) validate() error {
+	if len(e.KeyIn) > maxIDLen {
+		return errors.New("conversation id too long")
+	}
+	return nil
+}
+
 func (e SetMode) validate() error {
 	if len(e.Conversation) > maxIDLen {
 		return errors.New("conversation id too long")
@@ -288,5 +303,4 @@ func (e PageDrift) validate() error {
 }
 
 func (DeactivateAll) validate() error    { return nil }
-func (VisitCancelled) validate() error   { return nil }
 func (WindowVisibility) validate() error { return nil }

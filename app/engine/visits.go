@@ -383,12 +383,25 @@ func (e *Engine) visitDrop(reason string) {
 // half-typed reply, and the answer in flight, which will not be posted), and what it was owed
 // there is released (the user saw it cancelled). The other conversations queued are still
 // visited, after the takeover pause.
-func (e *Engine) visitCancel(reason string) {
+//
+// A key pressed in another conversation's compose box is not that: the user opened that
+// conversation (a click the page has not reported yet, chaos seed 13400000005591) and typed
+// there. They left the visited conversation as with any click elsewhere and cancelled nothing
+// in it: the visit ends as for the user opening another conversation (what is still owed in
+// the visited conversation stays queued), and the switch to where the key was has started,
+// whenever the page gets to report it.
+func (e *Engine) visitCancel(ev VisitCancelled) {
 	r := e.visits.run
 	if r == nil {
 		return
 	}
 	visited := r.target
+	if ev.KeyIn != "" && ev.KeyIn != visited {
+		e.visitAbort("the user pressed a key in another conversation", visitTakeoverPause)
+		e.onChanging(ConversationChanging{To: ev.KeyIn})
+		return
+	}
+	reason := ev.Reason
 	if in := e.replies.inflight; in != nil && in.req.Conversation == visited {
 		in.discard = true
 	}

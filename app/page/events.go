@@ -214,8 +214,12 @@ type HintDismissed struct{}
 
 // OverlayCancel says the user ended Clanker's visit to another conversation: the overlay's
 // Cancel button, or a key pressed in the compose box while the overlay showed (both trusted).
+// For a key, ConversationID is the conversation the page's address named when it was pressed:
+// the user may have opened another conversation a moment before, and the page_state of that
+// switch may come after this event.
 type OverlayCancel struct {
-	Reason string `json:"reason" v:"req,enum=cancel|key"`
+	Reason         string `json:"reason" v:"req,enum=cancel|key"`
+	ConversationID string `json:"conversationId" v:"max=200"`
 }
 
 func (Hello) EventType() string           { return "hello" }

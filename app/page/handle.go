@@ -199,7 +199,11 @@ func (l *Link) handle(env Envelope) {
 	case ModeMenu:
 		l.onModeMenu(ev)
 	case OverlayCancel:
-		l.toEngine(engine.VisitCancelled{Reason: "the user " + map[string]string{"cancel": "pressed Cancel", "key": "pressed a key in the compose box"}[ev.Reason]})
+		vc := engine.VisitCancelled{Reason: "the user " + map[string]string{"cancel": "pressed Cancel", "key": "pressed a key in the compose box"}[ev.Reason]}
+		if ev.Reason == "key" {
+			vc.KeyIn = engine.ConversationID(ev.ConversationID)
+		}
+		l.toEngine(vc)
 	case HintDismissed:
 		l.log.Info("the user dismissed the hint beside the status pill")
 		l.hintDone()

@@ -662,3 +662,27 @@ func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
 		t.Fatalf("pill before the settings are complete: %+v, want locked with %q", args, LockedNoSettings)
 	}
 }
+
+// A key that cancels a visit comes with the conversation whose box took it (the page's switch
+// to it may be reported only after the key): the engine hears where the key was, so it can tell
+// the user typing in the visited conversation from the user who has just left it. The Cancel
+// button says nothing about where the user is.
+func TestOverlayCancelTellsTheEngineWhereTheKeyWas(t *testing.T) {
+	l, f := newTestLink(t)
+	l.HandleRaw(event(1, "page_state", PageState{State: "conversation", ConversationID: "c1"}))
+	l.HandleRaw(event(2, "overlay_cancel", OverlayCancel{Reason: "key", ConversationID: "c3"}))
+	l.HandleRaw(event(3, "overlay_cancel", OverlayCancel{Reason: "cancel", ConversationID: "c1"}))
+	var got []engine.VisitCancelled
+	for _, ev := range f.engineEvents() {
+		if vc, ok := ev.(engine.VisitCancelled); ok {
+			got = append(got, vc)
+		}
+	}
+	want := []engine.VisitCancelled{
+		{Reason: "the user pressed a key in the compose box", KeyIn: "c3"},
+		{Reason: "the user pressed Cancel"},
+	}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("engine got %+v, want %+v", got, want)
+	}
+}

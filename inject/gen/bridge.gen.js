@@ -2815,7 +2815,7 @@
       const t = ev.target;
       if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
       ui.hideOverlay();
-      emit("overlay_cancel", { reason: "key" });
+      emit("overlay_cancel", { reason: "key", conversationId: conversationIdFrom(location.href) });
     }, true);
     obs.start(selfWatch);
   })();

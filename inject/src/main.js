@@ -10,7 +10,7 @@ import { createCommands } from './commands.js';
 import { SELECTORS_CHECKED, S } from './selectors.js';
 import { createSelfWatch } from './selfwatch.js';
 import { SCHEMA } from '../gen/schema.gen.js';
-import { capString } from './util.js';
+import { capString, conversationIdFrom } from './util.js';
 
 const BRIDGE = 'clanker-bridge/1';
 
@@ -36,13 +36,16 @@ const BRIDGE = 'clanker-bridge/1';
   });
   // A key pressed in the compose box while Clanker visits another conversation is the user
   // taking over: the overlay goes and Go ends the visit. Enter is left out: it is the trusted
-  // key the shell presses to send Clanker's own reply in the visited conversation.
+  // key the shell presses to send Clanker's own reply in the visited conversation. The event
+  // names the conversation the address shows now: the user may have clicked another one just
+  // before, and its page_state may still be on its way; Go releases what the visited
+  // conversation was owed only for a key pressed in it.
   document.addEventListener('keydown', (ev) => {
     if (!ev.isTrusted || !ui.overlayShown() || ev.key === 'Enter') return;
     const t = ev.target;
     if (!t || t.nodeType !== 1 || !(t.closest(S.inputBox) || t.closest(S.inputWrapper))) return;
     ui.hideOverlay();
-    emit('overlay_cancel', { reason: 'key' });
+    emit('overlay_cancel', { reason: 'key', conversationId: conversationIdFrom(location.href) });
   }, true);
   obs.start(selfWatch);
 })();

@@ -318,10 +318,13 @@ func (s *session) target(i int) *conv {
 func (s *session) apply(e event) {
 	p := s.p
 	var evs []engine.Event
-	visiting := engine.ConversationID("")
-	if e.Kind == evUserType || e.Kind == evUserClear {
+	visiting, engineFg := engine.ConversationID(""), engine.ConversationID("")
+	if s.eng != nil && (e.Kind == evUserType || e.Kind == evUserClear || e.Kind == evMode) {
 		if snap, err := s.eng.Snapshot(context.Background()); err == nil {
 			visiting = snap.Visiting
+			if snap.Foreground != nil {
+				engineFg = snap.Foreground.ID
+			}
 		}
 	}
 	p.mu.Lock()
@@ -402,8 +405,14 @@ func (s *session) apply(e event) {
 		src := entryPoints[e.Var/3%3]
 		switch src {
 		case "pill":
+			// A pick that names no conversation is for the one the engine shows as on screen
+			// (the app menu names it; the page's pill shows its mode). During a switch the
+			// page has not reported yet that is still the conversation the user just left,
+			// and that is where the mode changes (chaos seed 13400000005384).
 			evs = append(evs, engine.SetMode{Mode: mode, Source: src})
-			p.releaseIfModeChanges(cur, mode)
+			if c := p.byID(engineFg); c != nil {
+				p.releaseIfModeChanges(c, mode)
+			}
 		case "menu":
 			evs = append(evs, engine.SetMode{Conversation: cur.id, Mode: mode, Source: src})
 			p.releaseIfModeChanges(cur, mode)

@@ -875,9 +875,10 @@ func (p *page) checkDraftBelief(snap engine.Snapshot) {
 
 // keyDuringVisit is what the bridge reports first when the user presses a key (other than
 // Enter) in the compose box of c while Clanker's visit overlay is up: the overlay goes and the
-// engine hears the user cancel the visit (overlay_cancel, reason "key"), as with the Cancel
-// button. That releases what was owed in the visited conversation when the user is in it;
-// visiting names it ("" when unknown). Call with mu held.
+// engine hears the user cancel the visit (overlay_cancel, reason "key", naming c, the
+// conversation the address shows: the switch to it may still be unreported). That releases
+// what was owed in the visited conversation when the user is in it; visiting names it (""
+// when unknown). Call with mu held.
 func (p *page) keyDuringVisit(c *conv, visiting engine.ConversationID) []engine.Event {
 	if !p.overlay {
 		return nil
@@ -886,7 +887,7 @@ func (p *page) keyDuringVisit(c *conv, visiting engine.ConversationID) []engine.
 	if visiting != "" && visiting == c.id {
 		p.release(c.id)
 	}
-	return []engine.Event{engine.VisitCancelled{Reason: keyCancel}}
+	return []engine.Event{engine.VisitCancelled{Reason: keyCancel, KeyIn: c.id}}
 }
 
 // keyCancel is the reason app/page gives the engine for the bridge's overlay_cancel with

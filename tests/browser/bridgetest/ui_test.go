@@ -187,19 +187,25 @@ func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 
 // While Clanker visits another conversation the overlay only dims the page: the sidebar and
 // the compose box still get real clicks and keys, and its Cancel button ends the visit. A key
-// in the compose box or Cancel is reported to Go as overlay_cancel, and the overlay goes.
+// in the compose box or Cancel is reported to Go as overlay_cancel, and the overlay goes; a
+// key comes with the conversation whose box took it, also after the user clicked another
+// conversation while the overlay showed.
 func TestOverlayLeavesTheSidebarComposeAndCancelUsable(t *testing.T) {
 	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
 	h.waitConversation(0, "CONV_A")
-	cancelled := func(m int, reason string) {
+	cancelledIn := func(m int, reason, conv string) {
 		t.Helper()
-		h.waitFor(m, "overlay_cancel "+reason, 5*time.Second, func(e protocol.Event) bool {
+		h.waitFor(m, "overlay_cancel "+reason+" in "+conv, 5*time.Second, func(e protocol.Event) bool {
 			c, ok := e.(protocol.OverlayCancel)
-			return ok && c.Reason == reason
+			return ok && c.Reason == reason && c.ConversationID == conv
 		})
 		if n, _ := shadowPart(t, h.ctx, "overlay"); n != nil {
 			t.Fatalf("overlay still shown after %s", reason)
 		}
+	}
+	cancelled := func(m int, reason string) {
+		t.Helper()
+		cancelledIn(m, reason, map[string]string{"key": "CONV_A"}[reason])
 	}
 
 	h.mustOK(protocol.ShowOverlay{Text: "Clanker is processing an inactive conversation"})
@@ -234,6 +240,12 @@ func TestOverlayLeavesTheSidebarComposeAndCancelUsable(t *testing.T) {
 		s, ok := e.(protocol.PageState)
 		return ok && s.ConversationID == "CONV_B"
 	})
+	// The overlay is still up (Go takes it down once it hears of the switch) and the user
+	// types in CONV_B's box: the key is reported as CONV_B's, not the visited conversation's.
+	m = h.mark()
+	eval(t, h.ctx, `document.querySelector('[data-e2e-message-input-box]').focus(), 1`, nil)
+	browser.Run(t, h.ctx, "user types in CONV_B", chromedp.KeyEvent("y"))
+	cancelledIn(m, "key", "CONV_B")
 }
 
 // A locked status (here an automated conversation) shows the modes greyed out in the pill's

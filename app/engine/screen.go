@@ -853,7 +853,7 @@ func (e *Engine) onCompose(ev ComposeState) {
 		// were before the visit took the window; the page's refusal of the navigation
 		// (visitUserActive) may come an event later. The visit waits as after that refusal:
 		// until the box is empty and a short pause, not the takeover pause.
-		if r := e.visits.run; r.phase == visitNavigating && ev.Conversation == r.returnTo && r.target != r.returnTo {
+		if r := e.visits.run; e.visitStillLeaving(r, ev.Conversation) {
 			e.visitUserActive(r, r.target)
 		} else {
 			e.visitAbort("the compose box holds the user's draft", visitTakeoverPause)

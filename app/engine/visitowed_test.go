@@ -208,36 +208,50 @@ func reply(text string) func(engine.LLMRequest) (engine.Reply, error) {
 	return func(engine.LLMRequest) (engine.Reply, error) { return engine.Reply{Text: text}, nil }
 }
 
-// Bridge chaos seed 3: the user typed in their own conversation just as a visit started, and
-// the page's report of that draft reached the engine before the page's refusal of the visit's
-// navigation. The visit had not taken the window from anyone, yet the engine took the draft
+// Bridge chaos seeds 3 and 2: the user typed in their own conversation just as a visit
+// started, and the page's report of that (the draft, or the key as a visit cancel naming the
+// conversation the key was in) reached the engine before the page's refusal of the visit's
+// navigation. The visit had not taken the window from anyone, yet the engine took the report
 // for a takeover and held the queue for visitTakeoverPause: once the user sent their draft,
-// the mention elsewhere still waited two minutes. The draft is the user being busy in their
-// own conversation, as the page's refusal says: the visit waits for the box to empty and a
-// short pause, as after that refusal.
-func TestDraftInTheUsersOwnConversationAsAVisitLeavesOnlyDelaysIt(t *testing.T) {
-	run(t, func(t *testing.T) {
-		h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeAvailable})
-		h.llm.Set(time.Second, reply("open till six"))
-		h.page.SetNoNav(true) // the navigation is still under way when the draft is reported
-		h.receive("c2", in("Bob", "clanker, is the shop open?"))
-		h.wait(time.Second)
-		if s := h.snap(); s.Visiting != "c2" || s.VisitPhase != "navigating" {
-			t.Fatalf("setup: want a visit to c2 navigating, got %q %q", s.Visiting, s.VisitPhase)
-		}
-		h.page.SetNoNav(false)
-		h.userTypes("c1", "see you at")
-		h.wait(20 * time.Second)
-		if got := answers(h, "c2"); len(got) != 0 {
-			t.Fatalf("want no visit while the user's draft is in c1, got %q", got)
-		}
-		h.userEmpties("c1", true)
-		h.wait(40 * time.Second)
-		if got := answers(h, "c2"); len(got) != 1 {
-			t.Errorf("want the mention in c2 answered within 40 s of the user sending their draft, got %q (navigations %v)", got, navigations(h))
-		}
-		if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "c1" || s.Visiting != "" || len(s.VisitQueue) != 0 {
-			t.Errorf("want the user back in c1 with nothing left to visit, got fg=%v visiting=%q queue=%v", s.Foreground, s.Visiting, s.VisitQueue)
-		}
-	})
+// the mention elsewhere still waited two minutes. It is the user being busy in their own
+// conversation, as the page's refusal says: the visit waits for the box to empty and a short
+// pause, as after that refusal.
+func TestUserTypingAtHomeAsAVisitLeavesOnlyDelaysIt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		report func(h *harness)
+	}{
+		{"the draft is reported", func(h *harness) {}},
+		{"the key is reported as a visit cancel", func(h *harness) {
+			h.send(engine.VisitCancelled{Reason: "the user pressed a key", KeyIn: "c1"})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				h := visitHarness(t, engine.InactiveProcess, map[engine.ConversationID]engine.Mode{"c2": engine.ModeAvailable})
+				h.llm.Set(time.Second, reply("open till six"))
+				h.page.SetNoNav(true) // the navigation is still under way when the user types
+				h.receive("c2", in("Bob", "clanker, is the shop open?"))
+				h.wait(time.Second)
+				if s := h.snap(); s.Visiting != "c2" || s.VisitPhase != "navigating" {
+					t.Fatalf("setup: want a visit to c2 navigating, got %q %q", s.Visiting, s.VisitPhase)
+				}
+				h.page.SetNoNav(false)
+				c.report(h)
+				h.userTypes("c1", "see you at")
+				h.wait(20 * time.Second)
+				if got := answers(h, "c2"); len(got) != 0 {
+					t.Fatalf("want no visit while the user's draft is in c1, got %q", got)
+				}
+				h.userEmpties("c1", true)
+				h.wait(40 * time.Second)
+				if got := answers(h, "c2"); len(got) != 1 {
+					t.Errorf("want the mention in c2 answered within 40 s of the user sending their draft, got %q (navigations %v)", got, navigations(h))
+				}
+				if s := h.snap(); s.Foreground == nil || s.Foreground.ID != "c1" || s.Foreground.Switching || s.Visiting != "" || len(s.VisitQueue) != 0 {
+					t.Errorf("want the user back in c1 with nothing left to visit, got fg=%v visiting=%q queue=%v", s.Foreground, s.Visiting, s.VisitQueue)
+				}
+			})
+		})
+	}
 }

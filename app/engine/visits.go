@@ -207,6 +207,14 @@ func (e *Engine) visitUserActive(r *visit, target ConversationID) {
 	e.visitReturn()
 }
 
+// visitStillLeaving reports whether conv is the conversation visit r is leaving, still on
+// screen while the visit's first navigation is under way: a draft or a key there is the user
+// at work where they were before the visit took the window from them (the page refuses the
+// navigation for it an event later), not the user taking a visit over.
+func (e *Engine) visitStillLeaving(r *visit, conv ConversationID) bool {
+	return r != nil && conv != "" && r.phase == visitNavigating && conv == r.returnTo && r.target != r.returnTo && e.screen.holds(conv)
+}
+
 // visitNavigationFailed handles a visit whose conversation did not open within the navigation
 // wait: the conversation goes back to the head of the queue, Clanker returns home, and the next
 // attempt waits out the retry pause. The queue is never given up while it holds work; only a
@@ -396,6 +404,11 @@ func (e *Engine) visitCancel(ev VisitCancelled) {
 		return
 	}
 	visited := r.target
+	if e.visitStillLeaving(r, ev.KeyIn) {
+		// The key was pressed where the user is, before the visit took the window from them.
+		e.visitUserActive(r, visited)
+		return
+	}
 	if ev.KeyIn != "" && ev.KeyIn != visited {
 		e.visitAbort("the user pressed a key in another conversation", visitTakeoverPause)
 		e.onChanging(ConversationChanging{To: ev.KeyIn})

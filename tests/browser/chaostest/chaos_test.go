@@ -162,8 +162,10 @@ func runSeed(t *testing.T, b *browser.Browser, key string, seed uint64, evs []ev
 			break
 		}
 	}
-	// Let every reply under way finish (or give up), then check once more.
-	if ok, why := testkit.Poll(45*time.Second, func() (bool, string) {
+	// Let every reply under way finish (or give up), then check once more. A visit the user
+	// took over leaves what is still owed queued for the engine's takeover pause (2 minutes),
+	// so the wait covers that pause too: the owed answer must still come.
+	if ok, why := testkit.Poll(3*time.Minute+45*time.Second, func() (bool, string) {
 		if h.knownBug() != "" {
 			return true, ""
 		}

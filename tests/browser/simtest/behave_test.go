@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -243,7 +242,9 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		if err := e.ctl.ClickConversation(bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(150 * time.Millisecond)
+		// The second click comes as soon as Bob's pane is drawn (a fixed 150 ms was not enough
+		// for the page to draw it on a loaded machine); both old panes still linger then.
+		e.wait(fmt.Sprintf(`document.body.getAttribute('data-sim-shown') === %q`, bob.ID))
 		if err := e.ctl.ClickConversation(fam.ID); err != nil {
 			t.Fatal(err)
 		}

@@ -297,3 +297,32 @@ func bannerUnder(h *harness, key string) string {
 	}
 	return text
 }
+
+// Showing the window reports two things, whichever comes first: the window is visible and it
+// has the focus. Full-app runs saw the focus come before the visibility; the count of unread
+// messages must clear when the second of the two arrives, whichever it is.
+func TestUnreadCountClearsWhicheverOfShownAndFocusedComesLast(t *testing.T) {
+	for _, focusFirst := range []bool{true, false} {
+		run(t, func(t *testing.T) {
+			h, d := newDesktopHarness(t, true)
+			h.open("c0", in("Zed", "hi"))
+			h.send(engine.WindowVisibility{Hidden: true})
+			h.send(engine.WindowFocus{Active: false})
+			h.send(engine.MessageArrived{Conversation: "c2", Sender: "Bob", Text: "lunch?"})
+			h.send(engine.MessageArrived{Conversation: "c2", Sender: "Bob", Text: "at one?"})
+			if unread, urgent := d.attention(); unread != 2 || !urgent {
+				t.Fatalf("two messages while hidden: want the count 2 and the urgency hint, got %d, %v", unread, urgent)
+			}
+			if focusFirst {
+				h.send(engine.WindowFocus{Active: true})
+				h.send(engine.WindowVisibility{Hidden: false})
+			} else {
+				h.send(engine.WindowVisibility{Hidden: false})
+				h.send(engine.WindowFocus{Active: true})
+			}
+			if unread, urgent := d.attention(); unread != 0 || urgent {
+				t.Errorf("shown and focused (focus first: %v): want the count cleared and no urgency hint, got %d, %v", focusFirst, unread, urgent)
+			}
+		})
+	}
+}

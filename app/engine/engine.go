@@ -339,6 +339,9 @@ func (e *Engine) handle(ev Event) {
 		e.visitCancel(ev)
 	case WindowVisibility:
 		e.hidden = ev.Hidden
+		// The window may be shown after it got the focus: being back counts from whichever
+		// of the two comes last.
+		e.backAtWindow()
 	case PageDrift:
 		e.onDrift(ev)
 		e.backAtWindow()

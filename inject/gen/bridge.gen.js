@@ -1205,13 +1205,17 @@
         emit("history", { conversationId: conversationId(), messages: batch2.slice(i, i + 100) });
       }
     }
+    function hasMessages() {
+      for (const id of st.known.keys()) if (!id.startsWith("tmp_")) return true;
+      return false;
+    }
     function findAnchor() {
       if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
       const p = paneNow();
       if (!p || !atLiveEnd(p)) return;
       const last = lastCore(p);
       if (!last) {
-        st.anchor = { id: null };
+        if (!hasMessages()) st.anchor = { id: null };
         return;
       }
       const id = last.getAttribute(S.messageIdAttr);

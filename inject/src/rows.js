@@ -17,7 +17,10 @@
 //   (beyond a slack for clocks) is history whatever its place.
 // * Without a live anchor (a view opened at an older message, as a search hit opens it; a
 //   view scrolled away, or every row recycled, so the anchor is not on the page) rows are
-//   history. When the view comes to the live end, its last row becomes the anchor.
+//   history. When the view comes to the live end, its last row becomes the anchor. A view
+//   that shows no row is the live end only of a conversation with no message seen: one
+//   known to have messages is without its rows for a moment (its list out of the document),
+//   which says nothing about where the live end is.
 // * Only rows of the pane on screen count (pane.js): rows of a hidden lingering pane, of
 //   search results or of a dialog are never read.
 // * New rows are reported in document order, whatever order their labels come in
@@ -307,14 +310,29 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     }
   }
 
+  // hasMessages says whether a message of this conversation was ever seen (a pending tmp_
+  // row whose send went away does not make a conversation one with messages).
+  function hasMessages() {
+    for (const id of st.known.keys()) if (!id.startsWith('tmp_')) return true;
+    return false;
+  }
+
   // findAnchor makes the pane's last row the live anchor when the view is at the live end
-  // and no anchor is on the page.
+  // and no anchor is on the page. A view that shows no row at all is the live end of an
+  // empty conversation only: when the conversation is known to have messages, the view is
+  // without its rows for a moment (its list out of the document, drawn again, not drawn
+  // yet) and says nothing about where the live end is. Taking it for the live end of an
+  // empty conversation would make every row the list comes back with new, whichever
+  // message the view shows by then.
   function findAnchor() {
     if (st.anchor && (st.anchor.id === null ? !tailCore() : elOf(st.anchor.id))) return;
     const p = paneNow();
     if (!p || !atLiveEnd(p)) return;
     const last = lastCore(p);
-    if (!last) { st.anchor = { id: null }; return; }
+    if (!last) {
+      if (!hasMessages()) st.anchor = { id: null };
+      return;
+    }
     const id = last.getAttribute(S.messageIdAttr);
     if (elOf(id) === last) st.anchor = { id };
   }

@@ -118,6 +118,16 @@ var shapes = []shape{
 		deliver(0, zoe, "Clanker, label me", 400),
 		deliver(0, zoe, "and me", 2500),
 	}},
+	// The list taken out of the document while the view is away from its live end (opened at
+	// a hit), brought to the live end while it is out (the pane meanwhile shows no row and no
+	// jump button), and put back: the rows it comes back with are history, and a message after
+	// that is new (sweep seed 600187).
+	{name: "list-out-brought-live", steps: []sim.PlanStep{
+		behave(sim.Behaviour{Kind: sim.BehaveOpenAt, N: 30}, 1500),
+		behave(sim.Behaviour{Kind: sim.BehaveReinsert, MS: 1500}, 200),
+		behave(sim.Behaviour{Kind: sim.BehaveScrollDown, N: 40}, 3000),
+		deliver(1, alice, "Clanker, back at the end?", 1500),
+	}},
 	// The list taken out of the document and put back, and a row moved in place.
 	{name: "reinserted-list", steps: []sim.PlanStep{
 		behave(sim.Behaviour{Kind: sim.BehaveReinsert, MS: 150}, 600),

@@ -829,7 +829,8 @@
     if (!jump) {
       jump = h('button', { type: 'button', 'class': 'jump-to-bottom', 'aria-label': 'Jump to newest message' }, '\u2193');
       jump.addEventListener('click', function () { behave({ kind: 'jump-live' }); });
-      l.parentNode.insertBefore(jump, l.nextSibling);
+      if (l.parentNode) l.parentNode.insertBefore(jump, l.nextSibling);
+      else paneEl.appendChild(jump); // the list is out of the document (reinsert)
     }
   }
 
@@ -907,7 +908,9 @@
       last = Math.max(last, nl);
     }
     liveMarkers();
-    if (!wasLive && !opts.appending && atLive()) truth({ kind: 'live', conv: current });
+    // A list out of the document (reinsert) shows nothing: the live end is shown when it is
+    // put back.
+    if (!wasLive && !opts.appending && atLive() && l.isConnected) truth({ kind: 'live', conv: current });
   }
 
   // appendLive draws a row that just arrived, if the view is at its live end, and keeps the
@@ -995,14 +998,26 @@
   }
 
   // reinsert takes the list out of the document and puts the same element back ms later.
+  // While it is out the page goes on drawing into it (rows, the view's range); put back, it
+  // is scrolled as the view is (an element out of the document loses its scroll position),
+  // and a view at its live end shows the live end from then on.
   function reinsert(ms) {
     var l = list();
     if (!l || !l.parentNode) return;
     var parent = l.parentNode;
     var next = l.nextSibling;
+    var top = l.scrollTop;
+    var conv = current;
     l.remove();
     setTimeout(function () {
-      if (listEl === l && !l.isConnected && parent.isConnected) parent.insertBefore(l, next && next.parentNode === parent ? next : null);
+      if (listEl !== l || l.isConnected || !parent.isConnected) return;
+      parent.insertBefore(l, next && next.parentNode === parent ? next : null);
+      if (atLive()) {
+        scrollToBottom();
+        if (shown && current === conv) truth({ kind: 'live', conv: current });
+      } else {
+        l.scrollTop = top;
+      }
     }, ms);
   }
 
@@ -1243,7 +1258,7 @@
       var stick = stickBottom || ev.row.outgoing;
       var drawn = appendLive();
       if (drawn && stick) scrollToBottom();
-      return drawn;
+      return drawn && l.isConnected; // drawn into a list out of the document, no one sees it
     }
     var oldId = ev.type === 'swap' ? ev.from : ev.row.id;
     var i = indexOfRow(oldId);

@@ -25,7 +25,15 @@ import (
 // on how many queries came after the switch, so leaving right after the photo was decoded
 // passed or failed by timing; here the user looks at the photo until the app has gone
 // quiet (its idle release ran: the bridge has read every row), and with the old bridge
-// the pixels then stayed for the whole minute the test waits (five runs of five).
+// the pixels then stayed for the whole minute the test waits (five runs of five). Even
+// with nothing holding it, a removed <img> lives until JavaScript's collector frees the
+// object the bridge read it through, and only a full collection does: JSC ran one by
+// itself on this quiet page anywhere from a second to over a minute after the switch
+// (CI failed on a loaded machine; without the fix, seven runs here took 1 to 31 s or
+// failed, two of them). The idle release after
+// the switch has the page's process collect in full (webext/clanker-webext.c), so the
+// pixels go at that release, about ten seconds after the app went quiet on Bob's
+// conversation.
 func TestFullAppPictureLeftBehindIsNotKeptDecoded(t *testing.T) {
 	needDisplay(t)
 	f := newFullApp(t)

@@ -13,8 +13,10 @@ import (
 // ReleaseMemory hands what the app freed back to the system: it collects the Go heap and
 // returns its free pages (the collector otherwise gives them back over minutes), trims the
 // C heap that GTK and WebKit's UI side use (Linux), and, when WebKit loaded Clanker's
-// web-process extension, asks the page's process to trim its C heap too. It takes a few
-// milliseconds on an idle app; call it when work has stopped, not on every event.
+// web-process extension, asks the page's process to collect its JavaScript heap in full
+// (nodes the page removed, and what they hold, such as a photo's decoded pixels, go only
+// then) and to trim its C heap. It takes a few milliseconds on an idle app, plus the page's
+// collection in the page's process; call it when work has stopped, not on every event.
 func (s *Shell) ReleaseMemory() {
 	debug.FreeOSMemory()
 	native.TrimCHeap()

@@ -26,8 +26,9 @@ func UseWebExtensions(dir string) {
 	C.clanker_use_web_extensions(cs)
 }
 
-// ReleaseWebProcessMemory asks the web-process extension to hand the page process's free
-// C heap back to the system. Without the extension nothing answers and nothing happens.
+// ReleaseWebProcessMemory asks the web-process extension to collect the page's JavaScript
+// heap in full and hand the page process's free C heap back to the system. Without the
+// extension nothing answers and nothing happens.
 func (p *linuxPlatform) ReleaseWebProcessMemory(ctx context.Context) error {
 	wv := p.view()
 	if wv == nil {

@@ -1,24 +1,66 @@
 // Clanker's WebKitGTK web-process extension (Linux). WebKit loads it into the process that
-// runs the Messages page; it does one thing: when the app says work has stopped, it hands
-// the C heap's free pages back to the system. glibc keeps them otherwise, and WebKit only
-// trims under memory pressure, which an idle desktop never reports. It reads nothing from
-// the page and the page cannot reach it: these messages come only from the app's own UI
-// process (webkit_web_view_send_message_to_page), and it answers each one.
+// runs the Messages page; it does one thing: when the app says work has stopped, it lets go
+// of what the page no longer uses and hands the C heap's free pages back to the system.
+// It reads nothing from the page and the page cannot reach it: these messages come only
+// from the app's own UI process (webkit_web_view_send_message_to_page), and it answers each
+// one.
+//
+// First a full JavaScript collection. A node the page removed lives on for as long as a
+// JavaScript object for it (or for any node of the removed subtree) does, and the bridge
+// reads every row, so each row of a conversation has one. Those objects outlive the young
+// collections that come with allocation; only a full collection frees them, and JSC starts
+// one by itself only when the heap has grown enough or its timer fires, which on a quiet
+// page was tens of seconds to minutes after the user left a conversation (or never). Until
+// then the left conversation's <img> stayed alive and WebKit kept the photo's decoded pixels
+// (48 MB for a 12 MP photo; TestFullAppPictureLeftBehindIsNotKeptDecoded). The public
+// JSGarbageCollect only asks for a collection "soon" (the same timer: 36 s later in that
+// test); JSSynchronousGarbageCollectForDebugging, which libjavascriptcoregtk exports but no
+// public header declares, collects now. It is looked up at run time, so a WebKit without it
+// still loads the extension and falls back to the public call.
+//
+// Then glibc's free pages: glibc keeps them otherwise, and WebKit only trims under memory
+// pressure, which an idle desktop never reports.
 //
 // Built by build/webext.sh into libclanker-webext.so; the app points WebKit at its folder
 // (app/desktop/window/memory.go).
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <malloc.h>
 #include <webkit2/webkit-web-extension.h>
 
 #define RELEASE_MESSAGE "clanker.release-memory"
 
+typedef void (*collect_fn)(JSContextRef);
+
+// collect_now is JSC's synchronous full collection, or NULL where this WebKit has none.
+static collect_fn collect_now;
+
+// collect_garbage runs a full JavaScript collection in the page's heap (one heap for every
+// frame of this process) before the release returns.
+static void collect_garbage(WebKitWebPage *page)
+{
+    // Reaching JSC's C API from a page takes the main frame's global context; WebKit marks
+    // both calls deprecated (for its GLib wrappers, which have no collection call).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    WebKitFrame *frame = webkit_web_page_get_main_frame(page);
+    JSGlobalContextRef ctx = frame != NULL ? webkit_frame_get_javascript_global_context(frame) : NULL;
+#pragma GCC diagnostic pop
+    if (ctx == NULL)
+        return;
+    if (collect_now != NULL)
+        collect_now(ctx);
+    else
+        JSGarbageCollect(ctx);
+}
+
 static gboolean on_user_message(WebKitWebPage *page, WebKitUserMessage *message, gpointer data)
 {
-    (void)page;
     (void)data;
     if (g_strcmp0(webkit_user_message_get_name(message), RELEASE_MESSAGE) != 0)
         return FALSE;
+    collect_garbage(page);
     gboolean trimmed = malloc_trim(0) == 1;
     // The reply tells the app the release ran (its tests and status count these).
     webkit_user_message_send_reply(message, webkit_user_message_new(RELEASE_MESSAGE, g_variant_new_boolean(trimmed)));
@@ -34,5 +76,6 @@ static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, 
 
 G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension)
 {
+    collect_now = (collect_fn)dlsym(RTLD_DEFAULT, "JSSynchronousGarbageCollectForDebugging");
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
 }

@@ -33,12 +33,13 @@ type EnvSetting struct {
 //
 // Without a render node (a VM, a remote session, no GPU driver) WebKit would still open
 // EGL in the window process to find that there is none: with Mesa that loads its software
-// driver and LLVM there too (about 12 MiB of PSS for the app's whole process tree, 10 MiB
-// of it the window process's own relocated pages, measured under Xvfb with
-// BenchmarkAppMemory's idle sample). The device variable then names NoRenderNode, a path
-// that is no device: the page's process looks the name up among the DRM devices present
-// (WebKitGTK 2.50; earlier versions open it) and, finding none, goes on exactly as with
-// EGL's empty answer, painting on the CPU through its own EGL display.
+// driver and LLVM there too: BenchmarkAppMemory's idle sample under Xvfb read 14 MiB more
+// PSS for the app's process tree (the window process 22 MiB more, the page's process 8 MiB
+// less, as it shared the library pages), 9.5 MiB of it the window process's own relocated
+// pages. The device variable then names NoRenderNode, a path that is no device: the
+// page's process looks the name up among the DRM devices present (WebKitGTK 2.50; earlier
+// versions open it) and, finding none, goes on exactly as with EGL's empty answer,
+// painting on the CPU through its own EGL display.
 //
 // getenv reports the environment; renderNodes lists /dev/dri/renderD*. A variable the
 // user set is left alone (their setting wins), and so is WEBKIT_WEB_RENDER_DEVICE_FILE

@@ -1297,6 +1297,7 @@
   var MAX_PREV_IDS = 5e3;
   var HELD_CHECK_MS = 1e3;
   var MAX_HELD = 500;
+  var OTHER_PANE_MAX_MS = 8e3;
   function createConversation(emit, maxEventBytes, parts2) {
     const { rows, labels, pageState, ui } = parts2;
     const st = {
@@ -1308,10 +1309,12 @@
       // message id -> the conversation it was seen in
       // paneSince and rowsSince are when this conversation's pane and its first rows were
       // first seen while settling (0 = not yet): the empty and label waits count from them;
-      // oldSince when rows of the previous conversation were first seen still on screen.
+      // oldSince when rows of the previous conversation were first seen still on screen;
+      // otherSince when the pane's header was first seen naming another conversation.
       paneSince: 0,
       rowsSince: 0,
       oldSince: 0,
+      otherSince: 0,
       settleTimer: 0,
       header: [],
       // the names the conversation settled with (or first showed after)
@@ -1345,6 +1348,7 @@
         st.paneSince = 0;
         st.rowsSince = 0;
         st.oldSince = 0;
+        st.otherSince = 0;
         arm();
       } else {
         st.phase = "idle";
@@ -1392,6 +1396,12 @@
         st.paneSince = 0;
         return arm(500);
       }
+      let unsure = false;
+      if (namedElsewhere(headerNames(pane))) {
+        if (!st.otherSince) st.otherSince = now;
+        if (now - st.otherSince < OTHER_PANE_MAX_MS) return arm();
+        unsure = true;
+      }
       if (!cores.length) {
         if (!hasThread()) {
           st.paneSince = 0;
@@ -1403,24 +1413,31 @@
         if (!st.rowsSince) st.rowsSince = now;
         if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
       }
-      settle(cores, pane);
+      settle(cores, pane, unsure);
     }
     function hasParts(core) {
       return !!core.querySelector(S.textPart + "," + S.imagePart);
     }
-    function settle(cores, pane) {
+    function settle(cores, pane, unsure) {
+      const wasReady = st.phase === "ready";
       st.phase = "ready";
-      const header = headerNames(pane);
-      st.header = header;
+      const header = unsure ? [] : headerNames(pane);
+      if (!unsure || !wasReady) st.header = header;
       labels.useHeader(header);
       let messages = cores.map((core) => labels.parse(core));
+      let omitted = 0;
+      if (unsure) {
+        rows.baseline(cores, messages, pane);
+        omitted = messages.length;
+        messages = [];
+      }
       const senders = [];
       for (const m of messages) {
         if (m.sender && m.sender !== "You" && senders.indexOf(m.sender) < 0) senders.push(m.sender);
         labels.learn(m);
       }
       messages = messages.map((m, i) => m.reactions.length ? labels.parse(cores[i]) : m);
-      rows.baseline(cores, messages, pane);
+      if (!unsure) rows.baseline(cores, messages, pane);
       const participants = header.slice();
       for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
       const automated = participants.filter(isAutomatedName);
@@ -1431,7 +1448,7 @@
         participants: participants.slice(0, 200),
         automated: automated.slice(0, 50),
         messages,
-        omitted: 0
+        omitted
       };
       while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
         const drop = Math.max(1, Math.ceil(ev.messages.length / 10));
@@ -1445,16 +1462,17 @@
     function snapshot() {
       if (st.phase === "ready") {
         const pane = currentPane(ui.host());
-        settle(paneCores(pane, ui.host()), pane);
+        settle(paneCores(pane, ui.host()), pane, namedElsewhere(headerNames(pane)));
       } else if (st.phase === "settling") arm(0);
     }
     function hold(cores) {
       const now = headerNames(currentPane(ui.host()));
-      if (!st.header.length) {
+      if (!now.length) return false;
+      if (!st.header.length && !namedElsewhere(now)) {
         st.header = now;
         return false;
       }
-      if (!now.length || sameNames(now, st.header)) return false;
+      if (sameNames(now, st.header)) return false;
       if (renamed(now)) {
         accept(now);
         return false;
@@ -1469,11 +1487,24 @@
     function renamed(names) {
       for (const a of document.querySelectorAll(S.sidebarLink)) {
         if (conversationIdFrom(a.getAttribute("href") || "") !== st.convId) continue;
-        const el = a.querySelector(S.sidebarName);
-        const name = el ? cleanName(el.textContent, 200) : "";
-        if (name && (name === names.join(", ") || names.length === 1 && names[0] === name)) return true;
+        if (listNames(a, names)) return true;
       }
       return false;
+    }
+    function namedElsewhere(names) {
+      if (!names.length || !st.convId) return false;
+      let other = false;
+      let listed = false;
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        const id = conversationIdFrom(a.getAttribute("href") || "");
+        if (!id) continue;
+        const so = listNames(a, names);
+        if (id === st.convId) {
+          if (so) return false;
+          listed = true;
+        } else if (so) other = true;
+      }
+      return listed && other;
     }
     function accept(names) {
       st.header = names;
@@ -1512,6 +1543,11 @@
       phase: () => st.phase,
       id: () => st.convId
     };
+  }
+  function listNames(a, names) {
+    const el = a.querySelector(S.sidebarName);
+    const name = el ? cleanName(el.textContent, 200) : "";
+    return !!name && (name === names.join(", ") || names.length === 1 && names[0] === name);
   }
   function sameNames(a, b) {
     if (a.length !== b.length) return false;

@@ -30,6 +30,13 @@ const MAX_PREV_IDS = 5000;
 // every HELD_CHECK_MS; at most MAX_HELD rows wait.
 const HELD_CHECK_MS = 1000;
 const MAX_HELD = 500;
+// A conversation still settling whose pane's header names another conversation (as the
+// conversation list names it) while the list names this one otherwise is not settled:
+// the page is drawing the next conversation into the pane before it changes the address.
+// Its header and rows are not this conversation's. The wait is bounded: after
+// OTHER_PANE_MAX_MS the conversation settles with its header unknown and no row reported,
+// the rows on screen only its baseline (never new, never history).
+const OTHER_PANE_MAX_MS = 8000;
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -42,10 +49,12 @@ export function createConversation(emit, maxEventBytes, parts) {
     prevIds: new Map(), // message id -> the conversation it was seen in
     // paneSince and rowsSince are when this conversation's pane and its first rows were
     // first seen while settling (0 = not yet): the empty and label waits count from them;
-    // oldSince when rows of the previous conversation were first seen still on screen.
+    // oldSince when rows of the previous conversation were first seen still on screen;
+    // otherSince when the pane's header was first seen naming another conversation.
     paneSince: 0,
     rowsSince: 0,
     oldSince: 0,
+    otherSince: 0,
     settleTimer: 0,
     header: [], // the names the conversation settled with (or first showed after)
     held: [], // rows that came while the pane showed another conversation's header
@@ -92,6 +101,7 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.paneSince = 0;
       st.rowsSince = 0;
       st.oldSince = 0;
+      st.otherSince = 0;
       arm();
     } else {
       st.phase = 'idle';
@@ -148,6 +158,14 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.paneSince = 0;
       return arm(500);
     }
+    let unsure = false;
+    if (namedElsewhere(headerNames(pane))) {
+      // The pane shows the next conversation before the address does: wait for the address
+      // (or for the header to come back), but not for ever.
+      if (!st.otherSince) st.otherSince = now;
+      if (now - st.otherSince < OTHER_PANE_MAX_MS) return arm();
+      unsure = true;
+    }
     if (!cores.length) {
       // No pane yet (the page is still loading, however long that takes): nothing can be
       // settled, or rows drawn later would count as new. Once the pane is there, an empty
@@ -162,19 +180,30 @@ export function createConversation(emit, maxEventBytes, parts) {
       if (!st.rowsSince) st.rowsSince = now;
       if (now - st.rowsSince < LABEL_WAIT_MS && cores.some((c) => !isReady(c) && hasParts(c))) return arm(100);
     }
-    settle(cores, pane);
+    settle(cores, pane, unsure);
   }
 
   function hasParts(core) {
     return !!core.querySelector(S.textPart + ',' + S.imagePart);
   }
 
-  function settle(cores, pane) {
+  // settle reports the conversation with the rows on screen as its baseline. unsure (the
+  // pane may show another conversation) reports no header and no row: the rows are only
+  // kept from counting as new. A snapshot of a settled conversation keeps the header it
+  // settled with.
+  function settle(cores, pane, unsure) {
+    const wasReady = st.phase === 'ready';
     st.phase = 'ready';
-    const header = headerNames(pane);
-    st.header = header;
+    const header = unsure ? [] : headerNames(pane);
+    if (!unsure || !wasReady) st.header = header;
     labels.useHeader(header);
     let messages = cores.map((core) => labels.parse(core));
+    let omitted = 0;
+    if (unsure) {
+      rows.baseline(cores, messages, pane);
+      omitted = messages.length;
+      messages = [];
+    }
     const senders = [];
     for (const m of messages) {
       if (m.sender && m.sender !== 'You' && senders.indexOf(m.sender) < 0) senders.push(m.sender);
@@ -182,7 +211,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     }
     // Reactor lists are read with every sender's name known (a name with a comma).
     messages = messages.map((m, i) => (m.reactions.length ? labels.parse(cores[i]) : m));
-    rows.baseline(cores, messages, pane);
+    if (!unsure) rows.baseline(cores, messages, pane);
     const participants = header.slice();
     for (const s of senders) if (participants.indexOf(s) < 0) participants.push(s);
     const automated = participants.filter(isAutomatedName);
@@ -193,7 +222,7 @@ export function createConversation(emit, maxEventBytes, parts) {
       participants: participants.slice(0, 200),
       automated: automated.slice(0, 50),
       messages,
-      omitted: 0,
+      omitted,
     };
     // Keep the event under the size cap by leaving out the oldest rows.
     while (ev.messages.length && utf8Bytes(JSON.stringify(ev)) > maxEventBytes - 1024) {
@@ -210,7 +239,7 @@ export function createConversation(emit, maxEventBytes, parts) {
   function snapshot() {
     if (st.phase === 'ready') {
       const pane = currentPane(ui.host());
-      settle(paneCores(pane, ui.host()), pane);
+      settle(paneCores(pane, ui.host()), pane, namedElsewhere(headerNames(pane)));
     } else if (st.phase === 'settling') arm(0);
   }
 
@@ -223,11 +252,12 @@ export function createConversation(emit, maxEventBytes, parts) {
   // changes later comes again as a change of its own. It returns whether it held them.
   function hold(cores) {
     const now = headerNames(currentPane(ui.host()));
-    if (!st.header.length) {
+    if (!now.length) return false;
+    if (!st.header.length && !namedElsewhere(now)) {
       st.header = now; // a header drawn late is the conversation's own
       return false;
     }
-    if (!now.length || sameNames(now, st.header)) return false;
+    if (sameNames(now, st.header)) return false;
     if (renamed(now)) {
       accept(now);
       return false;
@@ -245,11 +275,31 @@ export function createConversation(emit, maxEventBytes, parts) {
   function renamed(names) {
     for (const a of document.querySelectorAll(S.sidebarLink)) {
       if (conversationIdFrom(a.getAttribute('href') || '') !== st.convId) continue;
-      const el = a.querySelector(S.sidebarName);
-      const name = el ? cleanName(el.textContent, 200) : '';
-      if (name && (name === names.join(', ') || (names.length === 1 && names[0] === name))) return true;
+      if (listNames(a, names)) return true;
     }
     return false;
+  }
+
+  // namedElsewhere says whether header names are how the conversation list names another
+  // conversation and not how it names the one on the address: the pane then shows that
+  // other conversation. It needs the list to name both: a conversation the list does not
+  // show (opened from search, or further down than the list has loaded) may share its name
+  // with one it shows, and names the list gives no conversation, or gives this one too,
+  // say nothing.
+  function namedElsewhere(names) {
+    if (!names.length || !st.convId) return false;
+    let other = false;
+    let listed = false;
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      const id = conversationIdFrom(a.getAttribute('href') || '');
+      if (!id) continue;
+      const so = listNames(a, names);
+      if (id === st.convId) {
+        if (so) return false;
+        listed = true;
+      } else if (so) other = true;
+    }
+    return listed && other;
   }
 
   // accept takes names as the conversation's header: rows held under it are this
@@ -302,6 +352,14 @@ export function createConversation(emit, maxEventBytes, parts) {
     phase: () => st.phase,
     id: () => st.convId,
   };
+}
+
+// listNames says whether the conversation list's link a names the conversation as names
+// do (a group's names joined with commas).
+function listNames(a, names) {
+  const el = a.querySelector(S.sidebarName);
+  const name = el ? cleanName(el.textContent, 200) : '';
+  return !!name && (name === names.join(', ') || (names.length === 1 && names[0] === name));
 }
 
 function sameNames(a, b) {

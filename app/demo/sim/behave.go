@@ -41,12 +41,17 @@ const (
 	// conversations too, each with the text of its hit as snippet) and hides the
 	// conversation list; an empty Query closes the results and shows the list again.
 	BehaveSearch BehaviourKind = "search"
+	// BehaveSwitchLate switches to Conversation the way a router that reuses the pane does:
+	// the open pane's header is rewritten for it at once, its rows when they come, and the
+	// address changes only MS milliseconds after they are drawn (VariantReusePane does this
+	// on some switches, mostly within 150 ms).
+	BehaveSwitchLate BehaviourKind = "switch-address-late"
 )
 
 var knownBehaviours = map[BehaviourKind]bool{
 	BehaveScrollBack: true, BehaveScrollDown: true, BehaveJumpLive: true, BehaveRerenderList: true,
 	BehaveRerenderPane: true, BehaveReinsert: true, BehaveMoveRow: true, BehaveOpenAt: true,
-	BehaveTyping: true, BehaveSearch: true,
+	BehaveTyping: true, BehaveSearch: true, BehaveSwitchLate: true,
 }
 
 // Behaviour is one thing the page does by itself, as a virtual-scrolling chat page may.
@@ -91,7 +96,7 @@ func (s *Server) Behave(b Behaviour) error {
 	if len(b.Query) > 200 {
 		return fmt.Errorf("behave %s: query of %d bytes; the limit is 200", b.Kind, len(b.Query))
 	}
-	if b.Kind == BehaveOpenAt {
+	if b.Kind == BehaveOpenAt || b.Kind == BehaveSwitchLate {
 		s.mu.Lock()
 		ok := s.conv(b.Conversation) != nil
 		s.mu.Unlock()

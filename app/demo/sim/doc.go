@@ -71,7 +71,8 @@
 // "Received at 3:04 PM.", then the full one). Behave runs one-shot behaviours: scroll-back,
 // scroll-down, jump-live, rerender-list (drawn again with N older rows on top), rerender-pane
 // (the old pane lingering MS), reinsert (the list out of the document for MS), move-row,
-// open-at (a conversation opened N rows above its live end, as a search hit opens it), typing,
+// open-at (a conversation opened N rows above its live end, as a search hit opens it),
+// switch-address-late (reuse-pane's late address as a scripted step), typing,
 // search (results drawn with the sidebar's row markup, archived conversations too, the list
 // hidden; an empty query closes it). A view away from its live end has a spacer below its rows
 // and a jump-to-newest button, as a virtual scroller has.

@@ -54,7 +54,7 @@ func (p PlanStep) String() string {
 		s = fmt.Sprintf("click c%d, then c%d %d ms later", p.Conv, p.Conv2, p.MS)
 	case StepBehave:
 		b := p.Behaviour
-		if b.Kind == BehaveOpenAt {
+		if b.Kind == BehaveOpenAt || b.Kind == BehaveSwitchLate {
 			b.Conversation = fmt.Sprintf("c%d", p.Conv)
 		}
 		s = "behave " + b.String()
@@ -293,7 +293,7 @@ func (p Plan) Play(s *Server, w *PlanWorld, st PlanStep) error {
 		}
 	case StepBehave:
 		b := st.Behaviour
-		if b.Kind == BehaveOpenAt {
+		if b.Kind == BehaveOpenAt || b.Kind == BehaveSwitchLate {
 			b.Conversation = id(st.Conv)
 		}
 		err = s.Behave(b)

@@ -83,7 +83,10 @@ func TestPlansAreReproducibleAndCombineBehaviours(t *testing.T) {
 		}
 	}
 	for k := range knownBehaviours {
-		if !behaviours[k] {
+		// A switch with the address late is what VariantReusePane does on random switches;
+		// the behaviour is its scripted form, for shapes, and plans leave it out so that a
+		// seed's steps stay what they were when SWEEPS.md recorded it.
+		if !behaviours[k] && k != BehaveSwitchLate {
 			t.Errorf("50 plans never use the behaviour %s", k)
 		}
 	}

@@ -107,6 +107,27 @@ var shapes = []shape{
 		click(3, 1200),
 		deliver(3, jane, "Clanker, ready?", 1500),
 	}},
+	// A conversation opened, and before it settled the page switched on to one never shown
+	// by reusing the pane: that one's header at once, its rows when they come, the address
+	// 3 s after (sweep seed 601226 reported the first with the second's header names).
+	{name: "address-late-while-settling", steps: []sim.PlanStep{
+		click(3, 1500),
+		click(0, 400),
+		{Kind: sim.StepBehave, Conv: 2, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 3000}, After: 4500},
+		deliver(2, dana, "Clanker, which one?", 1500),
+		click(0, 1500),
+		deliver(0, zoe, "Clanker, and here?", 1500),
+	}},
+	// The same with the address 12 s late: the first conversation settles after the bound with
+	// no header and no row reported, and each conversation is right once the address is.
+	{name: "address-very-late", steps: []sim.PlanStep{
+		click(3, 1500),
+		click(0, 400),
+		{Kind: sim.StepBehave, Conv: 2, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 12000}, After: 14000},
+		deliver(2, dana, "Clanker, which one?", 10000),
+		click(0, 1500),
+		deliver(0, zoe, "Clanker, and here?", 1500),
+	}},
 	// Rows that are not messages: separators, typing, placeholders filled in late.
 	{name: "non-message-rows", variants: []sim.Variant{sim.VariantNoise}, steps: []sim.PlanStep{
 		behave(sim.Behaviour{Kind: sim.BehaveTyping, MS: 1200}, 300),

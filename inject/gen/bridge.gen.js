@@ -1298,6 +1298,7 @@
   var HELD_CHECK_MS = 1e3;
   var MAX_HELD = 500;
   var OTHER_PANE_MAX_MS = 8e3;
+  var HEADER_STILL_MS = 5e3;
   function createConversation(emit, maxEventBytes, parts2) {
     const { rows, labels, pageState, ui } = parts2;
     const st = {
@@ -1315,6 +1316,11 @@
       rowsSince: 0,
       oldSince: 0,
       otherSince: 0,
+      // The header's names (a key) last seen while settling, how often they changed since
+      // the address did, and when they last changed.
+      headerKey: "",
+      headerChanges: 0,
+      headerSince: 0,
       settleTimer: 0,
       header: [],
       // the names the conversation settled with (or first showed after)
@@ -1349,6 +1355,9 @@
         st.rowsSince = 0;
         st.oldSince = 0;
         st.otherSince = 0;
+        st.headerKey = namesKey(headerNames(currentPane(ui.host())));
+        st.headerChanges = 0;
+        st.headerSince = 0;
         arm();
       } else {
         st.phase = "idle";
@@ -1396,6 +1405,8 @@
         st.paneSince = 0;
         return arm(500);
       }
+      watchHeader();
+      if (st.headerChanges >= 2 && now - st.headerSince < HEADER_STILL_MS) return arm(500);
       let unsure = false;
       if (namedElsewhere(headerNames(pane))) {
         if (!st.otherSince) st.otherSince = now;
@@ -1529,6 +1540,14 @@
       const now = headerNames(currentPane(ui.host()));
       if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
     }
+    function watchHeader() {
+      if (st.phase !== "settling") return;
+      const key = namesKey(headerNames(currentPane(ui.host())));
+      if (!key || key === st.headerKey) return;
+      st.headerKey = key;
+      st.headerChanges++;
+      st.headerSince = performance.now();
+    }
     function changed() {
       arm();
     }
@@ -1538,6 +1557,7 @@
       regain,
       snapshot,
       changed,
+      watchHeader,
       hold,
       headerBack,
       phase: () => st.phase,
@@ -2155,6 +2175,7 @@
         if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
       if (conv.phase() === "settling") {
+        if (paneTouched || structure) conv.watchHeader();
         if (addedCores.length || changedIds.length || structure) conv.changed();
       } else if (conv.phase() === "ready") {
         rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });

@@ -37,6 +37,12 @@ const MAX_HELD = 500;
 // OTHER_PANE_MAX_MS the conversation settles with its header unknown and no row reported,
 // the rows on screen only its baseline (never new, never history).
 const OTHER_PANE_MAX_MS = 8000;
+// A header whose names changed twice since the address did (from what was on screen at the
+// switch to this conversation's, then to others) may be the next conversation drawn into the
+// pane before its address, whatever the list calls it (a group the list shows by its own
+// name). The conversation then settles only once the header has kept its names
+// HEADER_STILL_MS (names resolved late, a rename) or the address changes.
+const HEADER_STILL_MS = 5000;
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -55,6 +61,11 @@ export function createConversation(emit, maxEventBytes, parts) {
     rowsSince: 0,
     oldSince: 0,
     otherSince: 0,
+    // The header's names (a key) last seen while settling, how often they changed since
+    // the address did, and when they last changed.
+    headerKey: '',
+    headerChanges: 0,
+    headerSince: 0,
     settleTimer: 0,
     header: [], // the names the conversation settled with (or first showed after)
     held: [], // rows that came while the pane showed another conversation's header
@@ -102,6 +113,9 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.rowsSince = 0;
       st.oldSince = 0;
       st.otherSince = 0;
+      st.headerKey = namesKey(headerNames(currentPane(ui.host())));
+      st.headerChanges = 0;
+      st.headerSince = 0;
       arm();
     } else {
       st.phase = 'idle';
@@ -158,6 +172,8 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.paneSince = 0;
       return arm(500);
     }
+    watchHeader();
+    if (st.headerChanges >= 2 && now - st.headerSince < HEADER_STILL_MS) return arm(500);
     let unsure = false;
     if (namedElsewhere(headerNames(pane))) {
       // The pane shows the next conversation before the address does: wait for the address
@@ -338,6 +354,16 @@ export function createConversation(emit, maxEventBytes, parts) {
     if (now.length && (sameNames(now, st.header) || renamed(now))) accept(now);
   }
 
+  // watchHeader follows the header's names while settling (told about changes in the pane).
+  function watchHeader() {
+    if (st.phase !== 'settling') return;
+    const key = namesKey(headerNames(currentPane(ui.host())));
+    if (!key || key === st.headerKey) return;
+    st.headerKey = key;
+    st.headerChanges++;
+    st.headerSince = performance.now();
+  }
+
   // changed is told about row changes while settling: the quiet period starts again.
   function changed() { arm(); }
 
@@ -347,6 +373,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     regain,
     snapshot,
     changed,
+    watchHeader,
     hold,
     headerBack,
     phase: () => st.phase,

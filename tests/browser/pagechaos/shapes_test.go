@@ -118,6 +118,16 @@ var shapes = []shape{
 		click(0, 1500),
 		deliver(0, zoe, "Clanker, and here?", 1500),
 	}},
+	// The same into a group the conversation list shows by its own name ("Trip"), not by the
+	// names in its header (sweep seeds 610066 and 610178).
+	{name: "address-late-group", steps: []sim.PlanStep{
+		click(3, 1500),
+		click(0, 400),
+		{Kind: sim.StepBehave, Conv: 1, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 3000}, After: 4500},
+		deliver(1, alice, "Clanker, which one?", 1500),
+		click(0, 1500),
+		deliver(0, zoe, "Clanker, and here?", 1500),
+	}},
 	// The same with the address 12 s late: the first conversation settles after the bound with
 	// no header and no row reported, and each conversation is right once the address is.
 	{name: "address-very-late", steps: []sim.PlanStep{

@@ -465,6 +465,30 @@ func TestAPaneRewrittenForTheNextConversationBeforeTheAddressChanges(t *testing.
 	}
 }
 
+// Names the page resolves late, twice while the conversation settles (a number, then one
+// name, then the names): the header changing twice is how a pane rewritten for the next
+// conversation looks too, so the bridge waits for the names to keep still, and then the
+// conversation settles with the names it ended with and its rows, and a message after is
+// new. The wait is a delay, never silence.
+func TestAHeaderResolvedTwiceWhileSettlingStillSettles(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		fx.open('CONV_B');
+		var names = function(html){ document.querySelector('[data-e2e-header-title]').innerHTML = html; };
+		setTimeout(function(){ names('<h2>+1 555 0100</h2>'); }, 50);
+		setTimeout(function(){ names('<h2>Dad</h2>'); }, 120);
+		setTimeout(function(){ names('<h2>Dad</h2><h2>Mom</h2>'); }, 200);
+		return 1; })()`, nil)
+	c := h.waitConversation(m, "CONV_B")
+	if !slices.Equal(c.HeaderNames, []string{"Dad", "Mom"}) || len(c.Messages) != 2 || c.Messages[0].ID != "b1" {
+		t.Fatalf("CONV_B settled with header %q and %s, want Dad, Mom and b1, b2", c.HeaderNames, dump(c.Messages))
+	}
+	eval(t, h.ctx, `fx.append({id:'b3', label: fx.L('Mom','and now?'), text:'and now?'}), 1`, nil)
+	h.waitNewID(m, "b3")
+}
+
 // A known row drawn again without its label (the page fills labels a moment after drawing a
 // row, also when it draws a pane again) says less, not something else: no message_update
 // with the label missing, and none at all when the label that comes says what it said.

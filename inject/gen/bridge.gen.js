@@ -1015,7 +1015,12 @@
       // { id, sender, text, at } of tmp_ rows that left the page
       // ordered holds new rows already read whose message event waits for an earlier new row
       // (in document order) that still waits for its label: { core, m }. See releaseNew.
-      ordered: []
+      ordered: [],
+      // left: message id -> history (true) or new (false), for rows classified when they came
+      // that left the page, or came to show another message, before their label: a virtual
+      // list recycles a row's element before the page labels it. The id keeps its class: the
+      // message is never new when it comes back unless it came as new, and never forgotten.
+      left: /* @__PURE__ */ new Map()
     };
     let historyBatch = [];
     let pane = null;
@@ -1030,9 +1035,11 @@
       st.tail = null;
       st.removedTmp = [];
       st.ordered = [];
+      st.left = /* @__PURE__ */ new Map();
       historyBatch = [];
     }
     function know(m, core) {
+      st.left.delete(m.id);
       st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
       st.bound.set(core, m.id);
       if (m.at > st.newest) st.newest = m.at;
@@ -1053,7 +1060,7 @@
       st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
     }
     function knownIds() {
-      return st.known.keys();
+      return [...st.known.keys(), ...st.left.keys()];
     }
     function elOf(id) {
       const r = st.known.get(id);
@@ -1079,8 +1086,16 @@
     }
     function unbind(core, id, leaving) {
       const wasWaiting = labels.waiting(core);
+      const as = labels.waitedAs(core);
       labels.done(core);
-      if (wasWaiting) releaseNew();
+      if (wasWaiting) {
+        const wid = id || core.getAttribute(S.messageIdAttr);
+        if (wid && !st.known.has(wid)) {
+          st.left.set(wid, as !== false);
+          if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);
+        }
+        releaseNew();
+      }
       const was = id || st.bound.get(core);
       const r = was && st.known.get(was);
       if (!r || r.el !== core) return;
@@ -1250,6 +1265,11 @@
         if (st.known.has(id)) {
           rebind(id, c);
           rowChanged(c);
+        } else if (st.left.has(id)) {
+          const history2 = st.left.get(id);
+          st.left.delete(id);
+          if (!isReady(c)) labels.wait(c, history2);
+          else report(c, history2);
         } else unknown.push(c);
       }
       if (!unknown.length || hold && hold(unknown)) return;

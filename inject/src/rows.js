@@ -78,6 +78,11 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     // ordered holds new rows already read whose message event waits for an earlier new row
     // (in document order) that still waits for its label: { core, m }. See releaseNew.
     ordered: [],
+    // left: message id -> history (true) or new (false), for rows classified when they came
+    // that left the page, or came to show another message, before their label: a virtual
+    // list recycles a row's element before the page labels it. The id keeps its class: the
+    // message is never new when it comes back unless it came as new, and never forgotten.
+    left: new Map(),
   };
   let historyBatch = [];
   let pane = null; // the pane on screen, for the batch being handled
@@ -93,10 +98,12 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     st.tail = null;
     st.removedTmp = [];
     st.ordered = [];
+    st.left = new Map();
     historyBatch = [];
   }
 
   function know(m, core) {
+    st.left.delete(m.id);
     st.known.set(m.id, { el: core, text: m.text, sender: m.sender });
     st.bound.set(core, m.id);
     if (m.at > st.newest) st.newest = m.at;
@@ -121,7 +128,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     st.anchor = atLiveEnd(p) ? { id: cores.length ? messages[messages.length - 1].id : null } : null;
   }
 
-  function knownIds() { return st.known.keys(); }
+  function knownIds() { return [...st.known.keys(), ...st.left.keys()]; }
 
   // elOf is the element of the pane that shows message id now, or null.
   function elOf(id) {
@@ -155,8 +162,16 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   // or shows another message now).
   function unbind(core, id, leaving) {
     const wasWaiting = labels.waiting(core);
+    const as = labels.waitedAs(core);
     labels.done(core);
-    if (wasWaiting) releaseNew();
+    if (wasWaiting) {
+      const wid = id || core.getAttribute(S.messageIdAttr);
+      if (wid && !st.known.has(wid)) {
+        st.left.set(wid, as !== false);
+        if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);
+      }
+      releaseNew();
+    }
     const was = id || st.bound.get(core);
     const r = was && st.known.get(was);
     if (!r || r.el !== core) return;
@@ -374,6 +389,12 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       if (st.known.has(id)) {
         rebind(id, c);
         rowChanged(c);
+      } else if (st.left.has(id)) {
+        // Back before its label came: classified as it was when it first came.
+        const history = st.left.get(id);
+        st.left.delete(id);
+        if (!isReady(c)) labels.wait(c, history);
+        else report(c, history);
       } else unknown.push(c);
     }
     if (!unknown.length || (hold && hold(unknown))) return;

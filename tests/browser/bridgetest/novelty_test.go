@@ -489,6 +489,27 @@ func TestAHeaderResolvedTwiceWhileSettlingStillSettles(t *testing.T) {
 	h.waitNewID(m, "b3")
 }
 
+// A row a virtual list brings in above the live end, whose element it reuses for another
+// message before the page labelled it, and which then comes again at the bottom (a reused
+// element showing its old message for a moment): it was history when it came, so it is
+// history when it comes back, never a new message, and a message after it is new (sweep seed
+// 620131: the first message of a conversation reported new after a scroll-back and back down).
+func TestARowThatLeftBeforeItsLabelKeepsItsClassWhenItComesBack(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		fx.prepend([{id:'old1', label: fx.L('Jane Doe','from before'), text:'from before', lateLabel: 60000}]);
+		setTimeout(function(){ fx.setId('old1', 'old2'); }, 300);
+		setTimeout(function(){ fx.append({id:'old1', label: fx.L('Jane Doe','from before'), text:'from before'}); }, 600);
+		setTimeout(function(){ fx.append({id:'n1', label: fx.L('Jane Doe','just now'), text:'just now'}); }, 900);
+		return 1; })()`, nil)
+	h.waitNewID(m, "n1")
+	if news := h.newIDs(m); !slices.Equal(news, []string{"n1"}) {
+		t.Errorf("message events %v, want only n1: old1 came above the live end", news)
+	}
+}
+
 // A known row drawn again without its label (the page fills labels a moment after drawing a
 // row, also when it draws a pane again) says less, not something else: no message_update
 // with the label missing, and none at all when the label that comes says what it said.

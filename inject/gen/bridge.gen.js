@@ -1341,6 +1341,9 @@
       headerKey: "",
       headerChanges: 0,
       headerSince: 0,
+      // The conversation the list marked at the switch, and whether the mark moved since.
+      selectedAtSwitch: "",
+      selectionMoved: false,
       settleTimer: 0,
       header: [],
       // the names the conversation settled with (or first showed after)
@@ -1378,6 +1381,8 @@
         st.headerKey = namesKey(headerNames(currentPane(ui.host())));
         st.headerChanges = 0;
         st.headerSince = 0;
+        st.selectedAtSwitch = selectedId();
+        st.selectionMoved = false;
         arm();
       } else {
         st.phase = "idle";
@@ -1428,7 +1433,7 @@
       watchHeader();
       if (st.headerChanges >= 2 && now - st.headerSince < HEADER_STILL_MS) return arm(500);
       let unsure = false;
-      if (namedElsewhere(headerNames(pane))) {
+      if (namedElsewhere(headerNames(pane)) || markedElsewhere()) {
         if (!st.otherSince) st.otherSince = now;
         if (now - st.otherSince < OTHER_PANE_MAX_MS) return arm();
         unsure = true;
@@ -1522,6 +1527,19 @@
       }
       return false;
     }
+    function selectedId() {
+      for (const a of document.querySelectorAll(S.sidebarLink)) {
+        if (a.getAttribute("aria-selected") !== "true" || aside(a)) continue;
+        const id = conversationIdFrom(a.getAttribute("href") || "");
+        if (id) return id;
+      }
+      return "";
+    }
+    function markedElsewhere() {
+      const now = selectedId();
+      if (now !== st.selectedAtSwitch) st.selectionMoved = true;
+      return st.selectionMoved && !!now && now !== st.convId;
+    }
     function namedElsewhere(names) {
       if (!names.length || !st.convId) return false;
       let other = false;
@@ -1562,6 +1580,7 @@
     }
     function watchHeader() {
       if (st.phase !== "settling") return;
+      if (selectedId() !== st.selectedAtSwitch) st.selectionMoved = true;
       const key = namesKey(headerNames(currentPane(ui.host())));
       if (!key || key === st.headerKey) return;
       st.headerKey = key;
@@ -2195,7 +2214,7 @@
         if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
       }
       if (conv.phase() === "settling") {
-        if (paneTouched || structure) conv.watchHeader();
+        if (paneTouched || sidebarTouched || structure) conv.watchHeader();
         if (addedCores.length || changedIds.length || structure) conv.changed();
       } else if (conv.phase() === "ready") {
         rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });

@@ -11,7 +11,7 @@
 import { S } from './selectors.js';
 import { isReady, headerNames } from './parse.js';
 import { hasThread } from './pagestate.js';
-import { currentPane, paneCores } from './pane.js';
+import { currentPane, paneCores, aside } from './pane.js';
 import { conversationIdFrom, capString, cleanName, isAutomatedName, utf8Bytes } from './util.js';
 
 const QUIET_MS = 300;
@@ -43,6 +43,11 @@ const OTHER_PANE_MAX_MS = 8000;
 // name). The conversation then settles only once the header has kept its names
 // HEADER_STILL_MS (names resolved late, a rename) or the address changes.
 const HEADER_STILL_MS = 5000;
+// The conversation list marks the open conversation (aria-selected on its link). A mark that
+// moved since the address changed and now stands on another conversation says the page shows
+// that one, ahead of its address; the conversation waits as for a header the list names
+// otherwise. A mark that never moved says nothing: a page may leave it where it was (a
+// conversation opened from search) or tie it to the address.
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -66,6 +71,9 @@ export function createConversation(emit, maxEventBytes, parts) {
     headerKey: '',
     headerChanges: 0,
     headerSince: 0,
+    // The conversation the list marked at the switch, and whether the mark moved since.
+    selectedAtSwitch: '',
+    selectionMoved: false,
     settleTimer: 0,
     header: [], // the names the conversation settled with (or first showed after)
     held: [], // rows that came while the pane showed another conversation's header
@@ -116,6 +124,8 @@ export function createConversation(emit, maxEventBytes, parts) {
       st.headerKey = namesKey(headerNames(currentPane(ui.host())));
       st.headerChanges = 0;
       st.headerSince = 0;
+      st.selectedAtSwitch = selectedId();
+      st.selectionMoved = false;
       arm();
     } else {
       st.phase = 'idle';
@@ -175,7 +185,7 @@ export function createConversation(emit, maxEventBytes, parts) {
     watchHeader();
     if (st.headerChanges >= 2 && now - st.headerSince < HEADER_STILL_MS) return arm(500);
     let unsure = false;
-    if (namedElsewhere(headerNames(pane))) {
+    if (namedElsewhere(headerNames(pane)) || markedElsewhere()) {
       // The pane shows the next conversation before the address does: wait for the address
       // (or for the header to come back), but not for ever.
       if (!st.otherSince) st.otherSince = now;
@@ -296,6 +306,24 @@ export function createConversation(emit, maxEventBytes, parts) {
     return false;
   }
 
+  // selectedId is the conversation the real list marks as open ('' when it marks none).
+  function selectedId() {
+    for (const a of document.querySelectorAll(S.sidebarLink)) {
+      if (a.getAttribute('aria-selected') !== 'true' || aside(a)) continue;
+      const id = conversationIdFrom(a.getAttribute('href') || '');
+      if (id) return id;
+    }
+    return '';
+  }
+
+  // markedElsewhere says whether the list's mark moved since the switch and stands on
+  // another conversation than the one on the address.
+  function markedElsewhere() {
+    const now = selectedId();
+    if (now !== st.selectedAtSwitch) st.selectionMoved = true;
+    return st.selectionMoved && !!now && now !== st.convId;
+  }
+
   // namedElsewhere says whether header names are how the conversation list names another
   // conversation and not how it names the one on the address: the pane then shows that
   // other conversation. It needs the list to name both: a conversation the list does not
@@ -357,6 +385,7 @@ export function createConversation(emit, maxEventBytes, parts) {
   // watchHeader follows the header's names while settling (told about changes in the pane).
   function watchHeader() {
     if (st.phase !== 'settling') return;
+    if (selectedId() !== st.selectedAtSwitch) st.selectionMoved = true;
     const key = namesKey(headerNames(currentPane(ui.host())));
     if (!key || key === st.headerKey) return;
     st.headerKey = key;

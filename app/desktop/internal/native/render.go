@@ -31,17 +31,9 @@ type EnvSetting struct {
 // The DMA-BUF renderer is also the part of WebKitGTK known for blank windows on some GPU
 // drivers, and the tests run without it, so the app now runs the way it is tested.
 //
-// Without a render node (a VM, a remote session, no GPU driver) WebKit would still open
-// EGL in the window process to find that there is none: with Mesa that loads its software
-// driver and LLVM there too: BenchmarkAppMemory's idle sample under Xvfb read 14 MiB more
-// PSS for the app's process tree (the window process 22 MiB more, the page's process 8 MiB
-// less, as it shared the library pages), 9.5 MiB of it the window process's own relocated
-// pages. The device variable then names NoRenderNode, a path that is no device: the
-// page's process looks the name up among the DRM devices present (WebKitGTK 2.50; earlier
-// versions open it) and, finding none, goes on exactly as with EGL's empty answer,
-// painting on the CPU through its own EGL display.
-//
-// getenv reports the environment; renderNodes lists /dev/dri/renderD*. A variable the
+// getenv reports the environment; renderNodes lists /dev/dri/renderD*. Without a render
+// node (a VM, a remote session) the device variable is not set: EGL then reports none
+// to the page's process, and a made-up path would not be the same answer. A variable the
 // user set is left alone (their setting wins), and so is WEBKIT_WEB_RENDER_DEVICE_FILE
 // when the user chose the DMA-BUF renderer.
 func CPURenderingEnv(getenv func(string) (string, bool), renderNodes []string) []EnvSetting {
@@ -57,17 +49,10 @@ func CPURenderingEnv(getenv func(string) (string, bool), renderNodes []string) [
 		return out
 	}
 	add("WEBKIT_DISABLE_DMABUF_RENDERER", "1", "the page is painted on the CPU; shared memory carries it without EGL")
-	if len(renderNodes) == 0 {
-		add("WEBKIT_WEB_RENDER_DEVICE_FILE", NoRenderNode, "there is no render node; naming none keeps WebKit from opening EGL to find that out")
-		return out
+	if len(renderNodes) > 0 {
+		nodes := append([]string(nil), renderNodes...)
+		sort.Strings(nodes)
+		add("WEBKIT_WEB_RENDER_DEVICE_FILE", nodes[0], "names the GPU's render node so WebKit does not open EGL to ask for it")
 	}
-	nodes := append([]string(nil), renderNodes...)
-	sort.Strings(nodes)
-	add("WEBKIT_WEB_RENDER_DEVICE_FILE", nodes[0], "names the GPU's render node so WebKit does not open EGL to ask for it")
 	return out
 }
-
-// NoRenderNode is the render device CPURenderingEnv names where the machine has none: a
-// path that cannot be a device node, so that WebKit's page process finds no device by
-// that name, as it finds none when EGL names no device.
-const NoRenderNode = "/nonexistent/clanker-no-render-node"

@@ -1,7 +1,6 @@
 package native
 
 import (
-	"os"
 	"reflect"
 	"testing"
 )
@@ -48,16 +47,7 @@ func TestCPURenderingEnv(t *testing.T) {
 			},
 		},
 		{
-			name: "no GPU: a device that is none, so WebKit finds none without opening EGL",
-			want: map[string]string{
-				"GDK_GL":                         "disable",
-				"WEBKIT_DISABLE_DMABUF_RENDERER": "1",
-				"WEBKIT_WEB_RENDER_DEVICE_FILE":  NoRenderNode,
-			},
-		},
-		{
-			name: "no GPU, the user's device name wins",
-			env:  map[string]string{"WEBKIT_WEB_RENDER_DEVICE_FILE": "/dev/dri/renderD128"},
+			name: "no GPU: no device named, as EGL would name none",
 			want: map[string]string{
 				"GDK_GL":                         "disable",
 				"WEBKIT_DISABLE_DMABUF_RENDERER": "1",
@@ -96,13 +86,5 @@ func TestCPURenderingEnv(t *testing.T) {
 				t.Errorf("the caller's node list was reordered: %v", tt.nodes)
 			}
 		})
-	}
-}
-
-// NoRenderNode must name nothing at all: were it a device, WebKit's page process would use
-// it.
-func TestNoRenderNodeIsNoFile(t *testing.T) {
-	if _, err := os.Stat(NoRenderNode); !os.IsNotExist(err) {
-		t.Fatalf("%s: want no such file, got %v", NoRenderNode, err)
 	}
 }

@@ -108,7 +108,6 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			f(t)
 		})
 	}
-	var ok bool
 
 	// Issue 28: scrolling back 30 rows with a view cache of 20 reuses 20 elements for other
 	// messages (some inserted still showing their old one), the newest rows leave, and a new
@@ -118,8 +117,8 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		book := e.conv(sim.DemoBookClub)
 		e.openConv(book.ID)
 		stored := e.stored(book.ID)
-		e.eval(tagJS, &ok)
-		e.eval(watchJS, &ok)
+		e.eval(tagJS, new(bool))
+		e.eval(watchJS, new(bool))
 		e.behave(sim.Behaviour{Kind: sim.BehaveScrollBack, N: 30, Seed: 7})
 		e.waitIDs("after scrolling back 30", ids(stored[0:35]))
 		var res struct {
@@ -161,8 +160,8 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		book := e.conv(sim.DemoBookClub)
 		e.openConv(book.ID)
 		stored := e.stored(book.ID)
-		e.eval(tagJS, &ok)
-		e.eval(watchJS, &ok)
+		e.eval(tagJS, new(bool))
+		e.eval(watchJS, new(bool))
 		e.behave(sim.Behaviour{Kind: sim.BehaveScrollBack, N: 10})
 		e.waitIDs("after scrolling back 10", ids(stored[15:50]))
 		var res struct{ Same, Changed, Added int }
@@ -187,7 +186,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			book := e.conv(sim.DemoBookClub)
 			e.openConv(book.ID)
 			stored := e.stored(book.ID)
-			e.eval(tagJS, &ok)
+			e.eval(tagJS, new(bool))
 			e.behave(sim.Behaviour{Kind: sim.BehaveRerenderList, N: 10})
 			e.waitIDs(fmt.Sprintf("rerender (index-keyed %v)", keyed), ids(stored[15:60]))
 			var res struct {
@@ -214,7 +213,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		jane, bob, fam := e.conv(sim.DemoJane), e.conv(sim.DemoBob), e.conv(sim.DemoFamily)
 		e.openConv(jane.ID)
 		for _, set := range []func() error{func() error { return e.ctl.SetLinger(8000) }, func() error { return e.ctl.SetVariant(sim.VariantLinger) }} {
-			e.eval(`window.__pane = document.querySelector('[data-e2e-conversation-container]'); return true;`, &ok)
+			e.eval(`window.__pane = document.querySelector('[data-e2e-conversation-container]'); return true;`, new(bool))
 			if err := set(); err != nil {
 				t.Fatal(err)
 			}
@@ -410,7 +409,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		e.wait(fmt.Sprintf(`(() => { const c = document.querySelector('[data-e2e-message-id="%s"]'); const t = document.querySelector('.sim-typing');
 		  return !!c && !!t && !!(c.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING) && !t.querySelector('[data-e2e-message-wrapper-core]'); })()`, n.ID))
 		e.wait(`!document.querySelector('.sim-typing')`)
-		e.eval(watchJS, &ok)
+		e.eval(watchJS, new(bool))
 		e.behave(sim.Behaviour{Kind: sim.BehaveScrollBack, N: 5, Seed: 2})
 		stored := e.stored(book.ID)
 		e.waitIDs("after placeholders were filled in", ids(stored[len(stored)-40:]))
@@ -427,11 +426,11 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		jane := e.conv(sim.DemoJane)
 		e.openConv(jane.ID)
 		e.eval(`window.__list = document.querySelector('mws-messages-list'); window.__gone = false;
-		  new MutationObserver(() => { if (!window.__list.isConnected) window.__gone = true; }).observe(document.body, {childList: true, subtree: true}); return true;`, &ok)
-		e.eval(tagJS, &ok)
+		  new MutationObserver(() => { if (!window.__list.isConnected) window.__gone = true; }).observe(document.body, {childList: true, subtree: true}); return true;`, new(bool))
+		e.eval(tagJS, new(bool))
 		e.behave(sim.Behaviour{Kind: sim.BehaveReinsert, MS: 300})
 		e.wait(`window.__gone && window.__list.isConnected && document.querySelector('mws-messages-list') === window.__list`)
-		e.eval(watchJS, &ok)
+		e.eval(watchJS, new(bool))
 		e.behave(sim.Behaviour{Kind: sim.BehaveMoveRow, N: 1})
 		e.wait(`window.__inserted.length === 1`)
 		var same bool
@@ -447,7 +446,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		e := startIn(t, b, sim.Options{Variants: []sim.Variant{sim.VariantReusePane}})
 		jane, fam := e.conv(sim.DemoJane), e.conv(sim.DemoFamily)
 		e.openConv(jane.ID)
-		e.eval(`window.__h2 = document.querySelector('[data-e2e-header-title] h2'); window.__list = document.querySelector('mws-messages-list');`+tagJS, &ok)
+		e.eval(`window.__h2 = document.querySelector('[data-e2e-header-title] h2'); window.__list = document.querySelector('mws-messages-list');`+tagJS, new(bool))
 		if err := e.ctl.ClickConversation(fam.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -472,7 +471,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 		e.openConv(jane.ID)
 		e.eval(`window.__labels = [];
 		  new MutationObserver(rs => rs.forEach(r => { if (r.attributeName === 'aria-label') window.__labels.push(r.target.getAttribute('aria-label')); }))
-		    .observe(document.querySelector('mws-messages-list'), {attributes: true, subtree: true}); return true;`, &ok)
+		    .observe(document.querySelector('mws-messages-list'), {attributes: true, subtree: true}); return true;`, new(bool))
 		n, err := e.ctl.Deliver(jane.ID, sim.Message{From: sim.DemoJane, Text: "two labels"})
 		if err != nil {
 			t.Fatal(err)
@@ -497,7 +496,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			jane := e.conv(sim.DemoJane)
 			e.openConv(jane.ID)
 			browser.Run(t, e.ctx, "type", chromedp.SendKeys(boxSel, "see you soon", chromedp.ByQuery))
-			e.eval(`window.__inputs = 0; document.addEventListener('input', () => window.__inputs++, true); return true;`, &ok)
+			e.eval(`window.__inputs = 0; document.addEventListener('input', () => window.__inputs++, true); return true;`, new(bool))
 			browser.Run(t, e.ctx, "Enter", chromedp.KeyEvent(kb.Enter))
 			waitFor(t, "the send", func() bool { return len(e.sent()) == 1 })
 			e.wait(`document.querySelector('[data-e2e-message-input-box]').value === ''`)
@@ -518,7 +517,7 @@ func TestPageBehavioursOnTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.wait(fmt.Sprintf(`document.body.getAttribute('data-sim-shown') === %q && document.querySelector('[data-e2e-message-input-box]').value === ''`, bob.ID))
-		e.eval(`window.__events = 0; for (const t of ['input', 'change', 'keyup', 'beforeinput']) document.addEventListener(t, () => window.__events++, true); return true;`, &ok)
+		e.eval(`window.__events = 0; for (const t of ['input', 'change', 'keyup', 'beforeinput']) document.addEventListener(t, () => window.__events++, true); return true;`, new(bool))
 		if err := e.ctl.ClickConversation(jane.ID); err != nil {
 			t.Fatal(err)
 		}

@@ -1580,7 +1580,7 @@
     }
     function watchHeader() {
       if (st.phase !== "settling") return;
-      if (selectedId() !== st.selectedAtSwitch) st.selectionMoved = true;
+      markedElsewhere();
       const key = namesKey(headerNames(currentPane(ui.host())));
       if (!key || key === st.headerKey) return;
       st.headerKey = key;

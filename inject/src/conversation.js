@@ -43,11 +43,6 @@ const OTHER_PANE_MAX_MS = 8000;
 // name). The conversation then settles only once the header has kept its names
 // HEADER_STILL_MS (names resolved late, a rename) or the address changes.
 const HEADER_STILL_MS = 5000;
-// The conversation list marks the open conversation (aria-selected on its link). A mark that
-// moved since the address changed and now stands on another conversation says the page shows
-// that one, ahead of its address; the conversation waits as for a header the list names
-// otherwise. A mark that never moved says nothing: a page may leave it where it was (a
-// conversation opened from search) or tie it to the address.
 
 // parts: { rows, labels, pageState, ui, onSettled, onSwitch } where onSettled runs after
 // each conversation event and onSwitch after each change of conversation.
@@ -316,8 +311,11 @@ export function createConversation(emit, maxEventBytes, parts) {
     return '';
   }
 
-  // markedElsewhere says whether the list's mark moved since the switch and stands on
-  // another conversation than the one on the address.
+  // markedElsewhere says whether the list's mark (aria-selected on the open conversation's
+  // link) moved since the switch and stands on another conversation than the one on the
+  // address: the page shows that one ahead of its address, and the conversation waits as for
+  // a header the list names otherwise. A mark that never moved says nothing: a page may leave
+  // it where it was (a conversation opened from search) or tie it to the address.
   function markedElsewhere() {
     const now = selectedId();
     if (now !== st.selectedAtSwitch) st.selectionMoved = true;
@@ -385,7 +383,7 @@ export function createConversation(emit, maxEventBytes, parts) {
   // watchHeader follows the header's names while settling (told about changes in the pane).
   function watchHeader() {
     if (st.phase !== 'settling') return;
-    if (selectedId() !== st.selectedAtSwitch) st.selectionMoved = true;
+    markedElsewhere(); // notes a mark that moved
     const key = namesKey(headerNames(currentPane(ui.host())));
     if (!key || key === st.headerKey) return;
     st.headerKey = key;

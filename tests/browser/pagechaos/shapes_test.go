@@ -32,6 +32,20 @@ func react(conv, target int, from, kind string, after int) sim.PlanStep {
 	return sim.PlanStep{Kind: sim.StepReact, Conv: conv, Target: target, From: from, Reaction: kind, After: after}
 }
 
+// addressLate is the late-address session: c3 opened, then c0, and 400 ms later (before c0
+// settled) conv drawn into c0's pane with its address ms after its rows; who in conv writes
+// wait ms before the user goes back to c0, where Zoë writes.
+func addressLate(conv int, who string, ms, after, wait int) []sim.PlanStep {
+	return []sim.PlanStep{
+		click(3, 1500),
+		click(0, 400),
+		{Kind: sim.StepBehave, Conv: conv, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: ms}, After: after},
+		deliver(conv, who, "Clanker, which one?", wait),
+		click(0, 1500),
+		deliver(0, zoe, "Clanker, and here?", 1500),
+	}
+}
+
 // The cast (sim.NewPlan): c0 is Zoë (1:1), c1 the group "Trip", c2 Dana (Hebrew), c3 a group
 // with "Smith, Jane", c4 archived (only in search results).
 const (
@@ -110,34 +124,13 @@ var shapes = []shape{
 	// A conversation opened, and before it settled the page switched on to one never shown
 	// by reusing the pane: that one's header at once, its rows when they come, the address
 	// 3 s after (sweep seed 601226 reported the first with the second's header names).
-	{name: "address-late-while-settling", steps: []sim.PlanStep{
-		click(3, 1500),
-		click(0, 400),
-		{Kind: sim.StepBehave, Conv: 2, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 3000}, After: 4500},
-		deliver(2, dana, "Clanker, which one?", 1500),
-		click(0, 1500),
-		deliver(0, zoe, "Clanker, and here?", 1500),
-	}},
+	{name: "address-late-while-settling", steps: addressLate(2, dana, 3000, 4500, 1500)},
 	// The same into a group the conversation list shows by its own name ("Trip"), not by the
 	// names in its header (sweep seeds 610066 and 610178).
-	{name: "address-late-group", steps: []sim.PlanStep{
-		click(3, 1500),
-		click(0, 400),
-		{Kind: sim.StepBehave, Conv: 1, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 3000}, After: 4500},
-		deliver(1, alice, "Clanker, which one?", 1500),
-		click(0, 1500),
-		deliver(0, zoe, "Clanker, and here?", 1500),
-	}},
+	{name: "address-late-group", steps: addressLate(1, alice, 3000, 4500, 1500)},
 	// The same with the address 12 s late: the first conversation settles after the bound with
 	// no header and no row reported, and each conversation is right once the address is.
-	{name: "address-very-late", steps: []sim.PlanStep{
-		click(3, 1500),
-		click(0, 400),
-		{Kind: sim.StepBehave, Conv: 2, Behaviour: sim.Behaviour{Kind: sim.BehaveSwitchLate, MS: 12000}, After: 14000},
-		deliver(2, dana, "Clanker, which one?", 10000),
-		click(0, 1500),
-		deliver(0, zoe, "Clanker, and here?", 1500),
-	}},
+	{name: "address-very-late", steps: addressLate(2, dana, 12000, 14000, 10000)},
 	// Rows that are not messages: separators, typing, placeholders filled in late.
 	{name: "non-message-rows", variants: []sim.Variant{sim.VariantNoise}, steps: []sim.PlanStep{
 		behave(sim.Behaviour{Kind: sim.BehaveTyping, MS: 1200}, 300),

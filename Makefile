@@ -116,7 +116,7 @@ PAR ?= 2
 pagechaos:
 	@echo "pagechaos: base $(BASE), $(SEEDS) seeds (BASE+1 .. BASE+SEEDS), $(PAR) at once, at $$(git rev-parse --short HEAD)"
 	@set -o pipefail; go test -tags $(TAGS) -count=1 -timeout 1200m ./tests/browser/pagechaos -run '^TestPageBehaviours$$' \
-	  -pagechaos.seeds=$(SEEDS) -pagechaos.base=$(BASE) -pagechaos.parallel=$(PAR) -v 2>&1 | grep -Ev '^ *(=== (RUN|PAUSE|CONT|NAME)|--- PASS)'
+	  -pagechaos.seeds=$(SEEDS) -pagechaos.base=$(BASE) -pagechaos.parallel=$(PAR) -parallel $(PAR) -v 2>&1 | grep -Ev '^ *(=== (RUN|PAUSE|CONT|NAME)|--- PASS)'
 
 ## fuzz: run every fuzz target (of PKGS) for FUZZTIME each (their seed corpora run in make test). A failing
 ## target does not stop the run: every failing one is listed at the end and the exit code is 1.

@@ -189,6 +189,11 @@ func TestPageBehaviours(t *testing.T) {
 	failed := map[string][]uint64{}
 	var events int
 	sem := make(chan struct{}, max(1, *parFlag))
+	// t.Parallel also waits for go test's own -parallel (GOMAXPROCS by default), so
+	// -pagechaos.parallel above it plays only that many at once: say so rather than run slow.
+	if tp := flag.Lookup("test.parallel"); tp != nil && tp.Value.(flag.Getter).Get().(int) < *parFlag {
+		t.Logf("only %s seeds play at once: go test's -parallel caps -pagechaos.parallel=%d (pass -parallel %d too)", tp.Value, *parFlag, *parFlag)
+	}
 	t.Run("seeds", func(t *testing.T) {
 		for _, seed := range seeds {
 			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {

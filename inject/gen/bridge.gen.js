@@ -815,8 +815,10 @@
       // sender names seen in this conversation (reaction lists)
       sig: /* @__PURE__ */ new Map(),
       // message id -> what was last reported of it (text, label, reactions)
+      // pending: core element -> { since, history, id } for rows still waiting for a label; id
+      // is the message the row showed when it came (a recycled element may show another one by
+      // the time the bridge looks again).
       pending: /* @__PURE__ */ new Map(),
-      // core element -> { since, history } for rows still waiting for a label
       pendingTimer: 0
     };
     function reset() {
@@ -852,8 +854,8 @@
     function forget(id) {
       st.sig.delete(id);
     }
-    function wait(core, history2) {
-      if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: history2 });
+    function wait(core, history2, id) {
+      if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history: history2, id });
       arm();
     }
     function waiting(core) {
@@ -867,6 +869,10 @@
     function waitedAs(core) {
       const p = st.pending.get(core);
       return p ? p.history : void 0;
+    }
+    function waitedId(core) {
+      const p = st.pending.get(core);
+      return p ? p.id : void 0;
     }
     function done2(core) {
       st.pending.delete(core);
@@ -895,7 +901,7 @@
       }
       hooks.afterDue();
     }
-    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done: done2, flushAll };
+    return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, waitedId, done: done2, flushAll };
   }
 
   // src/pane.js
@@ -1087,9 +1093,10 @@
     function unbind(core, id, leaving) {
       const wasWaiting = labels.waiting(core);
       const as = labels.waitedAs(core);
+      const waitedFor = labels.waitedId(core);
       labels.done(core);
       if (wasWaiting) {
-        const wid = id || core.getAttribute(S.messageIdAttr);
+        const wid = waitedFor || id || core.getAttribute(S.messageIdAttr);
         if (wid && !st.known.has(wid)) {
           st.left.set(wid, as !== false);
           if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);
@@ -1156,10 +1163,12 @@
       return null;
     }
     function report(core, history2) {
+      const waitedFor = labels.waitedId(core);
       labels.done(core);
       if (!core.isConnected || !belongs(core, paneNow())) return;
       const m = labels.parse(core);
       if (!m.id || st.known.has(m.id)) return;
+      if (waitedFor && waitedFor !== m.id) history2 = true;
       labels.learn(m);
       const swapped = matchRemovedTmp(m);
       if (!history2 && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history2 = true;
@@ -1268,7 +1277,7 @@
         } else if (st.left.has(id)) {
           const history2 = st.left.get(id);
           st.left.delete(id);
-          if (!isReady(c)) labels.wait(c, history2);
+          if (!isReady(c)) labels.wait(c, history2, id);
           else report(c, history2);
         } else unknown.push(c);
       }
@@ -1282,7 +1291,7 @@
         const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
         const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
         if (!isReady(c)) {
-          labels.wait(c, labels.waiting(c) ? void 0 : !isNew);
+          labels.wait(c, labels.waiting(c) ? void 0 : !isNew, c.getAttribute(S.messageIdAttr));
           continue;
         }
         report(c, !isNew);

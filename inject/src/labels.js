@@ -16,7 +16,10 @@ export function createLabels(hooks) {
   const st = {
     names: new Set(), // sender names seen in this conversation (reaction lists)
     sig: new Map(), // message id -> what was last reported of it (text, label, reactions)
-    pending: new Map(), // core element -> { since, history } for rows still waiting for a label
+    // pending: core element -> { since, history, id } for rows still waiting for a label; id
+    // is the message the row showed when it came (a recycled element may show another one by
+    // the time the bridge looks again).
+    pending: new Map(),
     pendingTimer: 0,
   };
 
@@ -66,9 +69,10 @@ export function createLabels(hooks) {
 
   function forget(id) { st.sig.delete(id); }
 
-  // wait holds a row until its label comes; history is what the row was when it came.
-  function wait(core, history) {
-    if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history });
+  // wait holds a row until its label comes; history is what the row was when it came, id
+  // the message it showed then.
+  function wait(core, history, id) {
+    if (!st.pending.has(core)) st.pending.set(core, { since: performance.now(), history, id });
     arm();
   }
 
@@ -86,6 +90,12 @@ export function createLabels(hooks) {
   function waitedAs(core) {
     const p = st.pending.get(core);
     return p ? p.history : undefined;
+  }
+
+  // waitedId is the message id a waiting row showed when it came (undefined if not waiting).
+  function waitedId(core) {
+    const p = st.pending.get(core);
+    return p ? p.id : undefined;
   }
 
   function done(core) { st.pending.delete(core); }
@@ -119,5 +129,5 @@ export function createLabels(hooks) {
     hooks.afterDue();
   }
 
-  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, done, flushAll };
+  return { reset, useHeader, parse, learn, noteReported, changed, renamed, forget, wait, waiting, waitingNew, waitedAs, waitedId, done, flushAll };
 }

@@ -163,9 +163,12 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   function unbind(core, id, leaving) {
     const wasWaiting = labels.waiting(core);
     const as = labels.waitedAs(core);
+    // The class belongs to the message the row showed when it came: a recycled element may
+    // show another by now (rewritten in the same task it left in).
+    const waitedFor = labels.waitedId(core);
     labels.done(core);
     if (wasWaiting) {
-      const wid = id || core.getAttribute(S.messageIdAttr);
+      const wid = waitedFor || id || core.getAttribute(S.messageIdAttr);
       if (wid && !st.known.has(wid)) {
         st.left.set(wid, as !== false);
         if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);
@@ -244,10 +247,14 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
   // it was drawn at the live end all the same); its label time may still make a row
   // decided new history.
   function report(core, history) {
+    const waitedFor = labels.waitedId(core);
     labels.done(core);
     if (!core.isConnected || !belongs(core, paneNow())) return;
     const m = labels.parse(core);
     if (!m.id || st.known.has(m.id)) return;
+    // A row that shows another message than the one it waited with was never classified:
+    // never new.
+    if (waitedFor && waitedFor !== m.id) history = true;
     labels.learn(m);
     const swapped = matchRemovedTmp(m);
     if (!history && m.at && st.newest && m.at < st.newest - TIME_SLACK_MS) history = true;
@@ -393,7 +400,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
         // Back before its label came: classified as it was when it first came.
         const history = st.left.get(id);
         st.left.delete(id);
-        if (!isReady(c)) labels.wait(c, history);
+        if (!isReady(c)) labels.wait(c, history, id);
         else report(c, history);
       } else unknown.push(c);
     }
@@ -408,7 +415,7 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
       const afterAnchor = !!a && (a.id === null ? true : !!ael && follows(c, ael));
       const isNew = afterAnchor && !knownAfter(c) && (stable || liveNow());
       if (!isReady(c)) {
-        labels.wait(c, labels.waiting(c) ? undefined : !isNew);
+        labels.wait(c, labels.waiting(c) ? undefined : !isNew, c.getAttribute(S.messageIdAttr));
         continue;
       }
       report(c, !isNew);

@@ -510,6 +510,44 @@ func TestARowThatLeftBeforeItsLabelKeepsItsClassWhenItComesBack(t *testing.T) {
 	}
 }
 
+// A virtual list that recycles a new row's element before the page labelled it, all in one
+// task (the element leaves the live end, is rewritten to show an older message and goes in
+// at the top, as a slow machine lets the page do between two observer callbacks): the older
+// message is history. The new row's class belongs to the message it showed, not to the
+// element, nor to whatever the element shows by the time the bridge looks.
+func TestARecycledRowTakesNoClassFromTheMessageItShowedBefore(t *testing.T) {
+	h, _ := openFixture(t, "/web/conversations/CONV_A", atDocumentStart)
+	h.waitConversation(0, "CONV_A")
+	m := h.mark()
+	eval(t, h.ctx, `(function(){
+		fx.append({id:'n1', label: fx.L('Jane Doe','just now'), text:'just now', lateLabel: 60000});
+		setTimeout(function(){
+			var core = document.querySelector('[data-e2e-message-id="n1"]');
+			var w = core.closest('mws-message-wrapper');
+			w.remove();
+			core.setAttribute('data-e2e-message-id', 'old1');
+			var part = core.querySelector('mws-text-message-part');
+			part.textContent = 'from before';
+			part.setAttribute('aria-label', fx.L('Jane Doe','from before'));
+			var top = document.querySelector('mws-message-wrapper');
+			top.parentElement.insertBefore(w, top);
+		}, 400);
+		setTimeout(function(){ fx.append({id:'n2', label: fx.L('Jane Doe','after that'), text:'after that'}); }, 900);
+		return 1; })()`, nil)
+	h.waitNewID(m, "n2")
+	if news := h.newIDs(m); slices.Contains(news, "old1") {
+		t.Errorf("message events %v: old1 came at the top of the list, in an element that showed a new row before", news)
+	}
+	testkit.WaitFor(t, minWait, "old1 as history", func() (bool, string) {
+		for _, e := range h.since(m) {
+			if hi, ok := e.Event.(protocol.History); ok && strings.Contains(dump(hi.Messages), "old1") {
+				return true, ""
+			}
+		}
+		return false, "no history event carries old1"
+	})
+}
+
 // A page that draws a conversation into the pane before its address (the address follows the
 // rows), and moves on to a third the same way before the second settled, marking the third
 // in the conversation list: the second is never reported with the third's header or rows,

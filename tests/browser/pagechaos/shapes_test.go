@@ -142,6 +142,18 @@ var shapes = []shape{
 		deliver(0, zoe, "Clanker, label me", 400),
 		deliver(0, zoe, "and me", 2500),
 	}},
+	// New rows still waiting for their labels when the view scrolls back: the recycling list
+	// takes their elements off the bottom and rewrites them to older messages at the top in
+	// the same task (sweep seeds 640121 and 641233, which broke only on a loaded machine,
+	// where labels come late). The older messages are history; the new ones stay new.
+	{name: "recycled-before-label", variants: []sim.Variant{sim.VariantRecycle, sim.VariantLateLabels}, steps: []sim.PlanStep{
+		deliver(0, zoe, "one before the labels", 100),
+		deliver(0, zoe, "two before the labels", 100),
+		deliver(0, zoe, "three before the labels", 50),
+		behave(sim.Behaviour{Kind: sim.BehaveScrollBack, N: 40, Seed: 21}, 6000),
+		behave(sim.Behaviour{Kind: sim.BehaveJumpLive, Seed: 22}, 1500),
+		deliver(0, zoe, "Clanker, after the scroll?", 1500),
+	}},
 	// The list taken out of the document while the view is away from its live end (opened at
 	// a hit), brought to the live end while it is out (the pane meanwhile shows no row and no
 	// jump button), and put back: the rows it comes back with are history, and a message after

@@ -1093,10 +1093,9 @@
     function unbind(core, id, leaving) {
       const wasWaiting = labels.waiting(core);
       const as = labels.waitedAs(core);
-      const waitedFor = labels.waitedId(core);
+      const wid = labels.waitedId(core);
       labels.done(core);
       if (wasWaiting) {
-        const wid = waitedFor || id || core.getAttribute(S.messageIdAttr);
         if (wid && !st.known.has(wid)) {
           st.left.set(wid, as !== false);
           if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);

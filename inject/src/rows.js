@@ -165,10 +165,9 @@ export function createRows(emit, stats, labels, conversationId, hooks) {
     const as = labels.waitedAs(core);
     // The class belongs to the message the row showed when it came: a recycled element may
     // show another by now (rewritten in the same task it left in).
-    const waitedFor = labels.waitedId(core);
+    const wid = labels.waitedId(core);
     labels.done(core);
     if (wasWaiting) {
-      const wid = waitedFor || id || core.getAttribute(S.messageIdAttr);
       if (wid && !st.known.has(wid)) {
         st.left.set(wid, as !== false);
         if (st.left.size > MAX_KNOWN) st.left.delete(st.left.keys().next().value);

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -191,8 +192,10 @@ func TestPageBehaviours(t *testing.T) {
 	sem := make(chan struct{}, max(1, *parFlag))
 	// t.Parallel also waits for go test's own -parallel (GOMAXPROCS by default), so
 	// -pagechaos.parallel above it plays only that many at once: say so rather than run slow.
-	if tp := flag.Lookup("test.parallel"); tp != nil && tp.Value.(flag.Getter).Get().(int) < *parFlag {
-		t.Logf("only %s seeds play at once: go test's -parallel caps -pagechaos.parallel=%d (pass -parallel %d too)", tp.Value, *parFlag, *parFlag)
+	if tp := flag.Lookup("test.parallel"); tp != nil {
+		if n, err := strconv.Atoi(tp.Value.String()); err == nil && n < *parFlag {
+			t.Logf("only %d seeds play at once: go test's -parallel caps -pagechaos.parallel=%d (pass -parallel %d too)", n, *parFlag, *parFlag)
+		}
 	}
 	t.Run("seeds", func(t *testing.T) {
 		for _, seed := range seeds {

@@ -1,7 +1,5 @@
 package native
 
-import "sort"
-
 // EnvSetting is one environment variable the window process sets for itself before GTK
 // and WebKit start.
 type EnvSetting struct {
@@ -10,7 +8,8 @@ type EnvSetting struct {
 	Why string
 }
 
-// CPURenderingEnv is what keeps OpenGL out of the window process on Linux.
+// CPURenderingEnv is what keeps OpenGL out of the window process on Linux, together with
+// NoEGLDriverWanted.
 //
 // Clanker's web views never composite on the GPU (hardware acceleration "never"): the page
 // is painted on the CPU and handed over in shared memory. Yet by default the window
@@ -19,24 +18,12 @@ type EnvSetting struct {
 //     none of (GDK_GL=disable);
 //   - WebKit opens an EGL display before it launches the page's process, to ask it which
 //     buffers the DMA-BUF renderer may share (WEBKIT_DISABLE_DMABUF_RENDERER=1 answers
-//     that) and the GPU's render node, which it passes on to the page's process
-//     (WEBKIT_WEB_RENDER_DEVICE_FILE answers that without EGL: the lowest-numbered node,
-//     the one EGL names on a one-GPU machine; the page's process uses it only for WebGL
-//     and video, as it paints on the CPU).
+//     that) and which GPU render node the page's process should use (see
+//     NoEGLDriverWanted).
 //
-// With Mesa the GLX probe alone costs about 4.5 MiB, and the EGL probe loads the whole
-// driver and LLVM: 26 MiB more in the window process (relocated data of its own, and its
-// share of the library pages), about 18 MiB more in all, since the page's process, which
-// needs EGL, then holds the whole of the shared pages (measured with PSS under Xvfb).
-// The DMA-BUF renderer is also the part of WebKitGTK known for blank windows on some GPU
-// drivers, and the tests run without it, so the app now runs the way it is tested.
-//
-// getenv reports the environment; renderNodes lists /dev/dri/renderD*. Without a render
-// node (a VM, a remote session) the device variable is not set: EGL then reports none
-// to the page's process, and a made-up path would not be the same answer. A variable the
-// user set is left alone (their setting wins), and so is WEBKIT_WEB_RENDER_DEVICE_FILE
-// when the user chose the DMA-BUF renderer.
-func CPURenderingEnv(getenv func(string) (string, bool), renderNodes []string) []EnvSetting {
+// getenv reports the environment. A variable the user set is left alone (their setting
+// wins).
+func CPURenderingEnv(getenv func(string) (string, bool)) []EnvSetting {
 	var out []EnvSetting
 	add := func(name, value, why string) {
 		if _, set := getenv(name); !set {
@@ -44,15 +31,39 @@ func CPURenderingEnv(getenv func(string) (string, bool), renderNodes []string) [
 		}
 	}
 	add("GDK_GL", "disable", "GDK would open GLX for GL areas the app does not have")
-	if v, set := getenv("WEBKIT_DISABLE_DMABUF_RENDERER"); set && v == "0" {
+	if dmabufWanted(getenv) {
 		// The user asked for the DMA-BUF renderer: WebKit needs its EGL display then.
 		return out
 	}
 	add("WEBKIT_DISABLE_DMABUF_RENDERER", "1", "the page is painted on the CPU; shared memory carries it without EGL")
-	if len(renderNodes) > 0 {
-		nodes := append([]string(nil), renderNodes...)
-		sort.Strings(nodes)
-		add("WEBKIT_WEB_RENDER_DEVICE_FILE", nodes[0], "names the GPU's render node so WebKit does not open EGL to ask for it")
-	}
 	return out
+}
+
+// NoEGLDriverWanted reports whether the window process should run without any EGL driver
+// (KeepEGLDriversOut), which is so unless the user chose WebKit's DMA-BUF renderer.
+//
+// What is left of WebKit's EGL probe, once DMA-BUF is off, is the question of the GPU's
+// render node, whose answer goes to the page's process (for WebGL and video; it paints on
+// the CPU and opens EGL itself). With Mesa the probe loads the whole driver and LLVM in the
+// window process: about 24 MiB of its PSS (relocated data of its own and its share of the
+// library pages; measured under Xvfb).
+//
+// WEBKIT_WEB_RENDER_DEVICE_FILE answers the question without EGL, but it must not be set:
+// WebKitGTK 2.50 starts watching GTK's settings (its SystemSettingsManagerProxy, created
+// with its Display object) only on the way to that EGL display, and with the variable set
+// nothing else in the app's use of WebKit creates it. The pages then never learn that the
+// desktop prefers dark and are drawn light under a dark desktop, while GTK's own widgets
+// follow it (measured: TestDarkModeFollowsTheDesktop fails with the variable set to any
+// value, and a breakpoint on the watcher's signal connection is never reached). An EGL
+// with no driver lets WebKit build its Display, start the watcher and ask, and it hears
+// that there is no render node: what the page's process hears on a machine without a GPU.
+func NoEGLDriverWanted(getenv func(string) (string, bool)) bool {
+	return !dmabufWanted(getenv)
+}
+
+// dmabufWanted reports whether the user set WEBKIT_DISABLE_DMABUF_RENDERER=0. WebKit reads
+// any other value, the empty one too, as "disabled".
+func dmabufWanted(getenv func(string) (string, bool)) bool {
+	v, set := getenv("WEBKIT_DISABLE_DMABUF_RENDERER")
+	return set && v == "0"
 }

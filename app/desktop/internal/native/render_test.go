@@ -23,67 +23,55 @@ func settingsMap(t *testing.T, s []EnvSetting) map[string]string {
 
 func TestCPURenderingEnv(t *testing.T) {
 	tests := []struct {
-		name  string
-		env   map[string]string
-		nodes []string
-		want  map[string]string
+		name     string
+		env      map[string]string
+		want     map[string]string
+		noDriver bool
 	}{
 		{
-			name:  "clean environment, one GPU",
-			nodes: []string{"/dev/dri/renderD128"},
-			want: map[string]string{
-				"GDK_GL":                         "disable",
-				"WEBKIT_DISABLE_DMABUF_RENDERER": "1",
-				"WEBKIT_WEB_RENDER_DEVICE_FILE":  "/dev/dri/renderD128",
-			},
-		},
-		{
-			name:  "two GPUs: the lowest-numbered node",
-			nodes: []string{"/dev/dri/renderD129", "/dev/dri/renderD128"},
-			want: map[string]string{
-				"GDK_GL":                         "disable",
-				"WEBKIT_DISABLE_DMABUF_RENDERER": "1",
-				"WEBKIT_WEB_RENDER_DEVICE_FILE":  "/dev/dri/renderD128",
-			},
-		},
-		{
-			name: "no GPU: no device named, as EGL would name none",
+			name: "clean environment",
 			want: map[string]string{
 				"GDK_GL":                         "disable",
 				"WEBKIT_DISABLE_DMABUF_RENDERER": "1",
 			},
+			noDriver: true,
 		},
 		{
-			name:  "the user's own values win",
-			env:   map[string]string{"GDK_GL": "always", "WEBKIT_WEB_RENDER_DEVICE_FILE": "/dev/dri/renderD130"},
-			nodes: []string{"/dev/dri/renderD128"},
-			want:  map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": "1"},
+			name:     "the user's own values win",
+			env:      map[string]string{"GDK_GL": "always"},
+			want:     map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": "1"},
+			noDriver: true,
 		},
 		{
-			name:  "the user chose the DMA-BUF renderer: WebKit needs EGL, nothing of it is touched",
-			env:   map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": "0"},
-			nodes: []string{"/dev/dri/renderD128"},
-			want:  map[string]string{"GDK_GL": "disable"},
+			name: "the user chose the DMA-BUF renderer: WebKit needs EGL, nothing of it is touched",
+			env:  map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": "0"},
+			want: map[string]string{"GDK_GL": "disable"},
 		},
 		{
-			name:  "an empty WEBKIT_DISABLE_DMABUF_RENDERER disables it (WebKit reads anything but 0 so)",
-			env:   map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": ""},
-			nodes: []string{"/dev/dri/renderD128"},
-			want: map[string]string{
-				"GDK_GL":                        "disable",
-				"WEBKIT_WEB_RENDER_DEVICE_FILE": "/dev/dri/renderD128",
-			},
+			name:     "an empty WEBKIT_DISABLE_DMABUF_RENDERER disables it (WebKit reads anything but 0 so)",
+			env:      map[string]string{"WEBKIT_DISABLE_DMABUF_RENDERER": ""},
+			want:     map[string]string{"GDK_GL": "disable"},
+			noDriver: true,
+		},
+		{
+			// Naming the render node would skip WebKit's EGL probe, and with it the
+			// watcher of GTK's settings that tells the pages the desktop prefers dark.
+			name:     "the render node is never named",
+			want:     map[string]string{"GDK_GL": "disable", "WEBKIT_DISABLE_DMABUF_RENDERER": "1"},
+			noDriver: true,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			nodes := append([]string(nil), tt.nodes...)
-			got := settingsMap(t, CPURenderingEnv(envOf(tt.env), tt.nodes))
+			got := settingsMap(t, CPURenderingEnv(envOf(tt.env)))
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
-			if !reflect.DeepEqual(nodes, tt.nodes) {
-				t.Errorf("the caller's node list was reordered: %v", tt.nodes)
+			if _, named := got["WEBKIT_WEB_RENDER_DEVICE_FILE"]; named {
+				t.Errorf("WEBKIT_WEB_RENDER_DEVICE_FILE is set: the pages would not follow the desktop's dark preference")
+			}
+			if nd := NoEGLDriverWanted(envOf(tt.env)); nd != tt.noDriver {
+				t.Errorf("NoEGLDriverWanted = %v, want %v", nd, tt.noDriver)
 			}
 		})
 	}

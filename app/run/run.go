@@ -371,7 +371,7 @@ func New(opts Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a.idle = newIdleRelease(idleQuiet, idleMaxWait, a.shell.ReleaseMemory)
+	a.idle = newIdleRelease(idleQuiet, idleMaxWait, idleDeepQuiet, a.shell.ReleaseMemory)
 	a.closers = append(a.closers, a.idle.Close)
 	a.hidden.Store(startHidden)
 	// Every Show and Hide (menus, the close button, a second launch) reaches the engine.

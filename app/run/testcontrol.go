@@ -46,7 +46,9 @@ func (a *App) startTestControl(file string) error {
 		ts := testctl.Status{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
 			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
-		ts.MemoryReleases, ts.MemoryReleaseDue = a.idle.Released()
+		rel := a.idle.Released()
+		ts.MemoryReleases, ts.MemoryReleaseDue = rel.Count, rel.Due
+		ts.DeepMemoryReleases, ts.DeepMemoryReleaseDue = rel.Deep, rel.DeepDue
 		ts.PageProcessReleases = a.shell.WebProcessReleases()
 		ts.PageMessagesDropped = a.shell.DroppedPageMessages()
 		if sp, err := a.shell.Spelling(); err == nil {
@@ -128,6 +130,13 @@ func (a *App) startTestControl(file string) error {
 			"heapInuse": ms.HeapInuse, "heapSys": ms.HeapSys, "heapReleased": ms.HeapReleased,
 			"stackInuse": ms.StackInuse, "sys": ms.Sys, "goroutines": uint64(runtime.NumGoroutine()),
 		})
+	})
+	// A test checks what a deep idle release hands back without waiting minutes for one:
+	// this runs the release the idle timer would (deep=1: the deep one) and returns when
+	// the app's side is done; the page's process answers on its own (PageProcessReleases).
+	mux.HandleFunc("POST /release-memory", func(w http.ResponseWriter, r *http.Request) {
+		a.shell.ReleaseMemory(r.URL.Query().Get("deep") == "1")
+		w.WriteHeader(http.StatusNoContent)
 	})
 	// The soak benchmark follows the Go side over time without disturbing it: the figures as
 	// they stand, no collection run for the reading.

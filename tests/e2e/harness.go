@@ -222,6 +222,10 @@ func Build(ctx context.Context, pkg, dir string) (string, error) {
 		}
 		webExtBuilt[dir] = true
 	}
+	// A file just written is dirty in the page cache until written back, and the kernel
+	// pages out only clean file pages: without this the app's deep idle release could not
+	// hand back the binary's own code, as it does for an installed one.
+	syscall.Sync()
 	buildCache[pkg] = out
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // What a process's memory is, read from /proc: the memory benchmarks' figures.
@@ -179,4 +180,44 @@ func pagemapFrame(e uint64) (pfn uint64, present bool) {
 		return 0, false
 	}
 	return e & (1<<55 - 1), true
+}
+
+// residentReadOnlyFileMiB is how much of process pid's read-only file mappings (code and
+// read-only data of its binary, libraries, fonts; not devices or memfd) is resident, in
+// MiB: what a deep idle release asks the kernel to reclaim.
+func residentReadOnlyFileMiB(t testing.TB, pid int) float64 {
+	t.Helper()
+	smaps, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps"))
+	if err != nil {
+		t.Fatalf("read the smaps of %d: %v", pid, err)
+	}
+	return float64(readOnlyFileRssKiB(smaps)) / 1024
+}
+
+// readOnlyFileRssKiB sums the Rss lines of a /proc/PID/smaps text's mappings of a file
+// (a path under /, not /dev/ or /memfd:) that cannot be written through.
+func readOnlyFileRssKiB(smaps []byte) int64 {
+	var total int64
+	in := false
+	for _, line := range strings.Split(string(smaps), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if _, _, isRange := strings.Cut(f[0], "-"); isRange && !strings.HasSuffix(f[0], ":") && len(f) >= 5 {
+			path := ""
+			if len(f) >= 6 {
+				path = strings.Join(f[5:], " ")
+			}
+			in = len(f[1]) == 4 && f[1][1] != 'w' && strings.HasPrefix(path, "/") &&
+				!strings.HasPrefix(path, "/dev/") && !strings.HasPrefix(path, "/memfd:")
+			continue
+		}
+		if in && f[0] == "Rss:" && len(f) >= 2 {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			total += kb
+			in = false
+		}
+	}
+	return total
 }

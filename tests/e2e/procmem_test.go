@@ -190,3 +190,29 @@ func TestOwnPSSOfThisProcess(t *testing.T) {
 		t.Errorf("own PSS %d KiB of this process; its PSS %d KiB, RSS %d KiB", own[pid], m.Pss, m.Rss)
 	}
 }
+
+func TestReadOnlyFileRssKiB(t *testing.T) {
+	smaps := `55d0c0a00000-55d0c0a80000 r--p 00000000 08:01 1234 /usr/bin/clanker
+Size:                512 kB
+Rss:                 300 kB
+Pss:                 300 kB
+55d0c0a80000-55d0c1a00000 r-xp 00080000 08:01 1234 /usr/bin/clanker
+Rss:                4000 kB
+55d0c1a00000-55d0c1b00000 rw-p 01000000 08:01 1234 /usr/bin/clanker
+Rss:                  64 kB
+55d0c2000000-55d0c2100000 rw-p 00000000 00:00 0 [heap]
+Rss:                 900 kB
+7f0000000000-7f0000100000 r--s 00000000 08:01 99 /usr/share/fonts/a font.ttf
+Rss:                  20 kB
+7f0000300000-7f0000400000 r--s 00000000 00:05 12 /dev/dri/renderD128
+Rss:                  8 kB
+7f0000400000-7f0000500000 r--p 00000000 00:01 13 /memfd:wayland-shm (deleted)
+Rss:                  16 kB
+7f0000700000-7f0000800000 r--p 00000000 00:00 0
+Rss:                  32 kB
+VmFlags: rd mr mw me
+`
+	if got := readOnlyFileRssKiB([]byte(smaps)); got != 4320 {
+		t.Fatalf("got %d KiB; want 4320 (the binary's two read-only mappings and the font)", got)
+	}
+}

@@ -17,16 +17,26 @@ import (
 // (nodes the page removed, and what they hold, such as a photo's decoded pixels, go only
 // then) and to trim its C heap. It takes a few milliseconds on an idle app, plus the page's
 // collection in the page's process; call it when work has stopped, not on every event.
-func (s *Shell) ReleaseMemory() {
+//
+// A deep release (after a long quiet) also asks both processes to hand back the pages of
+// their read-only file mappings, code and data read at start-up or for a page load and not
+// since (native.PageOutFileMappings). The kernel reads back whatever is touched again, from
+// the page cache or the disk, so it is for a quiet that is likely to last.
+func (s *Shell) ReleaseMemory(deep bool) {
 	debug.FreeOSMemory()
 	native.TrimCHeap()
+	if deep {
+		if n, err := native.PageOutFileMappings(); err != nil {
+			s.log.Debug("the window's process kept its read-only pages", "err", err, "mappings", n)
+		}
+	}
 	mv := s.pageMemory()
 	if mv == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := mv.ReleaseWebProcessMemory(ctx); err != nil {
+	if err := mv.ReleaseWebProcessMemory(ctx, deep); err != nil {
 		s.log.Debug("the page's process was not asked to release memory", "err", err)
 	}
 }

@@ -42,6 +42,10 @@ type Status struct {
 	// there was activity since the last one (so another is coming).
 	MemoryReleases   int  `json:"memoryReleases"`
 	MemoryReleaseDue bool `json:"memoryReleaseDue"`
+	// DeepMemoryReleases counts those that were deep (after a long quiet, code read once
+	// handed back too); DeepMemoryReleaseDue is whether there was activity since the last.
+	DeepMemoryReleases   int  `json:"deepMemoryReleases"`
+	DeepMemoryReleaseDue bool `json:"deepMemoryReleaseDue"`
 	// PageProcessReleases counts the releases the page's process carried out (its
 	// web-process extension answered; Linux).
 	PageProcessReleases int `json:"pageProcessReleases"`

@@ -92,9 +92,10 @@ type ContextMenuView interface {
 }
 
 // MemoryView is implemented where the page's process can be asked to hand freed memory
-// back (Linux, through Clanker's web-process extension).
+// back (Linux, through Clanker's web-process extension); deep adds the pages of code and
+// read-only data it read once (see PageOutFileMappings).
 type MemoryView interface {
-	ReleaseWebProcessMemory(ctx context.Context) error
+	ReleaseWebProcessMemory(ctx context.Context, deep bool) error
 	// WebProcessReleases is how many requests the extension has answered.
 	WebProcessReleases(ctx context.Context) (int, error)
 }

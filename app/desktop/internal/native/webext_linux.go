@@ -27,14 +27,19 @@ func UseWebExtensions(dir string) {
 }
 
 // ReleaseWebProcessMemory asks the web-process extension to collect the page's JavaScript
-// heap in full and hand the page process's free C heap back to the system. Without the
-// extension nothing answers and nothing happens.
-func (p *linuxPlatform) ReleaseWebProcessMemory(ctx context.Context) error {
+// heap in full and hand the page process's free C heap back to the system, and when deep
+// is set the pages of its read-only file mappings too (PageOutFileMappings, there).
+// Without the extension nothing answers and nothing happens.
+func (p *linuxPlatform) ReleaseWebProcessMemory(ctx context.Context, deep bool) error {
 	wv := p.view()
 	if wv == nil {
 		return ErrNotReady
 	}
-	return onMainThread(ctx, func() { C.clanker_release_web_process_memory(wv) })
+	d := C.gboolean(0)
+	if deep {
+		d = 1
+	}
+	return onMainThread(ctx, func() { C.clanker_release_web_process_memory(wv, d) })
 }
 
 // WebProcessReleases is how many of those requests the extension has answered.

@@ -362,11 +362,12 @@ static void release_replied(GObject *source, GAsyncResult *result, gpointer data
     }
 }
 
-void clanker_release_web_process_memory(WebKitWebView *wv)
+void clanker_release_web_process_memory(WebKitWebView *wv, gboolean deep)
 {
-    // The name is the one app/desktop/internal/native/webext/clanker-webext.c answers to.
-    webkit_web_view_send_message_to_page(wv, webkit_user_message_new("clanker.release-memory", NULL), NULL,
-                                         release_replied, NULL);
+    // The name and the parameter are those app/desktop/internal/native/webext/clanker-webext.c
+    // answers to.
+    webkit_web_view_send_message_to_page(
+        wv, webkit_user_message_new("clanker.release-memory", g_variant_new_boolean(deep)), NULL, release_replied, NULL);
 }
 
 guint clanker_web_process_releases(void)

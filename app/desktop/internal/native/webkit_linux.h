@@ -37,8 +37,9 @@ void clanker_keys(WebKitWebView *wv, const guint *keyvals, const guchar *shift_m
 void clanker_use_web_extensions(const char *dir);
 
 // clanker_release_web_process_memory asks the web-process extension (if one was loaded) to
-// hand the page process's free C heap back to the system; each answer it gets is counted.
-void clanker_release_web_process_memory(WebKitWebView *wv);
+// hand the page process's free C heap back to the system, and when deep is true the pages
+// of its read-only file mappings too; each answer it gets is counted.
+void clanker_release_web_process_memory(WebKitWebView *wv, gboolean deep);
 
 // clanker_web_process_releases is how many releases the extension has answered.
 guint clanker_web_process_releases(void);

@@ -37,12 +37,23 @@
 // Then glibc's free pages: glibc keeps them otherwise, and WebKit only trims under memory
 // pressure, which an idle desktop never reports.
 //
+// A deep release (the message's boolean parameter is true; the app sends one after a long
+// quiet) then has the kernel reclaim the resident pages of the process's read-only file
+// mappings: code of WebKit, JavaScriptCore, Mesa and LLVM that ran to start the process or
+// to load the page and has not run since, about 25 MiB. It is what memory pressure would
+// reclaim first, done while the machine is quiet; the next conversation switch reads back
+// what it needs. The Go side does the same in the app's own process and documents the rule
+// (app/desktop/internal/native/pageout_linux.go).
+//
 // Built by build/webext.sh into libclanker-webext.so; the app points WebKit at its folder
 // (app/desktop/window/memory.go).
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <webkit2/webkit-web-extension.h>
 
 #define RELEASE_MESSAGE "clanker.release-memory"
@@ -89,14 +100,63 @@ static void collect_garbage(WebKitWebPage *page)
         JSGarbageCollect(ctx);
 }
 
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+// page_out_file_mappings asks the kernel to reclaim the resident pages of every mapping of
+// a regular file this process cannot write through (the same rule as readOnlyFileMappings
+// in pageout_linux.go), and returns how many mappings it advised.
+static int page_out_file_mappings(void)
+{
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (maps == NULL)
+        return 0;
+    int advised = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, maps) != NULL) {
+        size_t len = strlen(line);
+        if (len > 0 && line[len - 1] != '\n') {
+            // A path too long for the buffer: skip the rest of this line.
+            int c;
+            while ((c = fgetc(maps)) != EOF && c != '\n')
+                ;
+            continue;
+        }
+        if (len > 0)
+            line[len - 1] = '\0';
+        unsigned long start, end, inode;
+        char perms[5];
+        int path_at = 0;
+        if (sscanf(line, "%lx-%lx %4s %*s %*s %lu %n", &start, &end, perms, &inode, &path_at) != 4 || path_at == 0)
+            continue;
+        const char *path = line + path_at;
+        if (perms[1] == 'w' || (perms[0] != 'r' && perms[2] != 'x') || inode == 0 || end <= start)
+            continue;
+        if (path[0] != '/' || strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/memfd:", 7) == 0)
+            continue;
+        size_t plen = strlen(path);
+        if (plen >= 10 && strcmp(path + plen - 10, " (deleted)") == 0)
+            continue;
+        if (madvise((void *)start, end - start, MADV_PAGEOUT) == 0)
+            advised++;
+    }
+    fclose(maps);
+    return advised;
+}
+
 static gboolean on_user_message(WebKitWebPage *page, WebKitUserMessage *message, gpointer data)
 {
     (void)data;
     if (g_strcmp0(webkit_user_message_get_name(message), RELEASE_MESSAGE) != 0)
         return FALSE;
+    GVariant *params = webkit_user_message_get_parameters(message);
+    gboolean deep = params != NULL && g_variant_is_of_type(params, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(params);
     release_webkit_caches();
     collect_garbage(page);
     gboolean trimmed = malloc_trim(0) == 1;
+    if (deep)
+        page_out_file_mappings();
     // The reply tells the app the release ran (its tests and status count these).
     webkit_user_message_send_reply(message, webkit_user_message_new(RELEASE_MESSAGE, g_variant_new_boolean(trimmed)));
     return TRUE;

@@ -623,6 +623,7 @@ func BenchmarkAppSoak(b *testing.B) {
 		sc = scaleSoak(soakFull, m)
 	}
 	var idle, at10, end, endIdle soakSample
+	var deepDuring int
 	var series []soakSample // from the 10-minute sample to the end, a minute apart
 	var r *soakRun
 	for i := 0; i < b.N; i++ {
@@ -638,6 +639,7 @@ func BenchmarkAppSoak(b *testing.B) {
 		idle = r.sampleIdle(b)
 		b.Logf("idle at the start: %v", idle)
 		plan := soakPlan(sc, 32)
+		deepBefore := f.status().DeepMemoryReleases
 		b.StartTimer()
 		start := time.Now()
 		var taken bool
@@ -672,6 +674,9 @@ func BenchmarkAppSoak(b *testing.B) {
 		dumpSmaps(b, f)
 		b.Logf("sample at the end: %v", end)
 		series = append(series, end)
+		// The plan keeps the app busy: a deep idle release (after 2 minutes of quiet) in
+		// its middle would mean a stall, and would make the samples read low.
+		deepDuring = f.status().DeepMemoryReleases - deepBefore
 		b.StopTimer()
 		endIdle = r.sampleIdle(b)
 		b.Logf("idle at the end: %v", endIdle)
@@ -723,6 +728,7 @@ func BenchmarkAppSoak(b *testing.B) {
 	b.ReportMetric(float64(end.goroutines-at10.goroutines), "goroutines-growth")
 	b.ReportMetric(float64(r.count[soakMessage]+r.count[soakMention]+r.count[soakImage]+r.looked), "messages")
 	b.ReportMetric(float64(r.replies), "replies")
+	b.ReportMetric(float64(deepDuring), "deep-releases-during-plan")
 	b.ReportMetric(float64(len(r.missed)), "replies-missed")
 	for _, m := range r.missed {
 		b.Logf("missed reply: %s", m)

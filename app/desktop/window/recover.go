@@ -15,8 +15,11 @@ import (
 // process in the meantime, the reload goes to that process, which has loaded nothing, and
 // WebCore ignores a reload of a frame that has no document URL (WebPage::reload). The
 // idle memory release starts one: webkit_web_view_send_message_to_page makes sure a web
-// process runs before it sends (WebPageProxy::ensureRunningProcess). The page then stays
-// blank for good, with an idle web process, and no load event ever says so.
+// process runs before it sends (WebPageProxy::ensureRunningProcess), and the release comes
+// ten seconds after the page went quiet, which a dead page is, so it lands in the crash
+// backoff's wait. The page then stays blank for good, with an idle web process, and no
+// load event ever says so. (A reload also does nothing if the process died before any
+// page committed: with an empty history there is nothing to reload.)
 //
 // So each attempt must be followed by a main-frame load (committed or finished) within
 // recoverWait; if none comes, the watchdog loads the page's URL afresh (a new navigation

@@ -2,12 +2,14 @@ package window
 
 import (
 	"context"
-	"errors"
 	"time"
+
+	"github.com/clanker-desktop/clanker/app/desktop/internal/native"
 )
 
 // Loads and reloads of the page: a failed load (the offline page), a reload after
-// the page's web process ended, and one reload per wake from sleep.
+// the page's web process ended (watched over by recover.go), and one reload per wake from
+// sleep.
 
 // woke handles one report that the machine woke up: the first report of a wake reloads
 // the page, the others of the same wake (several sources report it) do nothing.
@@ -43,6 +45,8 @@ func (s *Shell) loadEvent(e LoadEvent) {
 		// The URL can carry a conversation id: keep it out of info logs.
 		s.log.Warn("page load failed; showing the offline page", "err", e.Error)
 		s.log.Debug("failed load", "url", e.URL)
+	} else {
+		s.recovery.loaded()
 	}
 	if s.opts.OnLoad != nil {
 		go s.opts.OnLoad(e)
@@ -70,13 +74,40 @@ func (s *Shell) webProcessTerminated(reason int) {
 	s.mu.Unlock()
 	delay := reloadDelay(n)
 	s.log.Warn("web process ended; reloading", "reason", reason, "crashes_recent", n, "delay", delay)
-	time.AfterFunc(delay, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := s.plat.Reload(ctx); err != nil && !errors.Is(err, ErrNotReady) {
-			s.log.Error("reload after web process crash failed", "err", err)
+	s.recovery.terminated(delay)
+}
+
+// newRecovery is the shell's watchdog over the reload after the page's web process ended
+// (recover.go): it reloads, and where the platform can, loads the page afresh.
+func (s *Shell) newRecovery() *pageRecovery {
+	var load func(context.Context) error
+	if l, ok := s.plat.(native.Loader); ok {
+		load = func(ctx context.Context) error {
+			var current string
+			if h, ok := s.plat.(native.HistoryView); ok {
+				var err error
+				if current, err = h.HistoryURL(ctx); err != nil {
+					s.log.Debug("the page's history was not read", "err", err)
+				}
+			}
+			target := recoveryURL(current, s.opts.TargetURL, s.origin)
+			// The URL can carry a conversation id: keep it out of info logs.
+			s.log.Debug("loading the page afresh", "url", target)
+			return l.LoadURL(ctx, target)
 		}
-	})
+	}
+	return newPageRecovery(s.plat.Reload, load, s.log)
+}
+
+// recoveryURL is the URL the watchdog loads: the page as it was (the history's current
+// item, so the conversation that was open comes back) when it is on the target's origin,
+// otherwise the target URL the app starts with (the offline page, a sign-in page or an
+// empty history).
+func recoveryURL(current, target, origin string) string {
+	if current != "" && originOf(current) == origin {
+		return current
+	}
+	return target
 }
 
 // reloadDelay is the wait before the n-th reload within crashWindow.

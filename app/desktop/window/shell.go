@@ -65,6 +65,8 @@ type Shell struct {
 	menuState shellMenus
 	// webExt is the folder of the web-process extension WebKit was told to load, or "".
 	webExt string
+	// recovery watches that the page loads again after its web process ended.
+	recovery *pageRecovery
 }
 
 // New checks the options and prepares a shell; it does not open a window yet.
@@ -109,6 +111,7 @@ func New(opts Options) (*Shell, error) {
 		ready:   make(chan struct{}),
 		visible: !opts.StartHidden,
 	}
+	s.recovery = s.newRecovery()
 	if err := s.initMenus(); err != nil {
 		return nil, err
 	}
@@ -264,6 +267,7 @@ func (s *Shell) SetupError() error {
 }
 
 func (s *Shell) onShutdown(_ context.Context) {
+	s.recovery.stop()
 	s.stopAppMenu()
 	if s.tray != nil {
 		s.tray.Stop()

@@ -82,6 +82,45 @@ func (p *linuxPlatform) Reload(ctx context.Context) error {
 	return onMainThread(ctx, func() { C.clanker_reload(wv) })
 }
 
+var _ Loader = (*linuxPlatform)(nil)
+
+// LoadURL loads url into the main view (webkit_web_view_load_uri): it starts a web
+// process when none runs and navigates the one that does, loaded or not.
+func (p *linuxPlatform) LoadURL(ctx context.Context, url string) error {
+	wv := p.view()
+	if wv == nil {
+		return ErrNotReady
+	}
+	return onMainThread(ctx, func() {
+		cs := C.CString(url)
+		defer C.free(unsafe.Pointer(cs))
+		C.webkit_web_view_load_uri(wv, cs)
+	})
+}
+
+var _ HistoryView = (*linuxPlatform)(nil)
+
+// HistoryURL is the URI of the back/forward list's current item. WebKit keeps the list in
+// the UI process, so it still names the page after the web process died (the view's URI is
+// cleared then).
+func (p *linuxPlatform) HistoryURL(ctx context.Context) (string, error) {
+	wv := p.view()
+	if wv == nil {
+		return "", ErrNotReady
+	}
+	var u string
+	err := onMainThread(ctx, func() {
+		item := C.webkit_back_forward_list_get_current_item(C.webkit_web_view_get_back_forward_list(wv))
+		if item == nil {
+			return
+		}
+		if s := C.webkit_back_forward_list_item_get_uri(item); s != nil {
+			u = C.GoString(s)
+		}
+	})
+	return u, err
+}
+
 func (p *linuxPlatform) Input() Input { return gdkInput{p} }
 
 // gdkInput is the Linux Input: GDK key events handed to the WebKitGTK view. WebKit

@@ -211,6 +211,20 @@ func (p *windowsPlatform) Reload(ctx context.Context) error {
 	return err
 }
 
+var _ Loader = (*windowsPlatform)(nil)
+
+// LoadURL navigates the main view to url (ICoreWebView2::Navigate).
+func (p *windowsPlatform) LoadURL(ctx context.Context, url string) error {
+	if p.webview() == nil {
+		return ErrNotReady
+	}
+	var err error
+	if uiErr := p.w.onUI(ctx, func() { err = p.webview().callString(wvNavigate, url) }); uiErr != nil {
+		return uiErr
+	}
+	return err
+}
+
 func (p *windowsPlatform) Input() Input { return cdpInput{p} }
 
 // ---- the guards ----

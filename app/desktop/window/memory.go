@@ -34,6 +34,13 @@ func (s *Shell) ReleaseMemory(deep bool) {
 	if mv == nil {
 		return
 	}
+	// While the page's process is gone and the page has not loaded again, a message to
+	// the page would start a blank web process, and WebKit's reload then does nothing in
+	// it (recover.go): the page has nothing to release anyway.
+	if s.recovery != nil && s.recovery.recovering() {
+		s.log.Debug("the page's process is being brought back; its release is skipped")
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := mv.ReleaseWebProcessMemory(ctx, deep); err != nil {

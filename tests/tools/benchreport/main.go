@@ -977,6 +977,17 @@ func keepFrom(report, old string, rows bool) string {
 // report's section (old) for benchmarks this run did not measure, in the earlier order
 // (this run's new benchmarks after them), and the earlier paragraphs this run's section
 // lacks (what those rows measure). kept names the rows carried over.
+// paragraphSubject is what a section's paragraph is about: its words up to the first
+// colon or full stop ("Soak (issue 32.2)", "The real app under Xvfb on the simulator
+// (issues 6 and 17)").
+func paragraphSubject(p string) string {
+	p = strings.TrimSpace(p)
+	if i := strings.IndexAny(p, ":."); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
 func mergeSection(cur, old string) (merged string, kept []string) {
 	curHead, curRows := splitTable(cur)
 	oldHead, oldRows := splitTable(old)
@@ -1016,11 +1027,19 @@ func mergeSection(cur, old string) (merged string, kept []string) {
 	if i := strings.Index(oldParas, tableHeader); i >= 0 {
 		oldParas = oldParas[:i]
 	}
+	// An earlier paragraph is kept only when this run has none about the same benchmarks
+	// (the same opening words): a reworded description replaces the old one instead of
+	// piling up beside it, report after report.
+	curSubjects := map[string]bool{}
+	for _, p := range strings.Split(curHead[:at], "\n\n") {
+		curSubjects[paragraphSubject(p)] = true
+	}
 	for _, p := range strings.Split(oldParas, "\n\n") {
 		p = strings.TrimSpace(p)
-		if p == "" || strings.HasPrefix(p, "## ") || strings.Contains(curHead, p) {
+		if p == "" || strings.HasPrefix(p, "## ") || strings.Contains(curHead, p) || curSubjects[paragraphSubject(p)] {
 			continue
 		}
+		curSubjects[paragraphSubject(p)] = true
 		extra.WriteString(p + "\n\n")
 	}
 	var b strings.Builder

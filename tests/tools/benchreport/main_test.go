@@ -345,6 +345,17 @@ func TestKeepRowsCarriesOverTheOtherBenchmarksOfAPackage(t *testing.T) {
 	if n := strings.Count(out, "The real app under Xvfb"); n != 1 {
 		t.Errorf("the e2e paragraph is there %d times:\n%s", n, out)
 	}
+	// A report made from an earlier wording of the descriptions: the new wording replaces
+	// each old paragraph instead of joining it.
+	reworded := strings.ReplaceAll(strings.ReplaceAll(old, "The real app under Xvfb on the simulator (issues 6 and 17).",
+		"The real app under Xvfb on the simulator (issues 6 and 17). An older wording."), "Soak (issue 32.2):", "Soak (issue 32.2): an older wording,")
+	if reworded == old {
+		t.Fatal("the sample report has neither paragraph to reword")
+	}
+	again := keepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), reworded, true)
+	if n := strings.Count(again, "The real app under Xvfb"); n != 1 || strings.Contains(again, "older wording") {
+		t.Errorf("after a rewording the e2e paragraph is there %d times (old wording kept: %v):\n%s", n, strings.Contains(again, "older wording"), again)
+	}
 	// Without -keep-rows the section is this run's alone, as before.
 	if plain := KeepFrom(insertSummary(Render(soak, "m", "soak command", when), Summary(soak, nil, "webkit2_41")), old); strings.Contains(plain, "| AppMemory | 1 |") {
 		t.Errorf("KeepFrom without rows kept AppMemory's row:\n%s", plain)

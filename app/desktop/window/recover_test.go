@@ -1,7 +1,6 @@
 package window
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -11,6 +10,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/clanker-desktop/clanker/tests/testkit"
 )
 
 // recoverCalls records the watchdog's calls into the platform, as "reload@0.2s".
@@ -35,26 +36,9 @@ func (c *recoverCalls) list() []string {
 	return slices.Clone(c.got)
 }
 
-// syncBuffer is a log sink the watchdog's timer goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
-func newTestRecovery(reload, load func(context.Context) error) (*pageRecovery, *syncBuffer) {
-	out := &syncBuffer{}
+func newTestRecovery(reload, load func(context.Context) error) (*pageRecovery, *testkit.Buffer) {
+	// The watchdog's timer goroutines write to it.
+	out := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return newPageRecovery(reload, load, log), out
 }

@@ -370,3 +370,79 @@ func TestTheUserIsToldWhenClankersTextWasTakenOutOfTheirs(t *testing.T) {
 		})
 	}
 }
+
+// Found by the chaos test through the bridge (seed 2): a mode switched back while its
+// notice's insert was still on its way left that notice in the box for good. The abort knew
+// of no inserted text (the insert's result had not come back), so nothing took it out, and
+// once the user had been elsewhere the page took it for their draft. Whatever went to the page
+// is taken out, confirmed or not: at once while the conversation is on screen, and on the
+// user's return when they switched away first.
+func TestAnAbortTakesOutTextWhoseInsertWasStillOnItsWay(t *testing.T) {
+	box := func(h *harness, id engine.ConversationID) string {
+		h.page.Lock()
+		defer h.page.Unlock()
+		return h.page.Box[id]
+	}
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.open("c1", in("Ann", "hi"))
+		h.page.Lock()
+		h.page.HoldText = true
+		h.page.Unlock()
+		h.send(engine.SetMode{Mode: engine.ModeAvailable})
+		h.wait(time.Second)
+		if got := box(h, "c1"); got != engine.AvailableText {
+			t.Fatalf("want the notice in the box with its result held, got %q", got)
+		}
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated}) // told is still deactivated: nothing owed
+		h.page.ReleaseHeld()
+		h.wait(time.Minute)
+		if got := box(h, "c1"); got != "" {
+			t.Fatalf("want the aborted notice out of the box, got %q", got)
+		}
+		h.wantSent("a notice aborted before its insert came back")
+	})
+}
+
+// The same abort when the user switched away first: the remove meets the other box, and the
+// notice is taken out when they come back.
+func TestAnAbortOnASwitchTakesOutTextWhoseInsertWasStillOnItsWayOnReturn(t *testing.T) {
+	box := func(h *harness, id engine.ConversationID) string {
+		h.page.Lock()
+		defer h.page.Unlock()
+		return h.page.Box[id]
+	}
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.open("c2", in("Bob", "yo"))
+		h.open("c1", in("Ann", "hi"))
+		h.page.Lock()
+		h.page.SingleRecord = true
+		h.page.HoldText = true
+		h.page.Unlock()
+		h.send(engine.SetMode{Mode: engine.ModeAvailable})
+		h.wait(time.Second)
+		h.reopen("c2") // the user leaves before the insert's result came back
+		h.page.ReleaseHeld()
+		h.wait(time.Second)
+		if got := box(h, "c1"); got != engine.AvailableText {
+			t.Fatalf("want the notice still in c1's box while the user is away (the remove met c2's), got %q", got)
+		}
+		if got := box(h, "c2"); got != "" {
+			t.Fatalf("want c2's box untouched, got %q", got)
+		}
+		h.reopen("c1")
+		h.wait(time.Minute)
+		if snap := h.snap(); snap.Foreground == nil || snap.Foreground.Draft {
+			t.Fatalf("want no draft believed in c1 on return, got %+v", snap.Foreground)
+		}
+		for _, s := range h.page.Sent() {
+			if s.Conversation != "c1" || s.Text != engine.AvailableText {
+				t.Fatalf("want at most the Available notice, in c1, got %+v", h.page.Sent())
+			}
+		}
+		if got := box(h, "c1"); got != "" {
+			t.Fatalf("want c1's box empty after the return (the notice taken out or sent), got %q", got)
+		}
+	})
+}

@@ -65,6 +65,10 @@ type sendJob struct {
 	pos      int // runes inserted so far
 	delays   []time.Duration
 	inserted string
+	// sent is what went to the page for the box so far, confirmed or not: inserted plus a
+	// command still on its way. A job aborted before its insert or typing step came back has
+	// that text in the box all the same, and only this says so.
+	sent string
 	tm       *timer
 	// entering is set once Enter was asked for: from then on the text is on its way out and
 	// can no longer be taken back.
@@ -91,7 +95,7 @@ func (e *Engine) dropReplies(conv ConversationID) {
 		kept = append(kept, j)
 	}
 	e.sends.queue = kept
-	if e.sends.cur != nil && e.sends.cur.reply && (conv == "" || e.sends.cur.conv == conv) {
+	if j := e.sends.cur; j != nil && j.reply && !j.entering && (conv == "" || j.conv == conv) {
 		e.abortCurrent("cancelled")
 	}
 	if conv == "" {
@@ -109,8 +113,10 @@ func (e *Engine) abortCurrent(reason string) {
 	}
 	j.tm.stop()
 	e.sends.cur = nil
-	if j.inserted != "" {
-		e.takeOut(j.conv, j.inserted)
+	// The page runs commands in the order they come, so a remove sent now meets the box after
+	// an insert or typing step still on its way: what it put there goes too.
+	if j.sent != "" {
+		e.takeOut(j.conv, j.sent)
 	}
 	e.log.Info("engine: send aborted", "conversation", j.conv, "reason", reason)
 }
@@ -180,7 +186,7 @@ func (e *Engine) allowed(j *sendJob) bool {
 // change makes every earlier notice wrong.
 func (e *Engine) dropAnnouncements(conv ConversationID) {
 	e.sends.queue = slices.DeleteFunc(e.sends.queue, func(j *sendJob) bool { return j.announce != "" && j.conv == conv })
-	if e.sends.cur != nil && e.sends.cur.announce != "" && e.sends.cur.conv == conv {
+	if j := e.sends.cur; j != nil && j.announce != "" && !j.entering && j.conv == conv {
 		e.abortCurrent("mode changed again")
 	}
 }
@@ -254,7 +260,7 @@ func (e *Engine) typingPlan(rest int) []time.Duration {
 func (e *Engine) start(j *sendJob) {
 	e.sends.cur = j
 	j.runes = []rune(j.text)
-	j.pos, j.inserted = 0, ""
+	j.pos, j.inserted, j.sent = 0, "", ""
 	first := j.text
 	j.delays = nil
 	if j.typed {
@@ -267,6 +273,7 @@ func (e *Engine) start(j *sendJob) {
 		}
 	}
 	e.log.Info("engine: sending", "conversation", j.conv, "typed", j.delays != nil, "chars", len(j.runes))
+	j.sent = first
 	e.do(Command{Kind: CmdInsertText, Conversation: j.conv, Text: first}, func(r CommandResult) {
 		if e.sends.cur != j {
 			return
@@ -322,6 +329,7 @@ func (e *Engine) step(j *sendJob) {
 			return
 		}
 		ch := string(j.runes[j.pos])
+		j.sent = j.inserted + ch
 		e.do(Command{Kind: CmdTypeText, Conversation: j.conv, Text: ch}, func(r CommandResult) {
 			if e.sends.cur != j {
 				return
@@ -363,7 +371,7 @@ func (e *Engine) yieldToUser(reason string) {
 		e.do(Command{Kind: CmdRemoveText, Conversation: j.conv}, e.toldHowRemoved)
 	}
 	j.held = true
-	j.inserted, j.pos = "", 0
+	j.inserted, j.sent, j.pos = "", "", 0
 	e.sends.queue = append([]*sendJob{j}, e.sends.queue...)
 	e.screen.draft = true
 	e.log.Debug("engine: Clanker stopped typing for the user; the text waits for their draft", "conversation", j.conv, "reason", reason)

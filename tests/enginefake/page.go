@@ -60,6 +60,13 @@ type Page struct {
 	UserActive bool
 	// HoldFetch leaves fetch_image commands unanswered (a fetch that hangs).
 	HoldFetch bool
+	// SingleRecord makes the page keep, as the bridge does, one record of Clanker's text, for
+	// the box on screen: a switch forgets it, and a box that holds text no record covers reads
+	// as the user's draft until it is emptied.
+	SingleRecord bool
+	// HoldText carries out insert_text and type_text at once but keeps their results until
+	// ReleaseHeld (a result still on its way back when the engine changes its mind).
+	HoldText bool
 	// TypeAfterInsert makes the user type into the box right after Clanker's next insert (a
 	// draft the engine has not been told about yet).
 	TypeAfterInsert bool
@@ -77,6 +84,7 @@ type Page struct {
 	BeforeSend func(conv engine.ConversationID, text string) error
 
 	sink     func(engine.Event) error
+	held     []engine.Event
 	cmds     []engine.Command
 	sent     []Sent
 	seq      int
@@ -133,7 +141,15 @@ func (p *Page) SetUserActive(v bool) {
 // switch. Call with the page locked.
 func (p *Page) SwitchTo(id engine.ConversationID) []engine.Event {
 	p.Current = id
-	return []engine.Event{engine.ConversationChanging{To: id}, p.View(id)}
+	evs := []engine.Event{engine.ConversationChanging{To: id}, p.View(id)}
+	if p.SingleRecord {
+		clear(p.Clanker)
+		if p.Box[id] != "" {
+			p.Conv(id).Draft = true
+			evs = append(evs, engine.ComposeState{Conversation: id, HasDraft: true})
+		}
+	}
+	return evs
 }
 
 // View is the page's report of conversation id as it stands, with whatever lingers of another
@@ -209,6 +225,10 @@ func (p *Page) Do(cmd engine.Command) {
 		}
 	case cmd.Kind == engine.CmdRemoveText:
 		errText, data = p.remove(cmd.Text)
+		if c := p.Conv(p.Current); p.SingleRecord && c.Draft && p.Box[p.Current] == "" {
+			c.Draft = false
+			after = append(after, engine.ComposeState{Conversation: p.Current})
+		}
 	case cmd.Kind == engine.CmdPressEnter && p.Conv(cmd.Conversation).Draft:
 		errText = engine.ResultUserTyping // as the bridge's focus before the Enter refuses
 	case cmd.Kind == engine.CmdPressEnter:
@@ -236,6 +256,10 @@ func (p *Page) Do(cmd engine.Command) {
 		}
 	}
 	hold := cmd.Kind == engine.CmdFetchImage && p.HoldFetch
+	if p.HoldText && (cmd.Kind == engine.CmdInsertText || cmd.Kind == engine.CmdTypeText) {
+		hold = true
+		p.held = append(p.held, engine.CommandResult{ID: cmd.ID, Err: errText, Data: data})
+	}
 	sink := p.sink
 	p.Unlock()
 	if hold || sink == nil {
@@ -244,6 +268,20 @@ func (p *Page) Do(cmd engine.Command) {
 	p.deliver(sink, engine.CommandResult{ID: cmd.ID, Err: errText, Data: data})
 	for _, ev := range after {
 		p.deliver(sink, ev)
+	}
+}
+
+// ReleaseHeld stops holding text results and delivers the ones held, in order.
+func (p *Page) ReleaseHeld() {
+	p.Lock()
+	p.HoldText = false
+	held, sink := p.held, p.sink
+	p.held = nil
+	p.Unlock()
+	for _, ev := range held {
+		if sink != nil {
+			p.deliver(sink, ev)
+		}
 	}
 }
 

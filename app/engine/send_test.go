@@ -395,6 +395,9 @@ func TestAnAbortTakesOutTextWhoseInsertWasStillOnItsWay(t *testing.T) {
 			t.Fatalf("want the notice in the box with its result held, got %q", got)
 		}
 		h.send(engine.SetMode{Mode: engine.ModeDeactivated}) // told is still deactivated: nothing owed
+		h.page.Lock()
+		h.page.HoldText = false
+		h.page.Unlock()
 		h.page.ReleaseHeld()
 		h.wait(time.Minute)
 		if got := box(h, "c1"); got != "" {
@@ -423,6 +426,9 @@ func TestAnAbortOnASwitchTakesOutTextWhoseInsertWasStillOnItsWayOnReturn(t *test
 		h.send(engine.SetMode{Mode: engine.ModeAvailable})
 		h.wait(time.Second)
 		h.reopen("c2") // the user leaves before the insert's result came back
+		h.page.Lock()
+		h.page.HoldText = false
+		h.page.Unlock()
 		h.page.ReleaseHeld()
 		h.wait(time.Second)
 		if got := box(h, "c1"); got != engine.AvailableText {
@@ -444,5 +450,31 @@ func TestAnAbortOnASwitchTakesOutTextWhoseInsertWasStillOnItsWayOnReturn(t *test
 		if got := box(h, "c1"); got != "" {
 			t.Fatalf("want c1's box empty after the return (the notice taken out or sent), got %q", got)
 		}
+	})
+}
+
+// A text whose Enter is on its way is out: a mode switch meanwhile does not abort it, so the
+// engine records it as posted, and the chat that saw "available" is told "deactivated" next.
+func TestAModeSwitchDuringTheEnterLetsTheNoticeCountAsPosted(t *testing.T) {
+	run(t, func(t *testing.T) {
+		h := newHarness(t)
+		h.open("c1", in("Ann", "hi"))
+		h.page.Lock()
+		h.page.HoldText = true
+		h.page.Unlock()
+		h.send(engine.SetMode{Mode: engine.ModeAvailable})
+		h.wait(time.Second)
+		h.page.ReleaseHeld() // the insert's result: the engine presses Enter
+		h.wait(time.Second)
+		if n := len(h.page.Commands(engine.CmdPressEnter)); n != 1 {
+			t.Fatalf("want the notice's Enter pressed, got %d", n)
+		}
+		h.send(engine.SetMode{Mode: engine.ModeDeactivated})
+		h.page.Lock()
+		h.page.HoldText = false
+		h.page.Unlock()
+		h.page.ReleaseHeld()
+		h.wait(time.Minute)
+		h.wantSent("the notice sent during the switch, then the farewell it makes owed", "c1|"+engine.AvailableText, "c1|"+engine.DeactivatedText)
 	})
 }

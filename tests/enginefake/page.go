@@ -64,8 +64,9 @@ type Page struct {
 	// the box on screen: a switch forgets it, and a box that holds text no record covers reads
 	// as the user's draft until it is emptied.
 	SingleRecord bool
-	// HoldText carries out insert_text and type_text at once but keeps their results until
-	// ReleaseHeld (a result still on its way back when the engine changes its mind).
+	// HoldText carries out insert_text, type_text and press_enter at once but keeps their
+	// results until ReleaseHeld (a result still on its way back when the engine changes its
+	// mind).
 	HoldText bool
 	// TypeAfterInsert makes the user type into the box right after Clanker's next insert (a
 	// draft the engine has not been told about yet).
@@ -256,9 +257,10 @@ func (p *Page) Do(cmd engine.Command) {
 		}
 	}
 	hold := cmd.Kind == engine.CmdFetchImage && p.HoldFetch
-	if p.HoldText && (cmd.Kind == engine.CmdInsertText || cmd.Kind == engine.CmdTypeText) {
+	if p.HoldText && textCmd {
 		hold = true
 		p.held = append(p.held, engine.CommandResult{ID: cmd.ID, Err: errText, Data: data})
+		p.held = append(p.held, after...)
 	}
 	sink := p.sink
 	p.Unlock()
@@ -271,10 +273,9 @@ func (p *Page) Do(cmd engine.Command) {
 	}
 }
 
-// ReleaseHeld stops holding text results and delivers the ones held, in order.
+// ReleaseHeld delivers the text results held so far, in order (HoldText stays as it is).
 func (p *Page) ReleaseHeld() {
 	p.Lock()
-	p.HoldText = false
 	held, sink := p.held, p.sink
 	p.held = nil
 	p.Unlock()

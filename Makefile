@@ -8,6 +8,12 @@ TAGS       ?= webkit2_41
 GOTEST     ?= go test -tags $(TAGS)
 # Packages whose tests run under the race detector (everything).
 PKGS       ?= ./...
+# go test runs two packages at a time and starts them in the order given, so the longest go
+# first: left to the pattern's order, the end-to-end suite (about 10 minutes) started near
+# the end and ran alone while the other slot stood idle.
+SLOW_PKGS  := ./tests/e2e ./tests/browser/bridgetest ./tests/chaos ./tests/browser/pagechaos \
+  ./tests/browser/chaostest ./tests/browser/settingstest ./tests/browser/simtest
+TEST_PKGS  := $(if $(filter ./...,$(PKGS)),$(SLOW_PKGS)) $(PKGS)
 # The tags `wails build -platform windows/amd64 ... -webview2 download` (build/dist.sh) compiles
 # the installer's clanker.exe with, so make check builds the same files.
 WINDOWS_TAGS := desktop,production,$(TAGS),wv2runtime.download
@@ -57,7 +63,7 @@ check:
 
 ## test: everything CI runs (installs what it needs first)
 test: deps check
-	$(GOTEST) -race -timeout 20m $(PKGS)
+	$(GOTEST) -race -timeout 20m $(TEST_PKGS)
 	$(MAKE) --no-print-directory test-windows
 	$(MAKE) --no-print-directory dist-test
 

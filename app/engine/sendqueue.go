@@ -69,7 +69,7 @@ type sendJob struct {
 	// command still on its way. A job aborted before its insert or typing step came back has
 	// that text in the box all the same, and only this says so.
 	sent string
-	tm       *timer
+	tm   *timer
 	// entering is set once Enter was asked for: from then on the text is on its way out and
 	// can no longer be taken back.
 	entering bool

@@ -233,9 +233,12 @@ func (f *fullApp) open(id string) {
 	if err := f.ctl.ClickConversation(id); err != nil {
 		f.t.Fatalf("click conversation: %v", err)
 	}
-	testkit.WaitFor(f.t, 30*time.Second, "the app to show conversation "+id, func() (bool, string) {
+	// Until the bridge has settled on the conversation, what arrives in it belongs to the rows
+	// it reports as already there, not to its new messages: a test that goes on at once (a
+	// message delivered, a notification awaited) would race the settling.
+	testkit.WaitFor(f.t, 30*time.Second, "the app to show conversation "+id+" and the engine to settle on it", func() (bool, string) {
 		st := f.status()
-		return st.Current == id && st.PageState == "conversation", fmt.Sprintf("%+v", st)
+		return st.Current == id && st.EngineOn == id && st.PageState == "conversation", fmt.Sprintf("%+v", st)
 	})
 }
 

@@ -179,6 +179,13 @@ func (h *harness) userText(id engine.ConversationID) string {
 	return box
 }
 
+// box is what id's compose box holds, Clanker's text and the user's.
+func (h *harness) box(id engine.ConversationID) string {
+	h.page.Lock()
+	defer h.page.Unlock()
+	return h.page.Box[id]
+}
+
 // userEmpties is the user deleting everything in id's box (send=false) or sending it as their
 // own message (send=true).
 func (h *harness) userEmpties(id engine.ConversationID, send bool) {

@@ -378,29 +378,20 @@ func TestTheUserIsToldWhenClankersTextWasTakenOutOfTheirs(t *testing.T) {
 // is taken out, confirmed or not: at once while the conversation is on screen, and on the
 // user's return when they switched away first.
 func TestAnAbortTakesOutTextWhoseInsertWasStillOnItsWay(t *testing.T) {
-	box := func(h *harness, id engine.ConversationID) string {
-		h.page.Lock()
-		defer h.page.Unlock()
-		return h.page.Box[id]
-	}
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c1", in("Ann", "hi"))
-		h.page.Lock()
-		h.page.HoldText = true
-		h.page.Unlock()
+		h.page.SetHoldText(true)
 		h.send(engine.SetMode{Mode: engine.ModeAvailable})
 		h.wait(time.Second)
-		if got := box(h, "c1"); got != engine.AvailableText {
+		if got := h.box("c1"); got != engine.AvailableText {
 			t.Fatalf("want the notice in the box with its result held, got %q", got)
 		}
 		h.send(engine.SetMode{Mode: engine.ModeDeactivated}) // told is still deactivated: nothing owed
-		h.page.Lock()
-		h.page.HoldText = false
-		h.page.Unlock()
+		h.page.SetHoldText(false)
 		h.page.ReleaseHeld()
 		h.wait(time.Minute)
-		if got := box(h, "c1"); got != "" {
+		if got := h.box("c1"); got != "" {
 			t.Fatalf("want the aborted notice out of the box, got %q", got)
 		}
 		h.wantSent("a notice aborted before its insert came back")
@@ -410,31 +401,24 @@ func TestAnAbortTakesOutTextWhoseInsertWasStillOnItsWay(t *testing.T) {
 // The same abort when the user switched away first: the remove meets the other box, and the
 // notice is taken out when they come back.
 func TestAnAbortOnASwitchTakesOutTextWhoseInsertWasStillOnItsWayOnReturn(t *testing.T) {
-	box := func(h *harness, id engine.ConversationID) string {
-		h.page.Lock()
-		defer h.page.Unlock()
-		return h.page.Box[id]
-	}
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c2", in("Bob", "yo"))
 		h.open("c1", in("Ann", "hi"))
 		h.page.Lock()
 		h.page.SingleRecord = true
-		h.page.HoldText = true
 		h.page.Unlock()
+		h.page.SetHoldText(true)
 		h.send(engine.SetMode{Mode: engine.ModeAvailable})
 		h.wait(time.Second)
 		h.reopen("c2") // the user leaves before the insert's result came back
-		h.page.Lock()
-		h.page.HoldText = false
-		h.page.Unlock()
+		h.page.SetHoldText(false)
 		h.page.ReleaseHeld()
 		h.wait(time.Second)
-		if got := box(h, "c1"); got != engine.AvailableText {
+		if got := h.box("c1"); got != engine.AvailableText {
 			t.Fatalf("want the notice still in c1's box while the user is away (the remove met c2's), got %q", got)
 		}
-		if got := box(h, "c2"); got != "" {
+		if got := h.box("c2"); got != "" {
 			t.Fatalf("want c2's box untouched, got %q", got)
 		}
 		h.reopen("c1")
@@ -447,7 +431,7 @@ func TestAnAbortOnASwitchTakesOutTextWhoseInsertWasStillOnItsWayOnReturn(t *test
 				t.Fatalf("want at most the Available notice, in c1, got %+v", h.page.Sent())
 			}
 		}
-		if got := box(h, "c1"); got != "" {
+		if got := h.box("c1"); got != "" {
 			t.Fatalf("want c1's box empty after the return (the notice taken out or sent), got %q", got)
 		}
 	})
@@ -459,9 +443,7 @@ func TestAModeSwitchDuringTheEnterLetsTheNoticeCountAsPosted(t *testing.T) {
 	run(t, func(t *testing.T) {
 		h := newHarness(t)
 		h.open("c1", in("Ann", "hi"))
-		h.page.Lock()
-		h.page.HoldText = true
-		h.page.Unlock()
+		h.page.SetHoldText(true)
 		h.send(engine.SetMode{Mode: engine.ModeAvailable})
 		h.wait(time.Second)
 		h.page.ReleaseHeld() // the insert's result: the engine presses Enter
@@ -470,9 +452,7 @@ func TestAModeSwitchDuringTheEnterLetsTheNoticeCountAsPosted(t *testing.T) {
 			t.Fatalf("want the notice's Enter pressed, got %d", n)
 		}
 		h.send(engine.SetMode{Mode: engine.ModeDeactivated})
-		h.page.Lock()
-		h.page.HoldText = false
-		h.page.Unlock()
+		h.page.SetHoldText(false)
 		h.page.ReleaseHeld()
 		h.wait(time.Minute)
 		h.wantSent("the notice sent during the switch, then the farewell it makes owed", "c1|"+engine.AvailableText, "c1|"+engine.DeactivatedText)

@@ -131,6 +131,13 @@ func (p *Page) SetNoNav(v bool) {
 	p.Unlock()
 }
 
+// SetHoldText sets HoldText.
+func (p *Page) SetHoldText(v bool) {
+	p.Lock()
+	p.HoldText = v
+	p.Unlock()
+}
+
 // SetUserActive sets UserActive.
 func (p *Page) SetUserActive(v bool) {
 	p.Lock()

@@ -85,6 +85,9 @@ func Build(in Input) Report {
 		}
 		f["visitQueue"] = strings.Join(ids, ", ")
 	}
+	if snap.WaitingForDraft {
+		f["waitingForDraft"] = "true"
+	}
 	if snap.Visiting != "" {
 		f["visiting"] = fmt.Sprintf("%s (%s, then back to %s)", snap.Visiting, snap.VisitPhase, snap.ReturnTo)
 	}

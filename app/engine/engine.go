@@ -366,6 +366,7 @@ func (e *Engine) pump() {
 	e.pumpOwed()
 	e.visitProgress()
 	e.checkDraft()
+	e.showWaiting()
 }
 
 // paused reports whether Clanker stopped acting because the page changed in a way it cannot

@@ -35,7 +35,32 @@ func (e *Engine) chosen() Mode {
 }
 
 func (e *Engine) status() {
-	e.do(Command{Kind: CmdStatus, Text: string(e.chosen())}, nil)
+	e.do(Command{Kind: CmdStatus, Text: string(e.chosen()), Waiting: e.screen.waitShown}, nil)
+}
+
+// waitsForDraft reports whether something Clanker would do now waits for the user's draft
+// in the conversation on screen: an answer due or ready there, or a visit to a conversation
+// that is owed one. Clanker never types over a draft nor leaves it for a visit, so a draft
+// left in the box would hold all of that for as long as it stays; the pill and the menus say
+// so (showWaiting), and Clanker is never silent without a word.
+func (e *Engine) waitsForDraft() bool {
+	if !e.screen.draft || e.screen.fg == nil || e.screen.switching || e.visits.run != nil {
+		return false
+	}
+	if len(e.sends.queue) > 0 || e.replies.pending != nil {
+		return true
+	}
+	return len(e.visits.queue) > 0 && e.settings.InactiveMode != InactiveIgnore && e.pageState == PageReady &&
+		e.configured() && !e.paused()
+}
+
+// showWaiting sends the pill again when whether Clanker waits for the user's draft changed.
+// It runs after every event (pump).
+func (e *Engine) showWaiting() {
+	if w := e.waitsForDraft(); w != e.screen.waitShown {
+		e.screen.waitShown = w
+		e.status()
+	}
 }
 
 func (e *Engine) showConfigBanner() {

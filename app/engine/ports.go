@@ -23,7 +23,7 @@ const (
 	CmdBanner       CommandKind = "banner"        // show a persistent warning keyed by Key (Text empty: remove it)
 	CmdToast        CommandKind = "toast"         // short notification; Level is info, error or success
 	CmdOverlay      CommandKind = "overlay"       // show (Text non-empty) or hide the processing overlay
-	CmdStatus       CommandKind = "status"        // update the mode pill; Text is the mode
+	CmdStatus       CommandKind = "status"        // update the mode pill; Text is the mode, Waiting says Clanker waits for the user's draft
 	CmdSetAutomated CommandKind = "set_automated" // tell menus the foreground is an automated conversation
 	CmdReadCompose  CommandKind = "read_compose"  // read the compose box now and report it (a ComposeState follows)
 	CmdResync       CommandKind = "resync"        // report the conversation on screen again (its view could not be believed)
@@ -55,6 +55,9 @@ type Command struct {
 	// Visit marks a CmdNavigate that starts a visit on Clanker's own initiative; the page
 	// refuses it with ResultUserActive while the user is using the window.
 	Visit bool
+	// Waiting marks a CmdStatus sent while something Clanker would do waits for the user's
+	// draft in the conversation on screen (see Engine.waitsForDraft).
+	Waiting bool
 }
 
 // Result codes a page may return besides success.

@@ -15,6 +15,8 @@ type screen struct {
 	focused   bool
 	// draftClearedAt is when the user's draft last disappeared.
 	draftClearedAt time.Time
+	// waitShown is whether the pill last said that Clanker waits for the user's draft.
+	waitShown bool
 	// posted is, per conversation, the texts this engine posted there in this run, so that its
 	// own messages are told from those sent elsewhere when the conversation is shown again.
 	// Only the conversations posted in most recently are kept.

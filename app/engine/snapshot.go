@@ -33,6 +33,10 @@ type Snapshot struct {
 	// VisitPauseLeft is how long visits still wait after a navigation that failed or that the
 	// page refused because the user was using the window.
 	VisitPauseLeft time.Duration
+	// WaitingForDraft says that something Clanker would do waits for the user's draft in the
+	// conversation on screen (an answer there, or a visit elsewhere); the pill and the menus
+	// say so.
+	WaitingForDraft bool
 }
 
 // ForegroundSnapshot describes the conversation on screen.
@@ -92,16 +96,17 @@ func (e *Engine) Snapshot(ctx context.Context) (Snapshot, error) {
 
 func (e *Engine) snapshot() Snapshot {
 	s := Snapshot{
-		PageState:     e.pageState,
-		Configured:    e.configured(),
-		Missing:       e.missing(),
-		WindowHidden:  e.hidden,
-		Generation:    e.replies.gen,
-		ErrorStreak:   e.errStreak,
-		QueuedSends:   len(e.sends.queue),
-		Sending:       e.sends.cur != nil,
-		SidebarLoaded: e.sidebar.loaded,
-		VisitQueue:    append([]ConversationID(nil), e.visits.queue...),
+		PageState:       e.pageState,
+		Configured:      e.configured(),
+		Missing:         e.missing(),
+		WindowHidden:    e.hidden,
+		Generation:      e.replies.gen,
+		ErrorStreak:     e.errStreak,
+		QueuedSends:     len(e.sends.queue),
+		Sending:         e.sends.cur != nil,
+		SidebarLoaded:   e.sidebar.loaded,
+		VisitQueue:      append([]ConversationID(nil), e.visits.queue...),
+		WaitingForDraft: e.screen.waitShown,
 	}
 	var last uint64
 	for id, d := range e.replies.deferred {

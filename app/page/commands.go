@@ -96,6 +96,8 @@ type SetStatus struct {
 	ConversationID string `json:"conversationId" v:"req,max=200"`
 	Mode           string `json:"mode" v:"req,enum=deactivated|available|active|uninitialized"`
 	Locked         string `json:"locked" v:"max=200"`
+	// Waiting: something Clanker would do waits for the user's draft (never with Locked).
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // HideStatus removes the status pill.

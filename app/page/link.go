@@ -187,13 +187,16 @@ func (l *Link) run(cmd engine.Command) {
 		return
 	case engine.CmdStatus:
 		l.statusMu.Lock()
-		l.view.setStatus(cmd.Text)
+		waitChanged := l.view.setStatus(cmd.Text, cmd.Waiting)
 		cmds := l.pillCommands()
 		l.send(cmd, cmds[0])
 		for _, c := range cmds[1:] {
 			l.fire(c)
 		}
 		l.statusMu.Unlock()
+		if waitChanged {
+			l.changed()
+		}
 		return
 	case engine.CmdSetAutomated:
 		l.statusMu.Lock()

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -660,6 +661,46 @@ func TestThePillIsLockedWithTheReasonInAnAutomatedConversation(t *testing.T) {
 	_ = json.Unmarshal(cmds[len(cmds)-1].Args, &args)
 	if args.Locked != LockedNoSettings {
 		t.Fatalf("pill before the settings are complete: %+v, want locked with %q", args, LockedNoSettings)
+	}
+}
+
+// The engine's word that Clanker waits for the user's draft reaches the pill, and the menus
+// are told the status changed (they read it from the engine) each time it comes or goes, and
+// only then.
+func TestWaitingForTheDraftReachesThePillAndTheMenus(t *testing.T) {
+	l, f := newTestLink(t)
+	var changes atomic.Int32
+	l.cfg.OnChange = func() { changes.Add(1) }
+	l.HandleRaw(event(1, "conversation", Conversation{ConversationID: "c1", Participants: []string{"Bob"}}))
+	testkit.Until(t, waitLimit, "the menus told about the conversation", func() bool { return changes.Load() == 1 })
+	lastPill := func(n int) SetStatus {
+		t.Helper()
+		testkit.Until(t, waitLimit, "the pill command", func() bool { return len(f.statusCommands()) >= n })
+		c := f.statusCommands()
+		var args SetStatus
+		if err := json.Unmarshal(c[len(c)-1].Args, &args); err != nil || c[len(c)-1].Type != "set_status" {
+			t.Fatalf("last pill command %s %s: %v", c[len(c)-1].Type, c[len(c)-1].Args, err)
+		}
+		return args
+	}
+	l.Do(engine.Command{ID: 1, Kind: engine.CmdStatus, Text: "active"})
+	if got := lastPill(2); got.Waiting {
+		t.Fatalf("pill %+v says waiting before the engine did", got)
+	}
+	l.Do(engine.Command{ID: 2, Kind: engine.CmdStatus, Text: "active", Waiting: true})
+	if got := lastPill(3); !got.Waiting || got.Mode != "active" {
+		t.Fatalf("pill %+v, want active and waiting", got)
+	}
+	testkit.Until(t, waitLimit, "the menus told about the wait", func() bool { return changes.Load() == 2 })
+	l.Do(engine.Command{ID: 3, Kind: engine.CmdStatus, Text: "active", Waiting: true})
+	l.Do(engine.Command{ID: 4, Kind: engine.CmdStatus, Text: "active"})
+	if got := lastPill(5); got.Waiting {
+		t.Fatalf("pill %+v still says waiting", got)
+	}
+	testkit.Until(t, waitLimit, "the menus told the wait is over", func() bool { return changes.Load() == 3 })
+	time.Sleep(50 * time.Millisecond) // a repeat of the same wait would have been told by now
+	if n := changes.Load(); n != 3 {
+		t.Fatalf("the menus were told %d times, want 3 (conversation, wait, end of wait)", n)
 	}
 }
 

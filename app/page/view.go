@@ -17,6 +17,7 @@ type view struct {
 	pageState string
 	current   string // conversation id the page shows ("" when none)
 	status    string // last mode shown in the pill
+	waiting   bool   // the pill says Clanker waits for the user's draft
 	automated bool
 	hint      string   // the one-time hint beside the pill ("" when none)
 	banners   []banner // oldest first
@@ -79,10 +80,15 @@ func (v *view) isAutomated() bool {
 	return v.automated
 }
 
-func (v *view) setStatus(mode string) {
+// setStatus records the mode the pill shows and whether Clanker waits for the user's draft;
+// it reports whether the latter changed (the menus say it too).
+func (v *view) setStatus(mode string, waiting bool) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.status = mode
+	changed := v.waiting != waiting
+	v.waiting = waiting
+	return changed
 }
 
 // Why the pill's menu offers no mode, as the tray and app menu say it.
@@ -106,6 +112,8 @@ func (v *view) statusCommand() CommandArgs {
 		st.Locked = LockedNoSettings
 	case v.automated:
 		st.Locked = LockedAutomated
+	default:
+		st.Waiting = v.waiting
 	}
 	return st
 }

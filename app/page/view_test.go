@@ -44,7 +44,7 @@ func TestViewStatusPillFollowsTheForegroundConversation(t *testing.T) {
 	if got := v.statusCommand(); got != (HideStatus{}) {
 		t.Fatalf("nothing known: %#v, want HideStatus", got)
 	}
-	v.setStatus("active")
+	v.setStatus("active", false)
 	if got := v.statusCommand(); got != (HideStatus{}) {
 		t.Fatalf("a mode but no conversation: %#v, want HideStatus", got)
 	}
@@ -60,8 +60,17 @@ func TestViewStatusPillFollowsTheForegroundConversation(t *testing.T) {
 	if got := v.statusCommand(); got != (SetStatus{ConversationID: "c2", Mode: "active"}) {
 		t.Fatalf("after the switch: %#v", got)
 	}
+	if !v.setStatus("active", true) || v.setStatus("active", true) {
+		t.Fatal("setStatus must report a change of the waiting once")
+	}
+	if got := v.statusCommand(); got != (SetStatus{ConversationID: "c2", Mode: "active", Waiting: true}) {
+		t.Fatalf("waiting for the user's draft: %#v", got)
+	}
 	if !v.setAutomated(true) || v.setAutomated(true) || !v.isAutomated() {
 		t.Fatal("setAutomated must report a change once and keep the flag")
+	}
+	if got := v.statusCommand(); got != (SetStatus{ConversationID: "c2", Mode: "active", Locked: LockedAutomated}) {
+		t.Fatalf("a locked pill never says it waits: %#v", got)
 	}
 }
 

@@ -35,6 +35,7 @@ func (a *App) Status() menus.Status {
 	st.Mode = engine.ModeDeactivated
 	if snap, err := a.snapshot(); err == nil && snap.Foreground != nil && string(snap.Foreground.ID) == st.ConversationID {
 		st.Mode = snap.Foreground.Mode
+		st.WaitingForDraft = snap.WaitingForDraft
 	}
 	switch {
 	case len(st.Missing) > 0:

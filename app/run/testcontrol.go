@@ -45,7 +45,7 @@ func (a *App) startTestControl(file string) error {
 		st := a.Status()
 		ts := testctl.Status{PageState: a.link.PageState(), Current: a.link.Current(), Banner: a.link.BannerText(),
 			Mode: string(st.Mode), Hidden: a.hidden.Load(), Popups: a.shell.OpenPopups(), Configured: len(st.Missing) == 0, Commands: a.link.Sent(),
-			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
+			Inactive: string(a.cur.Load().st.InactiveMode), Unread: st.Unread, Waiting: st.WaitingForDraft, Notify: []string{}, Focused: a.focused.Load(), Hint: a.link.HintShown(), Sidebar: a.link.SidebarSize()}
 		rel := a.idle.Released()
 		ts.MemoryReleases, ts.MemoryReleaseDue = rel.Count, rel.Due
 		ts.DeepMemoryReleases, ts.DeepMemoryReleaseDue = rel.Deep, rel.DeepDue

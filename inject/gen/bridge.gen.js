@@ -87,6 +87,9 @@
             "active",
             "uninitialized"
           ]
+        },
+        "waiting": {
+          "kind": "bool"
         }
       },
       "show_banner": {
@@ -2592,7 +2595,7 @@
       document.addEventListener("pointerdown", outsideMenu, true);
       document.addEventListener("keydown", escapeMenu, true);
     }
-    function setStatus(conversationId, mode, locked) {
+    function setStatus(conversationId, mode, locked, waiting) {
       ensure();
       status = { conversationId, mode, locked: locked || "" };
       if (!parts2.pill) {
@@ -2605,8 +2608,10 @@
         root.appendChild(p);
         parts2.pill = p;
       }
-      parts2.pill.className = "pill " + mode;
-      parts2.pill.textContent = "Clanker: " + (MODES[mode] || mode);
+      const wait = !!waiting && !locked;
+      parts2.pill.className = "pill " + mode + (wait ? " waiting" : "");
+      parts2.pill.textContent = "Clanker: " + (MODES[mode] || mode) + (wait ? " \xB7 waiting for your draft" : "");
+      parts2.pill.title = wait ? "Clanker has something to say and waits until you send or clear what you typed." : "";
       if (parts2.menu) openMenu();
     }
     function hideStatus() {
@@ -2765,7 +2770,7 @@
         return { ok: true };
       },
       set_status: (a) => {
-        ui.setStatus(a.conversationId, a.mode, a.locked);
+        ui.setStatus(a.conversationId, a.mode, a.locked, a.waiting);
         return { ok: true };
       },
       hide_status: () => {

@@ -86,6 +86,9 @@ export const SCHEMA = {
           "active",
           "uninitialized"
         ]
+      },
+      "waiting": {
+        "kind": "bool"
       }
     },
     "show_banner": {

@@ -133,7 +133,7 @@ export function createCommands(emit, obs, ui, selfWatch, nativeFetch) {
     show_toast: (a) => { ui.showToast(a.text, a.level || 'info'); return { ok: true }; },
     show_overlay: (a) => { ui.showOverlay(a.text); return { ok: true }; },
     hide_overlay: () => { ui.hideOverlay(); return { ok: true }; },
-    set_status: (a) => { ui.setStatus(a.conversationId, a.mode, a.locked); return { ok: true }; },
+    set_status: (a) => { ui.setStatus(a.conversationId, a.mode, a.locked, a.waiting); return { ok: true }; },
     hide_status: () => { ui.hideStatus(); return { ok: true }; },
     show_hint: (a) => { ui.showHint(a.text); return { ok: true }; },
     hide_hint: () => { ui.hideHint(); return { ok: true }; },

@@ -231,7 +231,7 @@ export function createUI(emit) {
     document.addEventListener('keydown', escapeMenu, true);
   }
 
-  function setStatus(conversationId, mode, locked) {
+  function setStatus(conversationId, mode, locked, waiting) {
     ensure();
     status = { conversationId, mode, locked: locked || '' };
     if (!parts.pill) {
@@ -243,8 +243,10 @@ export function createUI(emit) {
       root.appendChild(p);
       parts.pill = p;
     }
-    parts.pill.className = 'pill ' + mode;
-    parts.pill.textContent = 'Clanker: ' + (MODES[mode] || mode);
+    const wait = !!waiting && !locked;
+    parts.pill.className = 'pill ' + mode + (wait ? ' waiting' : '');
+    parts.pill.textContent = 'Clanker: ' + (MODES[mode] || mode) + (wait ? ' \u00b7 waiting for your draft' : '');
+    parts.pill.title = wait ? 'Clanker has something to say and waits until you send or clear what you typed.' : '';
     if (parts.menu) openMenu();
   }
 

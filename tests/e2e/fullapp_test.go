@@ -22,6 +22,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/clanker-desktop/clanker/app/demo/sim"
+	"github.com/clanker-desktop/clanker/app/desktop/menus"
 	"github.com/clanker-desktop/clanker/app/engine"
 	"github.com/clanker-desktop/clanker/app/run/testctl"
 	"github.com/clanker-desktop/clanker/build/icons"
@@ -518,6 +519,13 @@ func TestFullApp(t *testing.T) {
 			st := f.status()
 			return (st.Pending || st.QueuedSends > 0) && !st.Sending && st.Draft, fmt.Sprintf("%+v", st)
 		})
+		// The wait is not silent: the tray says Clanker waits for the draft.
+		f.tray.t = t
+		testkit.WaitFor(t, 20*time.Second, "the tray to say Clanker waits for the draft", func() (bool, string) {
+			l := f.tray.layout()
+			line, ok := l.find(menus.WaitingSentence)
+			return ok && !line.Enabled && f.status().Waiting, fmt.Sprintf("labels %q, status %+v", l.labels(), f.status())
+		})
 		if ss := f.sends(bob, "[clanker] Answer held"); len(ss) != 0 {
 			t.Fatalf("the reply was sent while the user's draft was in the box: %+v", ss)
 		}
@@ -535,6 +543,11 @@ func TestFullApp(t *testing.T) {
 		if ss := f.sends("", "my own words"); len(ss) != 0 {
 			t.Fatalf("the user's draft was sent: %+v", ss)
 		}
+		testkit.WaitFor(t, 20*time.Second, "the tray's waiting line to go once the answer is out", func() (bool, string) {
+			l := f.tray.layout()
+			_, shown := l.find(menus.WaitingSentence)
+			return !shown && !f.status().Waiting, fmt.Sprintf("labels %q", l.labels())
+		})
 		f.noUntrustedInput()
 	}) {
 		return

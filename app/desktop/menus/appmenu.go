@@ -207,13 +207,7 @@ func (m *AppMenu) Update(st Status) {
 		item.Checked = mode == st.Mode
 		item.Disabled = locked
 	}
-	reason := ""
-	if locked {
-		reason = st.LockReason.Sentence()
-		if reason == "" && st.ConversationID == "" {
-			reason = LockNoConversation.Sentence()
-		}
-	}
+	reason := StatusNote(st)
 	m.reason.Label = reason
 	m.reason.Hidden = reason == ""
 	m.update.Label = UpdateLabel(st)

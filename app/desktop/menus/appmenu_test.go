@@ -228,6 +228,22 @@ func TestAppMenuModeItemsAreDisabledWithTheReasonShown(t *testing.T) {
 			t.Fatalf("reason line still shown after the conversation became changeable")
 		}
 	}
+	// Waiting for the user's draft: the line says so, with the modes still enabled.
+	waiting := alice
+	waiting.WaitingForDraft = true
+	m.Update(waiting)
+	if r := item(t, m, "Clanker", WaitingSentence); r.Hidden || !r.Disabled {
+		t.Fatalf("waiting line hidden=%v disabled=%v; want shown and disabled", r.Hidden, r.Disabled)
+	}
+	if it := item(t, m, "Clanker", ModeLabel(engine.ModeActive)); it.Disabled {
+		t.Fatal("the modes are disabled while Clanker waits for the draft; want them usable")
+	}
+	m.Update(alice)
+	for _, it := range m.Menu().Items[0].SubMenu.Items {
+		if it.Label == WaitingSentence && !it.Hidden {
+			t.Fatal("waiting line still shown after the wait ended")
+		}
+	}
 }
 
 func TestAppMenuItemsRunTheSameActionsAsTheTray(t *testing.T) {

@@ -73,6 +73,31 @@ type Status struct {
 	Missing []string
 	// Update is a newer release to tell the user about (zero: none).
 	Update UpdateNotice
+	// WaitingForDraft says something Clanker would do waits for the user's draft in the
+	// conversation on screen (an answer there, or a visit elsewhere).
+	WaitingForDraft bool
+}
+
+// WaitingSentence is the disabled line the menus show under the modes while Clanker waits
+// for the user's draft.
+const WaitingSentence = "Waiting for your draft: Clanker goes on once you send or clear it"
+
+// StatusNote is the disabled line under the mode items: why the modes are locked, or that
+// Clanker waits for the user's draft ("" for none).
+func StatusNote(st Status) string {
+	if st.ModeLocked || st.ConversationID == "" {
+		if r := st.LockReason.Sentence(); r != "" {
+			return r
+		}
+		if st.ConversationID == "" {
+			return LockNoConversation.Sentence()
+		}
+		return ""
+	}
+	if st.WaitingForDraft {
+		return WaitingSentence
+	}
+	return ""
 }
 
 // UpdateNotice is a newer Clanker release: its version, already checked to be a plain

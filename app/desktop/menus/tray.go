@@ -17,7 +17,8 @@ type TrayState struct {
 	Checked engine.Mode
 	// ModesEnabled says whether the mode items can be clicked.
 	ModesEnabled bool
-	// Reason is shown under the mode items while the mode is locked ("" hides the line).
+	// Reason is shown under the mode items while the mode is locked, or while Clanker waits
+	// for the user's draft ("" hides the line).
 	Reason string
 	// WindowLabel is the Show/Hide item's label.
 	WindowLabel string
@@ -43,8 +44,8 @@ func TrayStateOf(st Status) TrayState {
 		Badge:        st.Unread,
 		Update:       UpdateLabel(st),
 	}
-	if st.ModeLocked {
-		t.Reason = st.LockReason.Sentence()
+	if st.ModeLocked || st.WaitingForDraft {
+		t.Reason = StatusNote(st)
 	}
 	if st.WindowVisible {
 		t.WindowLabel = "Hide window"
@@ -61,6 +62,9 @@ func trayTitle(st Status) string {
 		t += ": not configured"
 	case st.ConversationID != "":
 		t += ": " + ModeLabel(st.Mode)
+		if st.WaitingForDraft && !st.ModeLocked {
+			t += ", waiting for your draft"
+		}
 	}
 	if st.Unread > 0 {
 		t += fmt.Sprintf(" (%d unread)", st.Unread)

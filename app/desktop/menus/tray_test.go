@@ -38,6 +38,22 @@ func TestTrayStateDisablesTheModesAndSaysWhyWhenLocked(t *testing.T) {
 	}
 }
 
+func TestTrayStateSaysWhenClankerWaitsForTheDraft(t *testing.T) {
+	st := alice
+	st.WaitingForDraft = true
+	got := TrayStateOf(st)
+	if !got.ModesEnabled || got.Reason != WaitingSentence || got.Title != "Clanker: Available, waiting for your draft" {
+		t.Fatalf("waiting for the draft: %+v; want the modes enabled, the waiting line and title", got)
+	}
+	st.ModeLocked, st.LockReason = true, LockAutomated
+	if got := TrayStateOf(st); got.Reason != LockAutomated.Sentence() || got.Title != "Clanker: Available" {
+		t.Fatalf("locked: %+v; want the lock's reason and no waiting", got)
+	}
+	if got := TrayStateOf(alice); got.Reason != "" {
+		t.Fatalf("not waiting: reason line %q, want none", got.Reason)
+	}
+}
+
 func TestTrayStateNamesAnAvailableUpdate(t *testing.T) {
 	if got := TrayStateOf(alice).Update; got != "" {
 		t.Fatalf("no update known, but the tray item says %q", got)

@@ -17,7 +17,9 @@ type Status struct {
 	QueuedSends int    `json:"queuedSends"`
 	Visiting    string `json:"visiting"`
 	// Draft is whether the engine believes the foreground's compose box holds the user's text.
-	Draft    bool           `json:"draft"`
+	Draft bool `json:"draft"`
+	// Waiting is whether the menus say Clanker waits for the user's draft.
+	Waiting  bool           `json:"waiting"`
 	Commands map[string]int `json:"commands"`
 	Pending  bool           `json:"pending"`
 	// Inactive is the inactive-conversation policy the app runs with now, so a test can

@@ -156,6 +156,21 @@ func TestInjectedUILivesInAClosedShadowRootThePageCannotRestyle(t *testing.T) {
 		t.Errorf("the pill changed to %q by itself; only Go may change the mode", text)
 	}
 
+	// Waiting for the user's draft: the pill says so beside the mode, and stops when Go does;
+	// a locked pill never says it.
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "available", Waiting: true})
+	if _, text := shadowPart(t, h.ctx, "pill"); text != "Clanker: Available \u00b7 waiting for your draft" {
+		t.Errorf("waiting pill text %q, want the mode and the wait", text)
+	}
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "deactivated", Locked: "Automated conversation: Clanker stays out", Waiting: true})
+	if _, text := shadowPart(t, h.ctx, "pill"); text != "Clanker: Deactivated" {
+		t.Errorf("locked pill text %q, want the mode alone", text)
+	}
+	h.mustOK(protocol.SetStatus{ConversationID: "CONV_A", Mode: "available"})
+	if _, text := shadowPart(t, h.ctx, "pill"); text != "Clanker: Available" {
+		t.Errorf("pill text %q after the wait ended, want %q", text, "Clanker: Available")
+	}
+
 	// The banner's dismiss button removes it and tells Go.
 	m = h.mark()
 	clickPart(t, h.ctx, "banner-dismiss")

@@ -320,8 +320,6 @@ func (h *headless) quiet() (bool, string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	// A reply held behind the user's draft waits for the box to empty, by design: that is
-	// quiet too.
 	if fg := s.Foreground; fg != nil && !fg.Switching && slices.Contains(s.VisitQueue, fg.ID) {
 		h.mu.Lock()
 		if h.selfVisit == "" {
@@ -329,11 +327,14 @@ func (h *headless) quiet() (bool, string) {
 		}
 		h.mu.Unlock()
 	}
-	held := s.Foreground != nil && s.Foreground.Draft
+	// What waits for the user's draft on screen (an answer there, a visit elsewhere) waits for
+	// the box to empty, by design, and counts as quiet only while the pill and the menus say
+	// that Clanker waits for it (WaitingForDraft): a wait nobody is told about is silence.
+	held := s.Foreground != nil && s.Foreground.Draft && s.WaitingForDraft
 	pending := s.Foreground != nil && ((s.Foreground.Pending && !held) || s.Foreground.Switching)
-	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && len(s.VisitQueue) == 0
-	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q visitQueue=%d",
-		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.VisitQueue))
+	ok := !pending && s.InFlight == nil && !s.Sending && (s.QueuedSends == 0 || held) && s.Visiting == "" && (len(s.VisitQueue) == 0 || held)
+	return ok, fmt.Sprintf("pending=%v inflight=%v sending=%v queued=%d visiting=%q visitQueue=%d draft=%v waitingShown=%v",
+		pending, s.InFlight != nil, s.Sending, s.QueuedSends, s.Visiting, len(s.VisitQueue), s.Foreground != nil && s.Foreground.Draft, s.WaitingForDraft)
 }
 
 // sentLog is the simulator's send log (nil when it cannot be read; check reports that).

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,6 +96,10 @@ func New(t testing.TB, opts ...Options) *Browser {
 	for k, v := range o.ExtraFlags {
 		flags = append(flags, chromedp.Flag(k, v))
 	}
+	// Chromium's own output is kept (its tail) for a failing test: a browser that died under
+	// the test ends every chromedp call with "context canceled", and says why only there.
+	out := &tailBuffer{max: 16 << 10}
+	flags = append(flags, chromedp.CombinedOutput(out))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), flags...)
 	var ctxOpts []chromedp.ContextOption
 	if o.Logf != nil {
@@ -126,7 +131,37 @@ func New(t testing.TB, opts ...Options) *Browser {
 		}
 	}}
 	t.Cleanup(b.cancel)
+	// Runs before b.cancel (cleanups run last in, first out), so a browser that is already
+	// gone is one that ended during the test.
+	t.Cleanup(func() {
+		if t.Failed() && ctx.Err() != nil {
+			t.Logf("Chromium ended during the test; the last of its output:\n%s", out.String())
+		}
+	})
 	return b
+}
+
+// tailBuffer keeps the last max bytes written to it; safe for concurrent use.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (w *tailBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b = append(w.b, p...)
+	if over := len(w.b) - w.max; over > 0 {
+		w.b = append(w.b[:0], w.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.b)
 }
 
 // Context is the browser's first tab. Use it with chromedp.Run.

@@ -50,8 +50,7 @@ func (e *Engine) waitsForDraft() bool {
 	if len(e.sends.queue) > 0 || e.replies.pending != nil {
 		return true
 	}
-	return len(e.visits.queue) > 0 && e.settings.InactiveMode != InactiveIgnore && e.pageState == PageReady &&
-		e.configured() && !e.paused()
+	return len(e.visits.queue) > 0 && e.visitsAllowed()
 }
 
 // showWaiting sends the pill again when whether Clanker waits for the user's draft changed.

@@ -67,6 +67,13 @@ func (e *Engine) foregroundAvailable() bool {
 	return !e.screen.draft && e.replies.inflight == nil && e.replies.pending == nil && e.sends.cur == nil && len(e.sends.queue) == 0 && !e.screen.switching
 }
 
+// visitsAllowed reports whether visits may run at all now, whatever the user is doing: the
+// user wants them, a conversation is open to return to, the page is usable and Clanker acts.
+func (e *Engine) visitsAllowed() bool {
+	return e.settings.InactiveMode != InactiveIgnore && e.screen.fg != nil && e.pageState == PageReady &&
+		e.configured() && !e.paused()
+}
+
 // pipelineIdle is the gate for leaving a visited conversation; the user's draft there is not
 // Clanker's concern.
 func (e *Engine) pipelineIdle() bool {
@@ -102,8 +109,7 @@ func (e *Engine) visitProgress() {
 	if e.screen.fg != nil && !e.screen.switching {
 		e.visits.queue = slices.DeleteFunc(e.visits.queue, func(id ConversationID) bool { return id == e.screen.fg.id })
 	}
-	if len(e.visits.queue) == 0 || e.settings.InactiveMode == InactiveIgnore || e.screen.fg == nil ||
-		e.pageState != PageReady || !e.configured() || !e.foregroundAvailable() || e.paused() {
+	if len(e.visits.queue) == 0 || !e.visitsAllowed() || !e.foregroundAvailable() {
 		return
 	}
 	if now := time.Now(); now.Before(e.visits.pauseUntil) {

@@ -43,9 +43,7 @@ func TrayStateOf(st Status) TrayState {
 		Title:        trayTitle(st),
 		Badge:        st.Unread,
 		Update:       UpdateLabel(st),
-	}
-	if st.ModeLocked || st.WaitingForDraft {
-		t.Reason = StatusNote(st)
+		Reason:       StatusNote(st),
 	}
 	if st.WindowVisible {
 		t.WindowLabel = "Hide window"
